@@ -1,0 +1,214 @@
+"""What every game module provides: a rules value with options, and a deal state machine.
+
+A **game is a value** (:class:`Rules`): its name, pack, number of active seats and the
+house-rule options it offers. Given options, seat names, a dealer and the dealt cards it
+creates a **deal** (:class:`Deal`), a state machine that knows its phase, whose turn it is,
+its legal moves, applies a move after checking it, shows one seat's view and, once
+finished, its outcome.
+
+Moves are small ints inside the engine (cheap to generate and compare); every move has
+one canonical text (``"bid zweier"``, ``"discard HK"``, ``"play T21"``) used at the edges:
+in records, on the wire and in the logs. :meth:`Deal.parse` turns text into a move and
+raises :class:`MalformedError`; :meth:`Deal.apply` raises :class:`IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from server.engine.cards import Pack
+from server.engine.errors import IllegalActionError, MalformedError
+
+Move = int
+OptionValue = bool | int | str
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A house-rule option of a game: name, default, allowed values, one-line help."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...]
+    help_de: str
+    help_en: str
+    per_room: bool = True
+
+    def check(self, value: object) -> OptionValue:
+        """Return ``value`` if it is allowed for this option; raise :class:`MalformedError`."""
+        if type(value) is not type(self.default) or value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise MalformedError(
+                "bad_option",
+                f"option '{self.name}' must be one of {allowed}, not {value!r}",
+                f"Option '{self.name}' muss einer der Werte {allowed} sein, nicht {value!r}",
+            )
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """The chance part of a deal: each active seat's hand (a mask) and the ordered talon."""
+
+    hands: tuple[int, ...]
+    talon: tuple[int, ...] = ()
+
+
+class Rules(ABC):
+    """A game: a value with a name, a pack and options, that creates deals."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    pack: ClassVar[Pack]
+    seats: ClassVar[int]
+    hand_size: ClassVar[int]
+    talon_size: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]]
+
+    def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Return the full option set: defaults overridden by ``given``, each value checked."""
+        known = {o.name: o for o in self.options}
+        resolved: dict[str, OptionValue] = {o.name: o.default for o in self.options}
+        for name, value in (given or {}).items():
+            if name not in known:
+                raise MalformedError(
+                    "unknown_option",
+                    f"{self.title} has no option '{name}'",
+                    f"{self.title} kennt keine Option '{name}'",
+                )
+            resolved[name] = known[name].check(value)
+        return resolved
+
+    @abstractmethod
+    def deal_cards(self, order: Sequence[int]) -> Dealt:
+        """Distribute a shuffled pack (``order``, a permutation of card indices)."""
+
+    def shuffle_and_deal(self, rng: random.Random) -> Dealt:
+        """Shuffle with ``rng`` (seeded in tests, ``SystemRandom`` in play) and deal."""
+        order = list(range(len(self.pack)))
+        rng.shuffle(order)
+        return self.deal_cards(order)
+
+    @abstractmethod
+    def new_deal(
+        self,
+        dealt: Dealt,
+        options: Mapping[str, object] | None = None,
+        seats: Sequence[str] | None = None,
+        dealer: str | None = None,
+    ) -> Deal:
+        """Create a deal in its first phase."""
+
+
+class Deal(ABC):
+    """One deal of a game: a checked state machine over moves."""
+
+    rules: Rules
+    options: dict[str, OptionValue]
+    seat_names: tuple[str, ...]
+    dealer: str
+    dealt: Dealt
+    history: list[tuple[int, Move]]
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The current phase (``"auction"``, ``"play"``, ``"finished"``…)."""
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when the deal is finished."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the deal is over (its outcome is available)."""
+        return self.to_move is None
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted."""
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal for the seat to move (games may make this faster)."""
+        return move in self.legal_moves()
+
+    @abstractmethod
+    def _apply(self, move: Move) -> None:
+        """Apply a move already known to be legal for :attr:`to_move`."""
+
+    @abstractmethod
+    def explain_illegal(self, move: Move) -> IllegalActionError:
+        """Say which rule forbids ``move`` for the seat to move."""
+
+    @abstractmethod
+    def move_text(self, move: Move) -> str:
+        """The canonical text of ``move``."""
+
+    @abstractmethod
+    def parse(self, text: str) -> Move:
+        """Read a move in canonical text (lenient about case and spacing)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see now (``None``: a spectator or the sitting-out dealer)."""
+
+    @abstractmethod
+    def outcome(self) -> JSON | None:
+        """The result of a finished deal (tricks, card points, premiums, settlement)."""
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Apply ``move`` for ``seat`` (default: the seat to move) after checking it."""
+        actor = self.to_move
+        if actor is None:
+            raise IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                "not_your_turn",
+                f"it is {self.seat_names[actor]}'s turn, not {self.seat_names[seat]}'s",
+                f"{self.seat_names[actor]} ist am Zug, nicht {self.seat_names[seat]}",
+            )
+        if not self.is_legal(move):
+            raise self.explain_illegal(move)
+        self.history.append((actor, move))
+        self._apply(move)
+
+    def act(self, seat: int | None, text: str) -> Move:
+        """Parse ``text`` and apply it for ``seat``; return the move."""
+        move = self.parse(text)
+        self.apply(move, seat)
+        return move
+
+    def legal_texts(self) -> list[str]:
+        """The legal moves of the seat to move, in canonical text."""
+        return [self.move_text(m) for m in self.legal_moves()]
+
+    def actions(self) -> list[tuple[int, str]]:
+        """The canonical action list so far: ``(seat, text)`` pairs."""
+        return [(seat, self.move_text(m)) for seat, m in self.history]
+
+    def position(self) -> JSON:
+        """Phase, whose turn it is and that seat's legal actions (for unfinished deals)."""
+        actor = self.to_move
+        return {
+            "phase": self.phase,
+            "to_move": actor,
+            "to_move_name": None if actor is None else self.seat_names[actor],
+            "legal_actions": self.legal_texts() if actor is not None else [],
+        }
+
+
+def malformed_action(text: str) -> MalformedError:
+    """The error for an action text no game understands."""
+    return MalformedError(
+        "malformed_action",
+        f"'{text}' is not an action (examples: 'pass', 'bid dreier', 'play HK')",
+        f"'{text}' ist keine gültige Aktion (Beispiele: 'pass', 'bid dreier', 'play HK')",
+    )

@@ -1,0 +1,1 @@
+"""One package per game: its rules, deal state machine, scoring and match."""
