@@ -114,21 +114,23 @@ class Deal(ABC):
     dealer: str
     dealt: Dealt
     history: list[tuple[int, Move]]
+    _phase: str
+    _to_move: int | None
 
     @property
-    @abstractmethod
     def phase(self) -> str:
         """The current phase (``"auction"``, ``"play"``, ``"finished"``…)."""
+        return self._phase
 
     @property
-    @abstractmethod
     def to_move(self) -> int | None:
         """The seat whose turn it is, or ``None`` when the deal is finished."""
+        return self._to_move
 
     @property
     def finished(self) -> bool:
         """Whether the deal is over (its outcome is available)."""
-        return self.to_move is None
+        return self._to_move is None
 
     @abstractmethod
     def legal_moves(self) -> list[Move]:
@@ -162,9 +164,21 @@ class Deal(ABC):
     def outcome(self) -> JSON | None:
         """The result of a finished deal (tricks, card points, premiums, settlement)."""
 
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> int:
+        """The mask of cards ``seat`` must not see now (other hands, unseen talon…).
+
+        Derived from the state independently of :meth:`view`, so that tests and playouts
+        can check every view against it.
+        """
+
+    def invariant_errors(self) -> list[str]:
+        """Game-specific checks of a finished deal (card points add up…); empty when fine."""
+        return []
+
     def apply(self, move: Move, seat: int | None = None) -> None:
         """Apply ``move`` for ``seat`` (default: the seat to move) after checking it."""
-        actor = self.to_move
+        actor = self._to_move
         if actor is None:
             raise IllegalActionError(
                 "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
@@ -185,6 +199,10 @@ class Deal(ABC):
         move = self.parse(text)
         self.apply(move, seat)
         return move
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move of the seat to move (games may make this faster)."""
+        return rng.choice(self.legal_moves())
 
     def legal_texts(self) -> list[str]:
         """The legal moves of the seat to move, in canonical text."""

@@ -15,23 +15,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-# For every 8-bit value, the bit positions set in it. Walking a mask a byte at a time
-# with this table is several times faster than testing bit by bit in CPython.
-_BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i in range(8) if (b >> i) & 1) for b in range(256)
+# For byte position k (bits 8k … 8k+7) and every 8-bit value, the card indices set in it.
+# Walking a mask a byte at a time with these tables is several times faster than testing
+# bit by bit in CPython; 8 positions cover the largest pack (54 cards) with room to spare.
+_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256))
+    for k in range(8)
 )
 
 
 def cards_of(mask: int) -> list[int]:
     """Return the indices of the cards in ``mask``, lowest first."""
     out: list[int] = []
-    base = 0
+    k = 0
     while mask:
-        byte = mask & 0xFF
-        if byte:
-            out.extend(base + i for i in _BYTE_BITS[byte])
+        if mask & 0xFF:
+            if k < 8:
+                out += _BYTE_BITS[k][mask & 0xFF]
+            else:
+                out += [8 * k + i for i in range(8) if (mask >> i) & 1]
         mask >>= 8
-        base += 8
+        k += 1
     return out
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine.base import Rules
+from server.engine.errors import MalformedError
+
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
@@ -58,3 +61,18 @@ GAMES: dict[str, GameInfo] = {
 def list_games() -> list[GameInfo]:
     """Return every known game, in the order the start page shows them."""
     return list(GAMES.values())
+
+
+def get_rules(name: str) -> Rules:
+    """Return the rules value of the game ``name``; raise :class:`MalformedError` if unknown."""
+    from server.engine.games.dreierles import Dreierles  # local: games import the core
+
+    implemented: dict[str, type[Rules]] = {"dreierles": Dreierles}
+    if name not in implemented:
+        known = ", ".join(sorted(implemented))
+        raise MalformedError(
+            "unknown_game",
+            f"'{name}' is not a playable game here (playable: {known})",
+            f"'{name}' ist hier kein spielbares Spiel (spielbar: {known})",
+        )
+    return implemented[name]()

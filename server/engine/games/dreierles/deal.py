@@ -46,11 +46,12 @@ Decisions where DECISIONS.md is silent (players of Mittelbaden would expect thes
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from server.engine.base import JSON, Deal, Dealt, Move, Option, OptionValue, Rules, malformed_action
-from server.engine.bits import cards_of
+from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
 from server.engine.errors import IllegalActionError, MalformedError
@@ -229,16 +230,6 @@ class DreierlesDeal(Deal):
     # ------------------------------------------------------------------ state
 
     @property
-    def phase(self) -> str:
-        """The current phase (auction, discard, declare, knock, play, finished)."""
-        return self._phase
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to act, ``None`` when finished."""
-        return self._to_move
-
-    @property
     def is_rauber(self) -> bool:
         """Whether everybody passed and the Räuber is played."""
         return self.contract == "raeuber"
@@ -286,6 +277,13 @@ class DreierlesDeal(Deal):
                 return [ANNOUNCE_PFEIFE, FERTIG]
             return [FERTIG]
         return [PASS, KNOCK]  # knock phase
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move; card plays are drawn straight from the legal mask."""
+        if self._phase == "play":
+            legal = self._play_mask()
+            return nth_card(legal, int(rng.random() * legal.bit_count()))
+        return rng.choice(self.legal_moves())
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal now (fast path for card plays)."""
@@ -583,6 +581,52 @@ class DreierlesDeal(Deal):
         if finished:
             view["outcome"] = self.outcome()
         return view
+
+    def hidden_from(self, seat: int | None) -> int:
+        """Cards ``seat`` may not see: other hands, the unseen blind, the declarer's discards."""
+        if self._phase == "finished":
+            return 0
+        hidden = 0
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                hidden |= hand
+        blind = sum(1 << c for c in self.talon) & ~self.taken
+        declarer = self.declarer
+        if declarer is None or seat is None or seat == declarer:
+            hidden |= blind
+        if seat != declarer:
+            hidden |= self.discards
+        public = self.taken | self.open_discards
+        if self.pfeife_announced:
+            public |= BIT_PFEIFE
+        return hidden & ~public
+
+    def invariant_errors(self) -> list[str]:
+        """Every card ends in exactly one pile; card points add up to 70 (210 thirds)."""
+        errors: list[str] = []
+        if self._phase != "finished":
+            return errors
+        piles = [*self.won, self.discards, self.rest]
+        if self.is_rauber:
+            piles.append(sum(1 << c for c in self.talon))
+        union = 0
+        for pile in piles:
+            if union & pile:
+                errors.append("a card lies in two piles")
+            union |= pile
+        if union != TAROCK.full or any(self.hands):
+            errors.append("not every card ended in a pile")
+        total = 210 if self.thirds else 70
+        if self.is_rauber:
+            counted = sum(self.card_points(p) for p in piles)
+        else:
+            declarer = self.declarer
+            assert declarer is not None
+            decl = self.won[declarer] | self.discards
+            counted = self.card_points(decl) + self.card_points(union & ~decl)
+        if counted != total:
+            errors.append(f"card points add up to {counted}, not {total}")
+        return errors
 
     # ------------------------------------------------------------------ outcome
 
