@@ -341,8 +341,7 @@ class DreierlesDeal(Deal):
         if self.declarer is None:
             self.contract = "raeuber"
             self._knock_queue = [0, 1, 2]
-            self._phase = "knock"
-            self._to_move = 0
+            self._next_knocker()
             return
         self.contract = CONTRACTS[self.high - 1]
         n = TALON_TAKEN[self.contract]

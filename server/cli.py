@@ -1,0 +1,127 @@
+"""The ``stammtisch`` command line: replay records, run random playouts, make new deals.
+
+    stammtisch replay FILE                 replay a deal record, print outcome or position
+    stammtisch playout --game dreierles --deals 1000 --seed 1
+    stammtisch deal --game dreierles --seed 5 [--play]   print a new (random-played) record
+
+Output is JSON on standard output. Errors go to standard error with the position in the
+record and the rule that was broken; the exit status is 2 for a bad record or bad
+arguments and 1 when a playout finds invariant failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from server.engine.errors import EngineError
+from server.engine.playout import run_playouts
+from server.engine.record import dump_record, load_record, parse_record_text
+from server.engine.registry import get_rules
+
+
+def _print(data: object) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record file and print its outcome (finished) or its position (unfinished)."""
+    path = Path(args.file)
+    try:
+        text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"stammtisch: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        record = parse_record_text(text)
+        deal = load_record(record)
+    except EngineError as exc:
+        print(f"stammtisch: {args.file}: {exc.message}", file=sys.stderr)
+        return 2
+    stake = int(record.get("stake_cents", 0))
+    outcome = deal.outcome()
+    if outcome is None:
+        _print({"game": deal.rules.name, "finished": False, "seats": list(deal.seat_names),
+                **deal.position()})
+        return 0
+    settlement = [
+        {"seat": seat, "name": name, "points": pts, "cents": pts * stake}
+        for seat, (name, pts) in enumerate(zip(deal.seat_names, outcome["settlement"],
+                                               strict=True))
+    ]
+    _print({"game": deal.rules.name, "finished": True, "seats": list(deal.seat_names),
+            "stake_cents": stake, **outcome, "settlement": settlement})
+    return 0
+
+
+def cmd_playout(args: argparse.Namespace) -> int:
+    """Play random deals with invariant checks and print the summary."""
+    try:
+        options = json.loads(args.options) if args.options else None
+        report = run_playouts(args.game, args.deals, args.seed, options, check=not args.no_check)
+    except (EngineError, json.JSONDecodeError) as exc:
+        print(f"stammtisch: {exc}", file=sys.stderr)
+        return 2
+    _print(report.to_json())
+    return 1 if report.invariant_failures else 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    """Print the record of a new deal, optionally played to the end with random moves."""
+    try:
+        rules = get_rules(args.game)
+        options = json.loads(args.options) if args.options else None
+        rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), options, args.seats)
+        if args.play:
+            while not deal.finished:
+                deal.apply(deal.random_move(rng))
+    except (EngineError, json.JSONDecodeError) as exc:
+        print(f"stammtisch: {exc}", file=sys.stderr)
+        return 2
+    _print(dump_record(deal, stake_cents=args.stake))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``stammtisch`` command."""
+    parser = argparse.ArgumentParser(prog="stammtisch", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="replay a deal record ('-' reads standard input)")
+    replay.add_argument("file")
+    replay.set_defaults(func=cmd_replay)
+
+    playout = sub.add_parser("playout", help="random full deals with invariant checks")
+    playout.add_argument("--game", required=True)
+    playout.add_argument("--deals", type=int, default=1000)
+    playout.add_argument("--seed", type=int, default=1)
+    playout.add_argument("--options", help="house-rule options as a JSON object")
+    playout.add_argument("--no-check", action="store_true", help="measure speed only")
+    playout.set_defaults(func=cmd_playout)
+
+    deal = sub.add_parser("deal", help="print the record of a new deal")
+    deal.add_argument("--game", required=True)
+    deal.add_argument("--seed", type=int)
+    deal.add_argument("--options", help="house-rule options as a JSON object")
+    deal.add_argument("--seats", nargs="+", help="seat names in playing order")
+    deal.add_argument("--stake", type=int, default=10, help="stake per point in cents")
+    deal.add_argument("--play", action="store_true", help="play it out with random moves")
+    deal.set_defaults(func=cmd_deal)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``stammtisch`` console script."""
+    args = build_parser().parse_args(argv)
+    status: int = args.func(args)
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""The Dreierles Partie: rounds of deals, dealer rotation, the final round and the sheet.
+
+* Three or four people sit at the table, listed in playing order (anticlockwise). The
+  dealer passes to the right, i.e. to the next person in that list (DL-A1); the first
+  three people after the dealer are Vorhand, Mittelhand and Hinterhand. With three the
+  dealer is Hinterhand; with four the dealer sits out and settles nothing (DL-A18).
+* A round is one deal by every person at the table: three deals with three people, as
+  the rules text says ("eine Runde besteht aus drei Spielen"), and four with four people
+  so that everybody deals and sits out equally often (our decision).
+* With ``final_round_special`` the last round is played as "Räuber oder Solo": only a
+  Solo may be bid, and if nobody bids, the Räuber is worth ``final_rauber_points``.
+* The sheet lists every deal with its points per person and the running totals; the
+  final settlement says who pays whom, in cents at the agreed stake per point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from server.engine.base import JSON, Dealt
+from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
+from server.engine.settlement import Payment, settle_debts
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """Who deals and who sits where in the next deal of the match."""
+
+    number: int
+    dealer: str
+    seats: tuple[str, str, str]
+    sitting_out: str | None
+    options: dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of the score sheet."""
+
+    number: int
+    dealer: str
+    sitting_out: str | None
+    contract: str
+    declarer: str | None
+    points: dict[str, int]
+    totals: dict[str, int]
+    detail: JSON = field(default_factory=dict)
+
+
+class DreierlesMatch:
+    """A Partie of Dreierles, computed purely from the outcomes of its deals."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        rounds: int = 4,
+        first_dealer: int = 0,
+        stake_cents: int = 10,
+        options: Mapping[str, object] | None = None,
+        final_round_special: bool = True,
+    ) -> None:
+        self.rules = Dreierles()
+        if len(players) not in (3, 4) or len(set(players)) != len(players):
+            raise MalformedError("bad_players", "Dreierles is played by three or four people",
+                                 "Dreierles spielen drei oder vier Personen")
+        if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
+            raise MalformedError("bad_match", "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
+                                 "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0")
+        self.players = tuple(players)
+        self.rounds = rounds
+        self.first_dealer = first_dealer
+        self.stake_cents = stake_cents
+        self.options = self.rules.resolve_options(options)
+        self.final_round_special = final_round_special
+        self.rows: list[SheetRow] = []
+        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+
+    @property
+    def total_deals(self) -> int:
+        """Number of deals in the whole match."""
+        return self.rounds * len(self.players)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every deal of the match has been played."""
+        return len(self.rows) >= self.total_deals
+
+    def next_setup(self) -> DealSetup:
+        """The dealer, seats and options of the next deal."""
+        if self.finished:
+            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
+        n = len(self.players)
+        number = len(self.rows)
+        dealer = (self.first_dealer + number) % n
+        order = [self.players[(dealer + k) % n] for k in range(1, 4)]
+        final = self.final_round_special and number >= self.total_deals - n
+        options = dict(self.options, final_round=final)
+        return DealSetup(number + 1, self.players[dealer], (order[0], order[1], order[2]),
+                         self.players[dealer] if n == 4 else None, options)
+
+    def start_deal(self, dealt: Dealt) -> DreierlesDeal:
+        """Create the next deal from the dealt cards."""
+        setup = self.next_setup()
+        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+
+    def record(self, deal: DreierlesDeal) -> SheetRow:
+        """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
+        setup = self.next_setup()
+        outcome = deal.outcome()
+        if outcome is None:
+            raise IllegalActionError("deal_not_finished", "only finished deals are written down",
+                                     "nur beendete Spiele werden aufgeschrieben")
+        if (deal.seat_names != setup.seats or deal.dealer != setup.dealer
+                or deal.options != setup.options):
+            raise IllegalActionError("wrong_deal", "this deal is not the next deal of the match",
+                                     "dieses Spiel ist nicht das nächste der Partie")
+        points = dict.fromkeys(self.players, 0)
+        for seat, amount in enumerate(outcome["settlement"]):
+            points[setup.seats[seat]] += amount
+        for name, amount in points.items():
+            self.totals[name] += amount
+        declarer = outcome["declarer"]
+        row = SheetRow(
+            number=setup.number,
+            dealer=setup.dealer,
+            sitting_out=setup.sitting_out,
+            contract=outcome["contract"],
+            declarer=None if declarer is None else setup.seats[declarer],
+            points=points,
+            totals=dict(self.totals),
+            detail={k: v for k, v in outcome.items() if k != "tricks"},
+        )
+        self.rows.append(row)
+        return row
+
+    def balances_cents(self) -> dict[str, int]:
+        """Each person's total in cents at the stake per point."""
+        return {name: pts * self.stake_cents for name, pts in self.totals.items()}
+
+    def settlement(self) -> list[Payment]:
+        """Who pays whom (in cents) on the current totals."""
+        return settle_debts(self.balances_cents())
+
+    def to_json(self) -> JSON:
+        """The score sheet and settlement as JSON."""
+        return {
+            "game": self.rules.name,
+            "players": list(self.players),
+            "rounds": self.rounds,
+            "deals": self.total_deals,
+            "stake_cents": self.stake_cents,
+            "rows": [
+                {"number": r.number, "dealer": r.dealer, "sitting_out": r.sitting_out,
+                 "contract": r.contract, "declarer": r.declarer, "points": r.points,
+                 "totals": r.totals}
+                for r in self.rows
+            ],
+            "totals": dict(self.totals),
+            "balances_cents": self.balances_cents(),
+            "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents}
+                         for p in self.settlement()],
+            "finished": self.finished,
+        }

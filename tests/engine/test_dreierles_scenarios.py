@@ -1,0 +1,266 @@
+"""Scenario tests: state after these actions → exact legal actions, winners, views.
+
+Each expected list is worked out by hand from dreierles.txt and the DL rows of
+DECISIONS.md for the hand-built deals in ``dreierles_deals.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine.errors import IllegalActionError, MalformedError
+from tests.engine.dreierles_deals import D1, D2, new_deal, play
+
+TRUMPS_1_10 = [f"play T{n}" for n in range(1, 11)]
+
+
+# ---------------------------------------------------------------- auction (DL-A2)
+
+
+def test_auction_starts_with_vorhand_and_offers_every_game() -> None:
+    deal = new_deal()
+    assert (deal.phase, deal.to_move) == ("auction", 0)
+    assert deal.legal_texts() == ["pass", "bid dreier", "bid zweier", "bid einer", "bid solo"]
+
+
+def test_each_bid_must_be_higher_and_nobody_holds() -> None:
+    deal = play(new_deal(), "bid zweier")
+    assert deal.to_move == 1
+    assert deal.legal_texts() == ["pass", "bid einer", "bid solo"]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "bid zweier")
+    assert err.value.code == "bid_too_low"
+    assert "kein Halten" in err.value.message_de
+    play(deal, "bid solo")
+    assert deal.legal_texts() == ["pass"]
+
+
+def test_everybody_speaks_once_then_the_highest_bidder_declares() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass")
+    assert (deal.contract, deal.declarer, deal.phase, deal.to_move) == ("zweier", 1, "discard", 1)
+    # Anna does not get a second chance to bid
+    assert [c for _, c in deal.calls] == ["dreier", "zweier", "pass"]
+
+
+def test_out_of_turn_is_refused_and_changes_nothing() -> None:
+    deal = new_deal()
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(2, "pass")
+    assert err.value.code == "not_your_turn"
+    assert deal.history == [] and deal.to_move == 0
+
+
+def test_malformed_actions_are_a_different_error() -> None:
+    deal = new_deal()
+    with pytest.raises(MalformedError) as err:
+        deal.act(0, "bid vierer")
+    assert err.value.code == "unknown_contract"
+    with pytest.raises(MalformedError):
+        deal.act(0, "jump")
+    with pytest.raises(MalformedError) as err2:
+        deal.act(0, "play XY")
+    assert err2.value.code == "unknown_card"
+
+
+# ---------------------------------------------------------------- blind and discards
+
+
+def test_zweier_takes_the_top_two_and_the_rest_goes_to_the_opponents() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass")
+    bernd = deal.view(1)
+    assert bernd["talon_taken"] == ["KrC", "KrB"]
+    assert bernd["talon_rest"] is None  # the declarer never sees the rest
+    assert "KrC" in bernd["hand"] and len(bernd["hand"]) == 18
+    assert deal.view(0)["talon_rest"] == ["Kr10", "Kr9", "Kr8", "Kr7"]  # opponents look
+    assert deal.view(2)["talon_rest"] == ["Kr10", "Kr9", "Kr8", "Kr7"]
+    assert deal.view(None)["talon_rest"] is None
+    assert deal.view(None)["talon_taken"] == ["KrC", "KrB"]  # turned face up for all
+
+
+def test_discards_exclude_kings_and_trumps() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass")
+    assert deal.legal_texts() == [
+        "discard KaD", "discard KaC", "discard KaB", "discard KaA", "discard Ka2",
+        "discard KrC", "discard KrB",
+    ]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "discard KaK")
+    assert err.value.code == "discard_king"
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "discard T11")
+    assert err.value.code == "discard_trump"
+
+
+def test_dreier_discards_three_then_declares() -> None:
+    deal = play(new_deal(), "bid dreier", "pass", "pass")
+    assert deal.legal_texts() == [
+        "discard HD", "discard HC", "discard HB", "discard PD",
+        "discard KrC", "discard KrB", "discard Kr10",
+    ]
+    play(deal, "discard KrC", "discard KrB", "discard Kr10")
+    assert deal.phase == "declare"
+    assert deal.legal_texts() == ["announce pfeife", "fertig"]
+    assert deal.view(1)["discards"] is None and deal.view(1)["discard_count"] == 3
+    assert deal.view(0)["discards"] == ["KrC", "KrB", "Kr10"]
+
+
+def test_solo_takes_nothing_and_all_six_count_for_the_opponents() -> None:
+    deal = play(new_deal(), "bid solo", "pass", "pass")
+    assert deal.phase == "declare" and deal.taken == 0
+    assert deal.view(1)["talon_rest"] == ["KrC", "KrB", "Kr10", "Kr9", "Kr8", "Kr7"]
+
+
+# ---------------------------------------------------------------- Klopfen (DL-A8)
+
+
+def test_only_an_opponent_who_bid_may_knock_then_the_declarer_knocks_back() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2")
+    assert deal.legal_texts() == ["fertig"]  # Bernd has no Pfeife
+    play(deal, "fertig")
+    assert (deal.phase, deal.to_move) == ("knock", 0)  # Anna bid; Catrin did not
+    assert deal.legal_texts() == ["pass", "knock"]
+    play(deal, "knock")
+    assert (deal.phase, deal.to_move) == ("knock", 1)  # Gegenklopfen
+    play(deal, "knock")
+    assert deal.knocks == [0, 1]
+    assert (deal.phase, deal.to_move) == ("play", 1)  # the declarer leads
+
+
+def test_no_knock_phase_when_no_opponent_bid() -> None:
+    deal = play(new_deal(), "bid solo", "pass", "pass", "fertig")
+    assert (deal.phase, deal.to_move) == ("play", 0)
+
+
+def test_declarer_may_not_knock_back_without_an_opponent_knock() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
+                "fertig", "pass")
+    assert (deal.phase, deal.to_move, deal.knocks) == ("play", 1, [])
+
+
+# ---------------------------------------------------------------- play (DL-A14, DL-A15)
+
+
+def test_farbzwang_and_trumpfzwang() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
+                "fertig", "pass", "play KaK")
+    assert deal.to_move == 2  # anticlockwise: Bernd → Catrin → Anna
+    assert deal.legal_texts() == ["play Ka3", "play Ka4"]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(2, "play HA")
+    assert err.value.code == "farbzwang"
+    assert err.value.message == "Farbzwang: Karo was led and you hold Karo"
+    play(deal, "play Ka4")
+    assert deal.legal_texts() == TRUMPS_1_10  # Anna has no Karo: she must trump
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play HK")
+    assert err.value.code == "trumpfzwang"
+    play(deal, "play T1")
+    assert deal.tricks[0] == (1, (deal.rules.pack.parse("KaK"), deal.rules.pack.parse("Ka4"),
+                                  deal.rules.pack.parse("T1")), 0)
+    assert deal.to_move == 0  # the winner leads
+
+
+def test_trump_led_must_be_followed_with_trump_and_no_overtrump_duty() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
+                "fertig", "pass", "play T20")
+    assert deal.legal_texts() == ["play T21", "play SK"]
+    play(deal, "play T21")
+    assert deal.legal_texts() == TRUMPS_1_10  # must trump, need not beat
+    play(deal, "play T2")
+    assert deal.tricks[-1][2] == 2  # Catrin's T21 wins
+
+
+def test_void_in_the_led_suit_must_trump() -> None:
+    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
+                "fertig", "pass", "play KaK", "play Ka4", "play T3", "play HK")
+    assert deal.to_move == 1
+    assert deal.legal_texts() == [f"play T{n}" for n in range(11, 21)]
+
+
+# ---------------------------------------------------------------- the announced Pfeife
+
+
+def test_announced_pfeife_is_shown_and_held_back_until_the_last_trick() -> None:
+    deal = play(new_deal(), "bid dreier", "pass", "pass", "discard HD", "discard HC",
+                "discard HB", "announce pfeife")
+    assert deal.legal_texts() == ["fertig"]
+    assert deal.view(1)["exposed"] == ["T1"] and deal.view(None)["pfeife_announced"]
+    play(deal, "fertig")
+    assert (deal.phase, deal.to_move) == ("play", 0)
+    legal = deal.legal_texts()
+    assert "play T1" not in legal and "play T2" in legal and "play KrC" in legal
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play T1")
+    assert err.value.code == "pfeife_announced"
+
+
+def test_only_the_holder_of_the_pfeife_can_announce_it() -> None:
+    deal = play(new_deal(), "pass", "bid dreier", "pass", "discard KaD", "discard KaC",
+                "discard KaB")
+    assert deal.legal_texts() == ["fertig"]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "announce pfeife")
+    assert err.value.code == "no_pfeife"
+
+
+# ---------------------------------------------------------------- Räuber (DL-A16, DL-A17)
+
+
+def test_all_pass_gives_a_raeuber_where_everybody_may_knock_and_vorhand_leads() -> None:
+    deal = play(new_deal(), "pass", "pass", "pass")
+    assert (deal.contract, deal.phase, deal.to_move) == ("raeuber", "knock", 0)
+    assert deal.legal_texts() == ["pass", "knock"]
+    play(deal, "knock", "pass")
+    assert deal.to_move == 2 and deal.legal_texts() == ["pass", "knock"]
+    play(deal, "knock")
+    assert deal.knocks == [0, 2]
+    assert (deal.phase, deal.to_move) == ("play", 0)
+    assert deal.view(0)["talon_rest"] is None and deal.view(0)["talon_taken"] == []
+
+
+def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
+    deal = play(new_deal(), "pass", "pass", "pass", "pass", "pass", "pass",
+                "play HK", "play T11", "play HA")  # trick 1 to Bernd
+    assert deal.tricks[-1][2] == 1
+    play(deal, "play KaK", "play Ka3")
+    assert deal.legal_texts() == TRUMPS_1_10  # trick 2: the Pfeife may still go early
+    play(deal, "play T2")
+    assert deal.tricks[-1][2] == 0 and deal.to_move == 0
+    assert deal.legal_texts() == ["play T1"]  # trick 3: Anna must lead the Pfeife
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play HD")
+    assert err.value.code == "pfeife_third_trick"
+
+
+def test_raeuber_mond_may_not_fall_on_the_skus_while_another_trump_is_held() -> None:
+    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass",
+                "play HK", "play SK")  # Bernd, void in Herz, trumps with the Sküs
+    assert deal.to_move == 2
+    assert deal.legal_texts() == ["play HA", "play H2", "play H3", "play H4"]  # Farbzwang first
+    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass",
+                "play T2", "play SK")
+    assert deal.legal_texts() == ["play T20"]  # T21 is held back onto the Sküs
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(2, "play T21")
+    assert err.value.code == "mond_on_skus"
+
+
+# ---------------------------------------------------------------- final round (DL-A8, DL-A19)
+
+
+def test_final_round_allows_only_solo_and_a_non_bidder_knocks() -> None:
+    deal = new_deal(options={"final_round": True})
+    assert deal.legal_texts() == ["pass", "bid solo"]
+    play(deal, "pass", "bid solo")
+    assert deal.legal_texts() == ["pass"]
+    play(deal, "pass", "fertig")
+    assert (deal.phase, deal.to_move) == ("knock", 2)  # Catrin, then Anna, may knock
+    play(deal, "pass")
+    assert deal.to_move == 0
+    play(deal, "knock", "pass")
+    assert (deal.phase, deal.to_move, deal.knocks) == ("play", 1, [0])
+
+
+def test_final_round_all_pass_is_a_raeuber() -> None:
+    deal = play(new_deal(options={"final_round": True}), "pass", "pass", "pass")
+    assert deal.contract == "raeuber"
