@@ -15,6 +15,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def cmd_playout(args: argparse.Namespace) -> int:
     """Play random deals with invariant checks and print the summary."""
     try:
         options = json.loads(args.options) if args.options else None
+        start = time.perf_counter()
         report = run_playouts(args.game, args.deals, args.seed, options, check=not args.no_check)
+        report.seconds = time.perf_counter() - start
     except (EngineError, json.JSONDecodeError) as exc:
         print(f"stammtisch: {exc}", file=sys.stderr)
         return 2

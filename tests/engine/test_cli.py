@@ -1,0 +1,71 @@
+"""The ``stammtisch`` command line, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "tests" / "golden" / "dreierles" / "worked-example.json"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, check=False)
+
+
+def test_replay_prints_the_outcome_with_money() -> None:
+    result = run("replay", str(WORKED))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["finished"] is True and out["contract"] == "einer"
+    assert [s["cents"] for s in out["settlement"]] == [90, -30, -60]
+    assert [s["name"] for s in out["settlement"]] == ["Anna", "Bernd", "Catrin"]
+    assert len(out["tricks"]) == 16 and out["card_points"]["declarer"] == "43"
+
+
+def test_replay_of_an_unfinished_deal_prints_the_position() -> None:
+    record = json.loads(WORKED.read_text(encoding="utf-8"))
+    del record["outcome"]
+    record["actions"] = record["actions"][:3]
+    result = run("replay", "-", stdin=json.dumps(record))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["finished"] is False and out["phase"] == "discard"
+    assert out["to_move"] == 0 and out["to_move_name"] == "Anna"
+    assert all(a.startswith("discard ") for a in out["legal_actions"])
+
+
+def test_replay_rejects_a_bad_record_with_its_position() -> None:
+    record = json.loads(WORKED.read_text(encoding="utf-8"))
+    record["actions"][0] = [0, "bid vierer"]
+    result = run("replay", "-", stdin=json.dumps(record))
+    assert result.returncode == 2
+    assert "actions[0] (0, 'bid vierer')" in result.stderr
+    assert result.stdout == ""
+    missing = run("replay", "/nonexistent/record.json")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_playout_reports_rates_and_no_failures() -> None:
+    result = run("playout", "--game", "dreierles", "--deals", "50", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["deals"] == 50 and out["invariant_failures"] == 0
+    assert out["actions"] > 50 * 50
+    assert out["deals_per_second"] > 0 and out["actions_per_second"] > 0
+
+
+def test_playout_of_an_unknown_game_fails_clearly() -> None:
+    result = run("playout", "--game", "skat", "--deals", "1")
+    assert result.returncode == 2 and "'skat' is not a playable game" in result.stderr
+
+
+def test_deal_prints_a_record_that_replays() -> None:
+    made = run("deal", "--game", "dreierles", "--seed", "9", "--play")
+    assert made.returncode == 0, made.stderr
+    replayed = run("replay", "-", stdin=made.stdout)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["finished"] is True
