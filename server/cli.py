@@ -47,16 +47,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     stake = int(record.get("stake_cents", 0))
     outcome = deal.outcome()
     if outcome is None:
-        _print({"game": deal.rules.name, "finished": False, "seats": list(deal.seat_names),
-                **deal.position()})
+        _print(
+            {
+                "game": deal.rules.name,
+                "finished": False,
+                "seats": list(deal.seat_names),
+                **deal.position(),
+            }
+        )
         return 0
     settlement = [
         {"seat": seat, "name": name, "points": pts, "cents": pts * stake}
-        for seat, (name, pts) in enumerate(zip(deal.seat_names, outcome["settlement"],
-                                               strict=True))
+        for seat, (name, pts) in enumerate(zip(deal.seat_names, outcome["settlement"], strict=True))
     ]
-    _print({"game": deal.rules.name, "finished": True, "seats": list(deal.seat_names),
-            "stake_cents": stake, **outcome, "settlement": settlement})
+    _print(
+        {
+            "game": deal.rules.name,
+            "finished": True,
+            "seats": list(deal.seat_names),
+            "stake_cents": stake,
+            **outcome,
+            "settlement": settlement,
+        }
+    )
     return 0
 
 

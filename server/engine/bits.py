@@ -19,8 +19,7 @@ from collections.abc import Iterable
 # Walking a mask a byte at a time with these tables is several times faster than testing
 # bit by bit in CPython; 8 positions cover the largest pack (54 cards) with room to spare.
 _BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256))
-    for k in range(8)
+    tuple(tuple(8 * k + i for i in range(8) if (b >> i) & 1) for b in range(256)) for k in range(8)
 )
 
 

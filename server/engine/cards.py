@@ -130,16 +130,53 @@ def _tarock() -> Pack:
         cards.append(Card(n - 1, f"T{n}", "T", str(n), 5 if n in (1, 21) else 1, f"T{n}"))
     cards.append(Card(21, "SK", "T", "SK", 5, "SK"))
     honours = {"K": 5, "D": 4, "C": 3, "B": 2}
-    for suit, pips in (("H", "A234"), ("Ka", "A234"), ("P", ("10", "9", "8", "7")),
-                       ("Kr", ("10", "9", "8", "7"))):
+    for suit, pips in (
+        ("H", "A234"),
+        ("Ka", "A234"),
+        ("P", ("10", "9", "8", "7")),
+        ("Kr", ("10", "9", "8", "7")),
+    ):
         for rank in [*honours, *pips]:
             code = suit + rank
             cards.append(Card(len(cards), code, suit, rank, honours.get(rank, 1), code))
-    roman = ["I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII",
-             "XIII", "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI"]
+    roman = [
+        "I",
+        "II",
+        "III",
+        "IIII",
+        "V",
+        "VI",
+        "VII",
+        "VIII",
+        "IX",
+        "X",
+        "XI",
+        "XII",
+        "XIII",
+        "XIV",
+        "XV",
+        "XVI",
+        "XVII",
+        "XVIII",
+        "XIX",
+        "XX",
+        "XXI",
+    ]
     aliases = {r: i for i, r in enumerate(roman)}
-    aliases.update({"IV": 3, "SKÜS": 21, "SKUS": 21, "SKIS": 21, "GSTIESS": 21, "GSTIEß": 21,
-                    "STIESS": 21, "PAGAT": 0, "PFEIFE": 0, "MOND": 20})
+    aliases.update(
+        {
+            "IV": 3,
+            "SKÜS": 21,
+            "SKUS": 21,
+            "SKIS": 21,
+            "GSTIESS": 21,
+            "GSTIEß": 21,
+            "STIESS": 21,
+            "PAGAT": 0,
+            "PFEIFE": 0,
+            "MOND": 20,
+        }
+    )
     return Pack("Tarock", tuple(cards), ("T", "H", "Ka", "P", "Kr"), aliases)
 
 

@@ -48,7 +48,9 @@ def leaks(deal: Deal) -> list[str]:
     codes = {card.code: card.index for card in pack.cards}
     problems = []
     for seat in [*range(deal.rules.seats), None]:
-        shown = cards_in_view(json.loads(json.dumps(deal.view(seat))), codes) & deal.hidden_from(seat)
+        shown = cards_in_view(json.loads(json.dumps(deal.view(seat))), codes) & deal.hidden_from(
+            seat
+        )
         if shown:
             who = "spectator" if seat is None else f"seat {seat}"
             problems.append(f"{who} sees {' '.join(pack.codes(shown))} in phase {deal.phase}")

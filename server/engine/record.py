@@ -26,8 +26,19 @@ from server.engine.registry import get_rules
 
 FORMAT = "stammtisch-deal"
 VERSION = 1
-KEYS = {"format", "version", "game", "options", "seats", "dealer", "stake_cents", "hands",
-        "talon", "actions", "outcome"}
+KEYS = {
+    "format",
+    "version",
+    "game",
+    "options",
+    "seats",
+    "dealer",
+    "stake_cents",
+    "hands",
+    "talon",
+    "actions",
+    "outcome",
+}
 REQUIRED = ("format", "version", "game", "seats", "dealer", "hands", "talon", "actions")
 
 
@@ -61,11 +72,19 @@ def parse_record_text(text: str) -> JSON:
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _bad(f"line {exc.lineno} column {exc.colno}", "malformed_json",
-                   f"not valid JSON: {exc.msg}", f"kein gültiges JSON: {exc.msg}") from None
+        raise _bad(
+            f"line {exc.lineno} column {exc.colno}",
+            "malformed_json",
+            f"not valid JSON: {exc.msg}",
+            f"kein gültiges JSON: {exc.msg}",
+        ) from None
     if not isinstance(data, dict):
-        raise _bad("record", "malformed_record", "a record is a JSON object",
-                   "ein Datensatz ist ein JSON-Objekt")
+        raise _bad(
+            "record",
+            "malformed_record",
+            "a record is a JSON object",
+            "ein Datensatz ist ein JSON-Objekt",
+        )
     return data
 
 
@@ -80,32 +99,49 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
             raise _bad(key, "unknown_field", f"unknown field '{key}'", f"unbekanntes Feld '{key}'")
     for key in REQUIRED:
         if key not in record:
-            raise _bad(key, "missing_field", f"the field '{key}' is missing",
-                       f"das Feld '{key}' fehlt")
+            raise _bad(
+                key, "missing_field", f"the field '{key}' is missing", f"das Feld '{key}' fehlt"
+            )
     if record["format"] != FORMAT:
-        raise _bad("format", "wrong_format", f"format must be '{FORMAT}'",
-                   f"format muss '{FORMAT}' sein")
+        raise _bad(
+            "format", "wrong_format", f"format must be '{FORMAT}'", f"format muss '{FORMAT}' sein"
+        )
     if record["version"] != VERSION:
-        raise _bad("version", "unsupported_version",
-                   f"version {record['version']!r} is not supported (this engine reads {VERSION})",
-                   f"Version {record['version']!r} wird nicht unterstützt (lesbar: {VERSION})")
+        raise _bad(
+            "version",
+            "unsupported_version",
+            f"version {record['version']!r} is not supported (this engine reads {VERSION})",
+            f"Version {record['version']!r} wird nicht unterstützt (lesbar: {VERSION})",
+        )
     try:
         rules = get_rules(_expect(record, "game", str))
     except MalformedError as exc:
         raise RecordError("game", exc) from None
     seats = _expect(record, "seats", list)
     if len(seats) != rules.seats or not all(isinstance(s, str) and s.strip() for s in seats):
-        raise _bad("seats", "bad_seats", f"{rules.title} needs {rules.seats} seat names",
-                   f"{rules.title} braucht {rules.seats} Sitznamen")
+        raise _bad(
+            "seats",
+            "bad_seats",
+            f"{rules.title} needs {rules.seats} seat names",
+            f"{rules.title} braucht {rules.seats} Sitznamen",
+        )
     dealer = _expect(record, "dealer", str)
     stake = record.get("stake_cents", 0)
     if type(stake) is not int or stake < 0:
-        raise _bad("stake_cents", "bad_stake", "stake_cents must be a whole number ≥ 0",
-                   "stake_cents muss eine ganze Zahl ≥ 0 sein")
+        raise _bad(
+            "stake_cents",
+            "bad_stake",
+            "stake_cents must be a whole number ≥ 0",
+            "stake_cents muss eine ganze Zahl ≥ 0 sein",
+        )
     options = record.get("options", {})
     if not isinstance(options, dict):
-        raise _bad("options", "malformed_record", "options must be an object",
-                   "options muss ein Objekt sein")
+        raise _bad(
+            "options",
+            "malformed_record",
+            "options must be an object",
+            "options muss ein Objekt sein",
+        )
     dealt = _read_cards(rules.pack, record, rules.seats, rules.hand_size, rules.talon_size)
     try:
         deal = rules.new_deal(dealt, options, seats, dealer)
@@ -115,10 +151,18 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
     actions = _expect(record, "actions", list)
     for i, entry in enumerate(actions):
         where = f"actions[{i}]"
-        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
-                or not isinstance(entry[1], str)):
-            raise _bad(where, "malformed_action", "an action is [seat, \"text\"]",
-                       "eine Aktion ist [Sitz, \"Text\"]")
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or type(entry[0]) is not int
+            or not isinstance(entry[1], str)
+        ):
+            raise _bad(
+                where,
+                "malformed_action",
+                'an action is [seat, "text"]',
+                'eine Aktion ist [Sitz, "Text"]',
+            )
         seat, text = entry
         if not 0 <= seat < rules.seats:
             raise _bad(where, "bad_seat", f"there is no seat {seat}", f"es gibt keinen Sitz {seat}")
@@ -129,21 +173,31 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
     if check_outcome and "outcome" in record:
         replayed = deal.outcome()
         if replayed is None:
-            raise _bad("outcome", "outcome_mismatch",
-                       "the record has an outcome but its actions do not finish the deal",
-                       "der Datensatz hat ein Ergebnis, aber die Aktionen beenden das Spiel nicht")
+            raise _bad(
+                "outcome",
+                "outcome_mismatch",
+                "the record has an outcome but its actions do not finish the deal",
+                "der Datensatz hat ein Ergebnis, aber die Aktionen beenden das Spiel nicht",
+            )
         if json.loads(json.dumps(replayed)) != record["outcome"]:
-            raise _bad("outcome", "outcome_mismatch",
-                       "the stored outcome differs from the replayed one",
-                       "das gespeicherte Ergebnis weicht vom nachgespielten ab")
+            raise _bad(
+                "outcome",
+                "outcome_mismatch",
+                "the stored outcome differs from the replayed one",
+                "das gespeicherte Ergebnis weicht vom nachgespielten ab",
+            )
     return deal
 
 
 def _expect(record: JSON, key: str, kind: type) -> Any:
     value = record[key]
     if not isinstance(value, kind):
-        raise _bad(key, "malformed_record", f"'{key}' must be a {kind.__name__}",
-                   f"'{key}' muss vom Typ {kind.__name__} sein")
+        raise _bad(
+            key,
+            "malformed_record",
+            f"'{key}' must be a {kind.__name__}",
+            f"'{key}' muss vom Typ {kind.__name__} sein",
+        )
     return value
 
 
@@ -153,33 +207,52 @@ def _read_cards(pack: Any, record: JSON, seats: int, hand_size: int, talon_size:
 
     def read(where: str, codes: object, size: int) -> list[int]:
         if not isinstance(codes, list):
-            raise _bad(where, "malformed_record", "a card list must be a JSON array",
-                       "eine Kartenliste muss ein JSON-Array sein")
+            raise _bad(
+                where,
+                "malformed_record",
+                "a card list must be a JSON array",
+                "eine Kartenliste muss ein JSON-Array sein",
+            )
         if len(codes) != size:
-            raise _bad(where, "wrong_card_count", f"{len(codes)} cards, the game deals {size}",
-                       f"{len(codes)} Karten, das Spiel gibt {size}")
+            raise _bad(
+                where,
+                "wrong_card_count",
+                f"{len(codes)} cards, the game deals {size}",
+                f"{len(codes)} Karten, das Spiel gibt {size}",
+            )
         cards = []
         for j, code in enumerate(codes):
             pos = f"{where}[{j}]"
             if not isinstance(code, str):
-                raise _bad(pos, "unknown_card", "a card is written as a string",
-                           "eine Karte wird als Text geschrieben")
+                raise _bad(
+                    pos,
+                    "unknown_card",
+                    "a card is written as a string",
+                    "eine Karte wird als Text geschrieben",
+                )
             try:
                 card = pack.parse(code)
             except MalformedError as exc:
                 raise RecordError(pos, exc) from None
             if card in seen:
-                raise _bad(pos, "duplicate_card",
-                           f"{pack.code(card)} was already dealt at {seen[card]}",
-                           f"{pack.code(card)} wurde schon bei {seen[card]} gegeben")
+                raise _bad(
+                    pos,
+                    "duplicate_card",
+                    f"{pack.code(card)} was already dealt at {seen[card]}",
+                    f"{pack.code(card)} wurde schon bei {seen[card]} gegeben",
+                )
             seen[card] = pos
             cards.append(card)
         return cards
 
     hands_raw = _expect(record, "hands", list)
     if len(hands_raw) != seats:
-        raise _bad("hands", "wrong_card_count", f"{len(hands_raw)} hands, the game has {seats}",
-                   f"{len(hands_raw)} Blätter, das Spiel hat {seats}")
+        raise _bad(
+            "hands",
+            "wrong_card_count",
+            f"{len(hands_raw)} hands, the game has {seats}",
+            f"{len(hands_raw)} Blätter, das Spiel hat {seats}",
+        )
     hands = []
     for i, codes in enumerate(hands_raw):
         mask = 0
@@ -189,6 +262,10 @@ def _read_cards(pack: Any, record: JSON, seats: int, hand_size: int, talon_size:
     talon = read("talon", record["talon"], talon_size)
     missing = [pack.code(c) for c in range(len(pack)) if c not in seen]
     if missing:
-        raise _bad("hands", "missing_card", f"cards missing from the deal: {' '.join(missing)}",
-                   f"im Spiel fehlen Karten: {' '.join(missing)}")
+        raise _bad(
+            "hands",
+            "missing_card",
+            f"cards missing from the deal: {' '.join(missing)}",
+            f"im Spiel fehlen Karten: {' '.join(missing)}",
+        )
     return Dealt(tuple(hands), tuple(talon))

@@ -29,17 +29,17 @@ def settle_debts(balances: Mapping[str, int]) -> list[Payment]:
         raise ValueError("balances must sum to zero")
     debtors = sorted(((-v, k) for k, v in balances.items() if v < 0), reverse=True)
     creditors = sorted(((v, k) for k, v in balances.items() if v > 0), reverse=True)
-    debts = [[amount, name] for amount, name in debtors]
-    credits = [[amount, name] for amount, name in creditors]
+    owes = [amount for amount, _ in debtors]
+    due = [amount for amount, _ in creditors]
     payments: list[Payment] = []
     i = j = 0
-    while i < len(debts) and j < len(credits):
-        amount = min(debts[i][0], credits[j][0])
-        payments.append(Payment(str(debts[i][1]), str(credits[j][1]), int(amount)))
-        debts[i][0] -= amount
-        credits[j][0] -= amount
-        if not debts[i][0]:
+    while i < len(owes) and j < len(due):
+        amount = min(owes[i], due[j])
+        payments.append(Payment(debtors[i][1], creditors[j][1], amount))
+        owes[i] -= amount
+        due[j] -= amount
+        if not owes[i]:
             i += 1
-        if not credits[j][0]:
+        if not due[j]:
             j += 1
     return payments

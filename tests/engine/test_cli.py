@@ -12,8 +12,14 @@ WORKED = ROOT / "tests" / "golden" / "dreierles" / "worked-example.json"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_replay_prints_the_outcome_with_money() -> None:

@@ -18,10 +18,27 @@ def test_packs_have_the_right_cards_and_points() -> None:
     assert sum(GERMAN.points) == 120
     assert TAROCK.codes(TAROCK.suit_mask["H"]) == ["HK", "HD", "HC", "HB", "HA", "H2", "H3", "H4"]
     assert TAROCK.codes(TAROCK.suit_mask["Kr"]) == [
-        "KrK", "KrD", "KrC", "KrB", "Kr10", "Kr9", "Kr8", "Kr7"]
+        "KrK",
+        "KrD",
+        "KrC",
+        "KrB",
+        "Kr10",
+        "Kr9",
+        "Kr8",
+        "Kr7",
+    ]
     assert TAROCK.code(21) == "SK" and TAROCK.suit_mask["T"].bit_count() == 22
     assert GERMAN.codes(GERMAN.suit_mask["E"]) == [
-        "EA", "E10", "EK", "EO", "EU", "E9", "E8", "E7", "E6"]
+        "EA",
+        "E10",
+        "EK",
+        "EO",
+        "EU",
+        "E9",
+        "E8",
+        "E7",
+        "E6",
+    ]
 
 
 def test_every_code_parses_back_to_its_card() -> None:
@@ -39,10 +56,19 @@ def test_doppelkopf_copies_are_distinct_but_of_one_kind() -> None:
     assert DOPPELKOPF.kind_mask["H10"] == (1 << first) | (1 << second)
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("Sküs", "SK"), ("gstieß", "SK"), ("XXI", "T21"), ("Pfeife", "T1"), ("IIII", "T4"),
-    ("kak", "KaK"), ("KRK", "KrK"), (" p10 ", "P10"),
-])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Sküs", "SK"),
+        ("gstieß", "SK"),
+        ("XXI", "T21"),
+        ("Pfeife", "T1"),
+        ("IIII", "T4"),
+        ("kak", "KaK"),
+        ("KRK", "KrK"),
+        (" p10 ", "P10"),
+    ],
+)
 def test_tarock_aliases(text: str, code: str) -> None:
     assert TAROCK.code(TAROCK.parse(text)) == code
 
@@ -82,7 +108,9 @@ def test_tarock_legal() -> None:
     assert TAROCK.codes(TAROCK_RULES.legal(hand, lead, best)) == ["HA", "H4"]  # Farbzwang
     assert TAROCK.codes(TAROCK_RULES.legal(hand, T("KrK"), T("KrK"))) == ["T5", "T17"]
     assert TAROCK.codes(TAROCK_RULES.legal(TAROCK.mask("PK Kr7"), T("KaK"), T("KaK"))) == [
-        "PK", "Kr7"]  # void and no trumps: anything
+        "PK",
+        "Kr7",
+    ]  # void and no trumps: anything
     assert TAROCK_RULES.legal(hand, -1, -1) == hand
 
 
@@ -100,14 +128,27 @@ def test_stichzwang_forces_a_winning_card_if_there_is_one() -> None:
 def doppelkopf_normal(later_equal_wins: int) -> TrickRules:
     """A Doppelkopf-shaped contract: Dullen, queens, jacks, Karo as trumps; no trump duty."""
     k = DOPPELKOPF.kind_mask
-    trumps = [k["H10"], k["CQ"], k["SQ"], k["HQ"], k["DQ"], k["CJ"], k["SJ"], k["HJ"], k["DJ"],
-              k["DA"], k["D10"], k["DK"], k["D9"]]
+    trumps = [
+        k["H10"],
+        k["CQ"],
+        k["SQ"],
+        k["HQ"],
+        k["DQ"],
+        k["CJ"],
+        k["SJ"],
+        k["HJ"],
+        k["DJ"],
+        k["DA"],
+        k["D10"],
+        k["DK"],
+        k["D9"],
+    ]
     trump_mask = sum(trumps)
-    plain = {s: [k[s + r] for r in ("A", "10", "K", "9") if k[s + r] & ~trump_mask]
-             for s in "CSH"}
+    plain = {s: [k[s + r] for r in ("A", "10", "K", "9") if k[s + r] & ~trump_mask] for s in "CSH"}
     groups = [trump_mask] + [sum(v) for v in plain.values()]
-    return TrickRules.build(48, groups, trumps, list(plain.values()), void_must=0,
-                            later_equal_wins=later_equal_wins)
+    return TrickRules.build(
+        48, groups, trumps, list(plain.values()), void_must=0, later_equal_wins=later_equal_wins
+    )
 
 
 def test_first_of_two_equal_cards_wins_and_the_second_dulle_option() -> None:
@@ -137,13 +178,16 @@ def test_building_rejects_incomplete_tables() -> None:
 COUNT = PointCounter(TAROCK)
 
 
-@pytest.mark.parametrize(("cards", "raw", "whole", "thirds"), [
-    ("HK HD HC", 12, 10, 30),  # one group: 12 − 2
-    ("HK HD HC T5", 13, 10, 31),  # one left over: −1 whole, −⅔ exact (10⅓)
-    ("HK HD HC T5 T6", 14, 11, 32),  # two left over: −1 whole, −1⅓ exact (10⅔)
-    ("T2 T3 T4", 3, 1, 3),  # three blanks are one point
-    ("SK", 5, 4, 13),  # a lone honour: 4 (4⅓ exact)
-])
+@pytest.mark.parametrize(
+    ("cards", "raw", "whole", "thirds"),
+    [
+        ("HK HD HC", 12, 10, 30),  # one group: 12 − 2
+        ("HK HD HC T5", 13, 10, 31),  # one left over: −1 whole, −⅔ exact (10⅓)
+        ("HK HD HC T5 T6", 14, 11, 32),  # two left over: −1 whole, −1⅓ exact (10⅔)
+        ("T2 T3 T4", 3, 1, 3),  # three blanks are one point
+        ("SK", 5, 4, 13),  # a lone honour: 4 (4⅓ exact)
+    ],
+)
 def test_tarock_counting(cards: str, raw: int, whole: int, thirds: int) -> None:
     mask = TAROCK.mask(cards)
     assert (COUNT.raw(mask), COUNT.whole(mask), COUNT.thirds(mask)) == (raw, whole, thirds)

@@ -45,7 +45,10 @@ def test_four_people_the_dealer_sits_out_and_settles_nothing() -> None:
     match = DreierlesMatch(["Anna", "Bernd", "Catrin", "Dieter"], rounds=1)
     first = match.next_setup()
     assert (first.dealer, first.seats, first.sitting_out) == (
-        "Anna", ("Bernd", "Catrin", "Dieter"), "Anna")
+        "Anna",
+        ("Bernd", "Catrin", "Dieter"),
+        "Anna",
+    )
     play_match(match, 5)
     assert len(match.rows) == 4
     for row in match.rows:
@@ -102,7 +105,9 @@ def test_bad_match_settings() -> None:
 
 def test_settle_debts() -> None:
     assert settle_debts({"A": 50, "B": -20, "C": -30, "D": 0}) == [
-        Payment("C", "A", 30), Payment("B", "A", 20)]
+        Payment("C", "A", 30),
+        Payment("B", "A", 20),
+    ]
     assert settle_debts({"A": 0, "B": 0}) == []
     with pytest.raises(ValueError):
         settle_debts({"A": 1})

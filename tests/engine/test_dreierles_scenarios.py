@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
-from tests.engine.dreierles_deals import D1, D2, new_deal, play
+from tests.engine.dreierles_deals import D2, new_deal, play
 
 TRUMPS_1_10 = [f"play T{n}" for n in range(1, 11)]
 
@@ -80,8 +80,13 @@ def test_zweier_takes_the_top_two_and_the_rest_goes_to_the_opponents() -> None:
 def test_discards_exclude_kings_and_trumps() -> None:
     deal = play(new_deal(), "bid dreier", "bid zweier", "pass")
     assert deal.legal_texts() == [
-        "discard KaD", "discard KaC", "discard KaB", "discard KaA", "discard Ka2",
-        "discard KrC", "discard KrB",
+        "discard KaD",
+        "discard KaC",
+        "discard KaB",
+        "discard KaA",
+        "discard Ka2",
+        "discard KrC",
+        "discard KrB",
     ]
     with pytest.raises(IllegalActionError) as err:
         deal.act(1, "discard KaK")
@@ -94,8 +99,13 @@ def test_discards_exclude_kings_and_trumps() -> None:
 def test_dreier_discards_three_then_declares() -> None:
     deal = play(new_deal(), "bid dreier", "pass", "pass")
     assert deal.legal_texts() == [
-        "discard HD", "discard HC", "discard HB", "discard PD",
-        "discard KrC", "discard KrB", "discard Kr10",
+        "discard HD",
+        "discard HC",
+        "discard HB",
+        "discard PD",
+        "discard KrC",
+        "discard KrB",
+        "discard Kr10",
     ]
     play(deal, "discard KrC", "discard KrB", "discard Kr10")
     assert deal.phase == "declare"
@@ -132,8 +142,16 @@ def test_no_knock_phase_when_no_opponent_bid() -> None:
 
 
 def test_declarer_may_not_knock_back_without_an_opponent_knock() -> None:
-    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
-                "fertig", "pass")
+    deal = play(
+        new_deal(),
+        "bid dreier",
+        "bid zweier",
+        "pass",
+        "discard KaD",
+        "discard Ka2",
+        "fertig",
+        "pass",
+    )
     assert (deal.phase, deal.to_move, deal.knocks) == ("play", 1, [])
 
 
@@ -141,8 +159,17 @@ def test_declarer_may_not_knock_back_without_an_opponent_knock() -> None:
 
 
 def test_farbzwang_and_trumpfzwang() -> None:
-    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
-                "fertig", "pass", "play KaK")
+    deal = play(
+        new_deal(),
+        "bid dreier",
+        "bid zweier",
+        "pass",
+        "discard KaD",
+        "discard Ka2",
+        "fertig",
+        "pass",
+        "play KaK",
+    )
     assert deal.to_move == 2  # anticlockwise: Bernd → Catrin → Anna
     assert deal.legal_texts() == ["play Ka3", "play Ka4"]
     with pytest.raises(IllegalActionError) as err:
@@ -155,14 +182,26 @@ def test_farbzwang_and_trumpfzwang() -> None:
         deal.act(0, "play HK")
     assert err.value.code == "trumpfzwang"
     play(deal, "play T1")
-    assert deal.tricks[0] == (1, (deal.rules.pack.parse("KaK"), deal.rules.pack.parse("Ka4"),
-                                  deal.rules.pack.parse("T1")), 0)
+    assert deal.tricks[0] == (
+        1,
+        (deal.rules.pack.parse("KaK"), deal.rules.pack.parse("Ka4"), deal.rules.pack.parse("T1")),
+        0,
+    )
     assert deal.to_move == 0  # the winner leads
 
 
 def test_trump_led_must_be_followed_with_trump_and_no_overtrump_duty() -> None:
-    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
-                "fertig", "pass", "play T20")
+    deal = play(
+        new_deal(),
+        "bid dreier",
+        "bid zweier",
+        "pass",
+        "discard KaD",
+        "discard Ka2",
+        "fertig",
+        "pass",
+        "play T20",
+    )
     assert deal.legal_texts() == ["play T21", "play SK"]
     play(deal, "play T21")
     assert deal.legal_texts() == TRUMPS_1_10  # must trump, need not beat
@@ -171,8 +210,20 @@ def test_trump_led_must_be_followed_with_trump_and_no_overtrump_duty() -> None:
 
 
 def test_void_in_the_led_suit_must_trump() -> None:
-    deal = play(new_deal(), "bid dreier", "bid zweier", "pass", "discard KaD", "discard Ka2",
-                "fertig", "pass", "play KaK", "play Ka4", "play T3", "play HK")
+    deal = play(
+        new_deal(),
+        "bid dreier",
+        "bid zweier",
+        "pass",
+        "discard KaD",
+        "discard Ka2",
+        "fertig",
+        "pass",
+        "play KaK",
+        "play Ka4",
+        "play T3",
+        "play HK",
+    )
     assert deal.to_move == 1
     assert deal.legal_texts() == [f"play T{n}" for n in range(11, 21)]
 
@@ -181,8 +232,16 @@ def test_void_in_the_led_suit_must_trump() -> None:
 
 
 def test_announced_pfeife_is_shown_and_held_back_until_the_last_trick() -> None:
-    deal = play(new_deal(), "bid dreier", "pass", "pass", "discard HD", "discard HC",
-                "discard HB", "announce pfeife")
+    deal = play(
+        new_deal(),
+        "bid dreier",
+        "pass",
+        "pass",
+        "discard HD",
+        "discard HC",
+        "discard HB",
+        "announce pfeife",
+    )
     assert deal.legal_texts() == ["fertig"]
     assert deal.view(1)["exposed"] == ["T1"] and deal.view(None)["pfeife_announced"]
     play(deal, "fertig")
@@ -195,8 +254,9 @@ def test_announced_pfeife_is_shown_and_held_back_until_the_last_trick() -> None:
 
 
 def test_only_the_holder_of_the_pfeife_can_announce_it() -> None:
-    deal = play(new_deal(), "pass", "bid dreier", "pass", "discard KaD", "discard KaC",
-                "discard KaB")
+    deal = play(
+        new_deal(), "pass", "bid dreier", "pass", "discard KaD", "discard KaC", "discard KaB"
+    )
     assert deal.legal_texts() == ["fertig"]
     with pytest.raises(IllegalActionError) as err:
         deal.act(1, "announce pfeife")
@@ -219,8 +279,9 @@ def test_all_pass_gives_a_raeuber_where_everybody_may_knock_and_vorhand_leads() 
 
 
 def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
-    deal = play(new_deal(), "pass", "pass", "pass", "pass", "pass", "pass",
-                "play HK", "play T11", "play HA")  # trick 1 to Bernd
+    deal = play(
+        new_deal(), "pass", "pass", "pass", "pass", "pass", "pass", "play HK", "play T11", "play HA"
+    )  # trick 1 to Bernd
     assert deal.tricks[-1][2] == 1
     play(deal, "play KaK", "play Ka3")
     assert deal.legal_texts() == TRUMPS_1_10  # trick 2: the Pfeife may still go early
@@ -233,12 +294,12 @@ def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
 
 
 def test_raeuber_mond_may_not_fall_on_the_skus_while_another_trump_is_held() -> None:
-    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass",
-                "play HK", "play SK")  # Bernd, void in Herz, trumps with the Sküs
+    deal = play(
+        new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass", "play HK", "play SK"
+    )  # Bernd, void in Herz, trumps with the Sküs
     assert deal.to_move == 2
     assert deal.legal_texts() == ["play HA", "play H2", "play H3", "play H4"]  # Farbzwang first
-    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass",
-                "play T2", "play SK")
+    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass", "play T2", "play SK")
     assert deal.legal_texts() == ["play T20"]  # T21 is held back onto the Sküs
     with pytest.raises(IllegalActionError) as err:
         deal.act(2, "play T21")

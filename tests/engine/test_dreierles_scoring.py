@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from server.engine.games.dreierles import DreierlesDeal
 from server.engine.games.dreierles.scoring import (
     Pfeife,
     game_points,
@@ -42,7 +43,10 @@ def test_worked_example_in_points() -> None:
     game = game_points("einer", 43, 0, thirds=False, minimum=1)
     assert game == 6  # 8 over 35 → 10 → 2 × 3
     settlement = score_declarer_game(
-        3, 0, game, [("zehn_trumpf", 0), ("vier_koenige", 1)],
+        3,
+        0,
+        game,
+        [("zehn_trumpf", 0), ("vier_koenige", 1)],
         Pfeife("declarer", announced=True, won=False),
     )
     assert [p * 10 for p in settlement] == [90, -30, -60]
@@ -51,6 +55,7 @@ def test_worked_example_in_points() -> None:
 def test_worked_example_as_a_full_deal() -> None:
     record = json.loads((GOLDEN / "worked-example.json").read_text(encoding="utf-8"))
     deal = load_record(record)
+    assert isinstance(deal, DreierlesDeal)
     outcome = deal.outcome()
     assert outcome is not None
     assert deal.seat_names == ("Anna", "Bernd", "Catrin")
@@ -143,8 +148,9 @@ def test_raeuber_deal_counts_each_pile_and_sets_the_blind_aside() -> None:
         for s in range(3)
     ]
     assert outcome["card_points"]["seats"] == [str(p) for p in piles]
-    assert outcome["card_points"]["blind"] == str(whole_count(
-        ["KrC", "KrB", "Kr10", "Kr9", "Kr8", "Kr7"]))
+    assert outcome["card_points"]["blind"] == str(
+        whole_count(["KrC", "KrB", "Kr10", "Kr9", "Kr8", "Kr7"])
+    )
     assert sum(piles) + int(outcome["card_points"]["blind"]) == 70
     top = max(piles)
     losers = [s for s in range(3) if piles[s] == top]

@@ -20,11 +20,14 @@ def test_a_thousand_random_deals_keep_every_invariant() -> None:
     assert set(report.contracts) == {"dreier", "zweier", "einer", "solo", "raeuber"}
 
 
-@pytest.mark.parametrize("options", [
-    {"counting": "thirds"},
-    {"final_round": True, "final_rauber_points": 2},
-    {"hand_bonus_declarer_only": True, "minimum_game_points": 0},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"counting": "thirds"},
+        {"final_round": True, "final_rauber_points": 2},
+        {"hand_bonus_declarer_only": True, "minimum_game_points": 0},
+    ],
+)
 def test_random_deals_with_other_house_rules(options: dict[str, object]) -> None:
     report = run_playouts("dreierles", 200, seed=7, options=options)
     assert report.failures == []
@@ -42,8 +45,9 @@ class LeakyDeal(DreierlesDeal):
 
 def test_the_leak_check_catches_a_leaking_view() -> None:
     rules = Dreierles()
-    deal = LeakyDeal(rules, rules.shuffle_and_deal(random.Random(1)), rules.resolve_options(),
-                     None, None)
+    deal = LeakyDeal(
+        rules, rules.shuffle_and_deal(random.Random(1)), rules.resolve_options(), None, None
+    )
     problems = leaks(deal)
     assert problems and problems[0].startswith("seat 0 sees ")
 
@@ -56,5 +60,6 @@ def test_the_replay_check_catches_a_wrong_outcome() -> None:
     outcome["settlement"][0] += 1  # the outcome is cached: tamper with it
     failures = check_finished(deal)
     assert any("sum to zero" in f for f in failures)
-    assert any("replaying the record fails: outcome: the stored outcome differs" in f
-               for f in failures)
+    assert any(
+        "replaying the record fails: outcome: the stored outcome differs" in f for f in failures
+    )

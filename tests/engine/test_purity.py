@@ -18,8 +18,9 @@ def test_engine_imports_without_site_packages() -> None:
         "assert not any('site-packages' in p for p in sys.path), sys.path;"
         "print('ok')"
     )
-    result = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
 
@@ -45,7 +46,12 @@ def test_engine_imports_only_the_standard_library_and_itself() -> None:
 def test_engine_uses_no_clock_and_no_unseeded_randomness() -> None:
     for path in ENGINE.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        for forbidden in ("time.time(", "datetime.now", "random.random(", "random.shuffle(",
-                          "random.choice("):
+        for forbidden in (
+            "time.time(",
+            "datetime.now",
+            "random.random(",
+            "random.shuffle(",
+            "random.choice(",
+        ):
             assert forbidden not in text, f"{path.name} uses {forbidden}"
         assert "import time" not in text, path.name

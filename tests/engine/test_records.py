@@ -42,6 +42,7 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     deal = load_record(record)  # raises if the replayed outcome differs
     outcome = deal.outcome()
+    assert outcome is not None
     assert outcome == record["outcome"]
     assert sum(outcome["settlement"]) == 0
     assert dump_record(deal, stake_cents=record["stake_cents"]) == record
@@ -97,8 +98,9 @@ def test_illegal_action_names_its_index_and_the_rule() -> None:
     # make the second player of trick 1 play a card of someone else's hand
     other = next(c for h in record["hands"] for c in h if c not in record["hands"][second[0]])
     record["actions"][first_play + 1] = [second[0], f"play {other}"]
-    err = expect_error(record, f"actions[{first_play + 1}] ({second[0]}, 'play {other}')",
-                       "card_not_in_hand")
+    err = expect_error(
+        record, f"actions[{first_play + 1}] ({second[0]}, 'play {other}')", "card_not_in_hand"
+    )
     assert err.message.endswith(f"you do not hold {other}")
 
 

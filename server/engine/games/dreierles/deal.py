@@ -66,8 +66,13 @@ from server.engine.games.dreierles.scoring import (
 from server.engine.tricks import tarock_rules
 
 CONTRACTS = ("dreier", "zweier", "einer", "solo")
-TITLES = {"dreier": "Dreier", "zweier": "Zweier", "einer": "Einer", "solo": "Solo",
-          "raeuber": "Räuber"}
+TITLES = {
+    "dreier": "Dreier",
+    "zweier": "Zweier",
+    "einer": "Einer",
+    "solo": "Solo",
+    "raeuber": "Räuber",
+}
 TALON_TAKEN = {"dreier": 3, "zweier": 2, "einer": 1, "solo": 0}
 SEAT_LETTERS = ("V", "M", "H")
 
@@ -103,21 +108,42 @@ class Dreierles(Rules):
     hand_size = 16
     talon_size = 6
     options: ClassVar[tuple[Option, ...]] = (
-        Option("counting", "whole", ("whole", "thirds"),
-               "Zählweise: ganze Punkte (Rest −1, Sieg ab 36) oder genaue Drittel (Sieg ab 35⅔).",
-               "Counting: whole points (remainder −1, win from 36) or exact thirds (35⅔)."),
-        Option("minimum_game_points", 1, (1, 0),
-               "Mindestwert eines gewonnenen Spiels, wenn nichts über 35 liegt (35:35).",
-               "Least value of a won game when nothing lies above 35 (35:35)."),
-        Option("hand_bonus_declarer_only", False, (False, True),
-               "Zehn Trumpf und Drull nur für den Alleinspieler (Vier Könige für jeden).",
-               "Zehn Trumpf and Drull count only for the declarer (Vier Könige for anyone)."),
-        Option("final_rauber_points", 4, (4, 2),
-               "Wert des Räubers in der Schlussrunde (sonst 2).",
-               "Value of a Räuber in the final round (otherwise 2)."),
-        Option("final_round", False, (False, True),
-               "Schlussrunde: nur Solo oder Räuber (setzt die Partie).",
-               "Final round: only Solo or Räuber (set by the match).", per_room=False),
+        Option(
+            "counting",
+            "whole",
+            ("whole", "thirds"),
+            "Zählweise: ganze Punkte (Rest −1, Sieg ab 36) oder genaue Drittel (Sieg ab 35⅔).",
+            "Counting: whole points (remainder −1, win from 36) or exact thirds (35⅔).",
+        ),
+        Option(
+            "minimum_game_points",
+            1,
+            (1, 0),
+            "Mindestwert eines gewonnenen Spiels, wenn nichts über 35 liegt (35:35).",
+            "Least value of a won game when nothing lies above 35 (35:35).",
+        ),
+        Option(
+            "hand_bonus_declarer_only",
+            False,
+            (False, True),
+            "Zehn Trumpf und Drull nur für den Alleinspieler (Vier Könige für jeden).",
+            "Zehn Trumpf and Drull count only for the declarer (Vier Könige for anyone).",
+        ),
+        Option(
+            "final_rauber_points",
+            4,
+            (4, 2),
+            "Wert des Räubers in der Schlussrunde (sonst 2).",
+            "Value of a Räuber in the final round (otherwise 2).",
+        ),
+        Option(
+            "final_round",
+            False,
+            (False, True),
+            "Schlussrunde: nur Solo oder Räuber (setzt die Partie).",
+            "Final round: only Solo or Räuber (set by the match).",
+            per_room=False,
+        ),
     )
 
     def deal_cards(self, order: Sequence[int]) -> Dealt:
@@ -129,7 +155,7 @@ class Dreierles(Rules):
         pos = 6
         for _ in range(2):
             for seat in range(3):
-                for c in order[pos:pos + 8]:
+                for c in order[pos : pos + 8]:
                     hands[seat] |= 1 << c
                 pos += 8
         return Dealt(tuple(hands), talon)
@@ -164,8 +190,11 @@ class DreierlesDeal(Deal):
         self.options = options
         self.seat_names = tuple(seats) if seats is not None else ("V", "M", "H")
         if len(self.seat_names) != 3 or len(set(self.seat_names)) != 3:
-            raise MalformedError("bad_seats", "Dreierles needs three different seat names",
-                                 "Dreierles braucht drei verschiedene Sitznamen")
+            raise MalformedError(
+                "bad_seats",
+                "Dreierles needs three different seat names",
+                "Dreierles braucht drei verschiedene Sitznamen",
+            )
         self.dealer = dealer if dealer is not None else self.seat_names[2]
         if self.dealer in self.seat_names[:2]:
             raise MalformedError(
@@ -207,25 +236,36 @@ class DreierlesDeal(Deal):
     @staticmethod
     def _check_dealt(dealt: Dealt) -> None:
         if len(dealt.hands) != 3 or len(dealt.talon) != 6:
-            raise MalformedError("bad_deal", "Dreierles deals three hands and a blind of six",
-                                 "Dreierles gibt drei Blätter und einen Blinden von sechs")
+            raise MalformedError(
+                "bad_deal",
+                "Dreierles deals three hands and a blind of six",
+                "Dreierles gibt drei Blätter und einen Blinden von sechs",
+            )
         seen = 0
         for seat, hand in enumerate(dealt.hands):
             if hand.bit_count() != 16:
-                raise MalformedError("bad_deal", f"hand {seat} must hold 16 cards",
-                                     f"Blatt {seat} muss 16 Karten haben")
+                raise MalformedError(
+                    "bad_deal",
+                    f"hand {seat} must hold 16 cards",
+                    f"Blatt {seat} muss 16 Karten haben",
+                )
             if seen & hand:
-                raise MalformedError("duplicate_card", "a card was dealt twice",
-                                     "eine Karte wurde doppelt gegeben")
+                raise MalformedError(
+                    "duplicate_card", "a card was dealt twice", "eine Karte wurde doppelt gegeben"
+                )
             seen |= hand
         for c in dealt.talon:
             if (seen >> c) & 1:
-                raise MalformedError("duplicate_card", "a card was dealt twice",
-                                     "eine Karte wurde doppelt gegeben")
+                raise MalformedError(
+                    "duplicate_card", "a card was dealt twice", "eine Karte wurde doppelt gegeben"
+                )
             seen |= 1 << c
         if seen != TAROCK.full:
-            raise MalformedError("missing_card", "the deal does not use the whole pack",
-                                 "das Spiel verwendet nicht das ganze Blatt")
+            raise MalformedError(
+                "missing_card",
+                "the deal does not use the whole pack",
+                "das Spiel verwendet nicht das ganze Blatt",
+            )
 
     # ------------------------------------------------------------------ state
 
@@ -253,8 +293,13 @@ class DreierlesDeal(Deal):
                 for c in trick:
                     if c == SKUS:
                         legal &= ~BIT_MOND
-        elif (self.pfeife_announced and seat == self.declarer and legal & BIT_PFEIFE
-              and legal != BIT_PFEIFE and len(self.tricks) < 15):
+        elif (
+            self.pfeife_announced
+            and seat == self.declarer
+            and legal & BIT_PFEIFE
+            and legal != BIT_PFEIFE
+            and len(self.tricks) < 15
+        ):
             legal &= ~BIT_PFEIFE
         self._legal_mask = legal
         return legal
@@ -284,6 +329,21 @@ class DreierlesDeal(Deal):
             legal = self._play_mask()
             return nth_card(legal, int(rng.random() * legal.bit_count()))
         return rng.choice(self.legal_moves())
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Apply ``move`` after checking it; card plays take a short path (same checks)."""
+        actor = self._to_move
+        if (
+            self._phase == "play"
+            and 0 <= move < 54
+            and (seat is None or seat == actor)
+            and (self._play_mask() >> move) & 1
+        ):
+            assert actor is not None
+            self.history.append((actor, move))
+            self._play(actor, move)
+            return
+        super().apply(move, seat)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal now (fast path for card plays)."""
@@ -463,31 +523,46 @@ class DreierlesDeal(Deal):
         seat = self._to_move
         text = self.move_text(move) if self._known(move) else str(move)
         wrong_phase = _illegal(
-            "wrong_phase", f"'{text}' is not possible in the {self._phase} phase",
-            f"'{text}' ist in der Phase {self._phase} nicht möglich")
+            "wrong_phase",
+            f"'{text}' is not possible in the {self._phase} phase",
+            f"'{text}' ist in der Phase {self._phase} nicht möglich",
+        )
         if seat is None:
             return _illegal("deal_finished", "the deal is finished", "das Spiel ist zu Ende")
         if self._phase == "auction" and BID < move <= BID + 4:
             if self.final_round:
-                return _illegal("final_round_solo", "in the final round only a Solo may be bid",
-                                "in der Schlussrunde darf nur Solo geboten werden")
+                return _illegal(
+                    "final_round_solo",
+                    "in the final round only a Solo may be bid",
+                    "in der Schlussrunde darf nur Solo geboten werden",
+                )
             return _illegal(
                 "bid_too_low",
                 f"you must bid higher than {TITLES[CONTRACTS[self.high - 1]]}; nobody holds",
                 f"du musst höher bieten als {TITLES[CONTRACTS[self.high - 1]]}; "
-                "es gibt kein Halten")
+                "es gibt kein Halten",
+            )
         if self._phase == "discard" and DISCARD <= move < DISCARD + 54:
             card = move - DISCARD
             if not (self.hands[seat] >> card) & 1:
                 return self._not_held(card)
             if (KINGS >> card) & 1:
-                return _illegal("discard_king", "kings may not be discarded",
-                                "Könige dürfen nicht abgelegt werden")
-            return _illegal("discard_trump", "trumps may not be discarded",
-                            "Trümpfe dürfen nicht abgelegt werden")
+                return _illegal(
+                    "discard_king",
+                    "kings may not be discarded",
+                    "Könige dürfen nicht abgelegt werden",
+                )
+            return _illegal(
+                "discard_trump",
+                "trumps may not be discarded",
+                "Trümpfe dürfen nicht abgelegt werden",
+            )
         if self._phase == "declare" and move == ANNOUNCE_PFEIFE:
-            return _illegal("no_pfeife", "only the declarer holding the Pfeife (T1) can lay it open",
-                            "nur der Alleinspieler mit der Pfeife (T1) kann sie offen ablegen")
+            return _illegal(
+                "no_pfeife",
+                "only the declarer holding the Pfeife (T1) can lay it open",
+                "nur der Alleinspieler mit der Pfeife (T1) kann sie offen ablegen",
+            )
         if self._phase != "play" or move >= 54:
             return wrong_phase
         return self._explain_play(seat, move)
@@ -512,30 +587,41 @@ class DreierlesDeal(Deal):
             if follow and not (follow >> card) & 1:
                 rule = "Tarockzwang" if lead_suit == "T" else "Farbzwang"
                 return _illegal(
-                    rule.lower(), f"{rule}: {name} was led and you hold {name}",
-                    f"{rule}: {name} ist ausgespielt und du hast {name}")
+                    rule.lower(),
+                    f"{rule}: {name} was led and you hold {name}",
+                    f"{rule}: {name} ist ausgespielt und du hast {name}",
+                )
             if not follow and hand & TRUMPS and not (TRUMPS >> card) & 1:
                 return _illegal(
                     "trumpfzwang",
                     f"Trumpfzwang: you cannot follow {name} and must play a trump",
-                    f"Trumpfzwang: du kannst {name} nicht bedienen und musst stechen")
+                    f"Trumpfzwang: du kannst {name} nicht bedienen und musst stechen",
+                )
         if self.is_rauber and card != PFEIFE and len(self.tricks) == 2:
             return _illegal(
-                "pfeife_third_trick", "Räuber: the Pfeife (T1) must be played to the third trick",
-                "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden")
+                "pfeife_third_trick",
+                "Räuber: the Pfeife (T1) must be played to the third trick",
+                "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden",
+            )
         if self.is_rauber and card == MOND:
             return _illegal(
-                "mond_on_skus", "Räuber: the Mond (T21) may not go onto the Sküs while you "
-                "hold another trump",
-                "Räuber: der Mond (T21) darf nicht auf den Sküs, solange du anderen Trumpf hast")
+                "mond_on_skus",
+                "Räuber: the Mond (T21) may not go onto the Sküs while you hold another trump",
+                "Räuber: der Mond (T21) darf nicht auf den Sküs, solange du anderen Trumpf hast",
+            )
         if card == PFEIFE:
             return _illegal(
-                "pfeife_announced", "the announced Pfeife may be played before the last trick "
+                "pfeife_announced",
+                "the announced Pfeife may be played before the last trick "
                 "only when it is your only legal card",
                 "die angesagte Pfeife darf vor dem letzten Stich nur gespielt werden, "
-                "wenn keine andere Karte erlaubt ist")
-        return _illegal("illegal_card", f"{code} may not be played now",
-                        f"{code} darf jetzt nicht gespielt werden")
+                "wenn keine andere Karte erlaubt ist",
+            )
+        return _illegal(
+            "illegal_card",
+            f"{code} may not be played now",
+            f"{code} darf jetzt nicht gespielt werden",
+        )
 
     # ------------------------------------------------------------------ views
 
@@ -569,12 +655,14 @@ class DreierlesDeal(Deal):
             "discard_count": self.discards.bit_count(),
             "open_discards": TAROCK.codes(self.open_discards),
             "pfeife_announced": self.pfeife_announced,
-            "exposed": ["T1"] if self.pfeife_announced and declarer is not None
-            and self.hands[declarer] & BIT_PFEIFE else [],
+            "exposed": ["T1"]
+            if self.pfeife_announced and declarer is not None and self.hands[declarer] & BIT_PFEIFE
+            else [],
             "trick": self._trick_json(self.leader, self.trick, None),
             "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
             "tricks_won": [sum(1 for t in self.tricks if t[2] == s) for s in range(3)],
-            "legal_actions": self.legal_texts() if seat is not None and seat == self._to_move
+            "legal_actions": self.legal_texts()
+            if seat is not None and seat == self._to_move
             else [],
         }
         if finished:
@@ -680,9 +768,10 @@ class DreierlesDeal(Deal):
                 "declarer": None,
                 "knocks": len(self.knocks),
                 "tricks": tricks,
-                "card_points": {"seats": [self._fmt(p) for p in piles],
-                                "blind": self._fmt(self.card_points(
-                                    sum(1 << c for c in self.talon)))},
+                "card_points": {
+                    "seats": [self._fmt(p) for p in piles],
+                    "blind": self._fmt(self.card_points(sum(1 << c for c in self.talon))),
+                },
                 "losers": losers,
                 "premiums": [],
                 "settlement": settlement,
@@ -694,15 +783,26 @@ class DreierlesDeal(Deal):
         opp_pile = self.won[opponents[0]] | self.won[opponents[1]] | self.rest
         d_points = self.card_points(decl_pile)
         o_points = self.card_points(opp_pile)
-        game = game_points(self.contract, d_points, len(self.knocks), thirds=self.thirds,
-                           minimum=int(self.options["minimum_game_points"]))
+        game = game_points(
+            self.contract,
+            d_points,
+            len(self.knocks),
+            thirds=self.thirds,
+            minimum=int(self.options["minimum_game_points"]),
+        )
         bonuses = self._hand_bonuses()
         pfeife = self._pfeife()
         settlement = score_declarer_game(3, declarer, game, bonuses, pfeife)
         premiums: list[JSON] = [{"name": n, "seat": s, "points": 1} for n, s in bonuses]
         if pfeife is not None:
-            premiums.append({"name": pfeife.name, "side": pfeife.side, "won": pfeife.won,
-                             "points": pfeife.points})
+            premiums.append(
+                {
+                    "name": pfeife.name,
+                    "side": pfeife.side,
+                    "won": pfeife.won,
+                    "points": pfeife.points,
+                }
+            )
         return {
             "contract": self.contract,
             "declarer": declarer,

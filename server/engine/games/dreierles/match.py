@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from server.engine.base import JSON, Dealt
+from server.engine.base import JSON, Dealt, OptionValue
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
 from server.engine.settlement import Payment, settle_debts
@@ -32,7 +32,7 @@ class DealSetup:
     dealer: str
     seats: tuple[str, str, str]
     sitting_out: str | None
-    options: dict[str, object]
+    options: dict[str, OptionValue]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +64,17 @@ class DreierlesMatch:
     ) -> None:
         self.rules = Dreierles()
         if len(players) not in (3, 4) or len(set(players)) != len(players):
-            raise MalformedError("bad_players", "Dreierles is played by three or four people",
-                                 "Dreierles spielen drei oder vier Personen")
+            raise MalformedError(
+                "bad_players",
+                "Dreierles is played by three or four people",
+                "Dreierles spielen drei oder vier Personen",
+            )
         if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
-            raise MalformedError("bad_match", "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
-                                 "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0")
+            raise MalformedError(
+                "bad_match",
+                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
+                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
+            )
         self.players = tuple(players)
         self.rounds = rounds
         self.first_dealer = first_dealer
@@ -98,8 +104,13 @@ class DreierlesMatch:
         order = [self.players[(dealer + k) % n] for k in range(1, 4)]
         final = self.final_round_special and number >= self.total_deals - n
         options = dict(self.options, final_round=final)
-        return DealSetup(number + 1, self.players[dealer], (order[0], order[1], order[2]),
-                         self.players[dealer] if n == 4 else None, options)
+        return DealSetup(
+            number + 1,
+            self.players[dealer],
+            (order[0], order[1], order[2]),
+            self.players[dealer] if n == 4 else None,
+            options,
+        )
 
     def start_deal(self, dealt: Dealt) -> DreierlesDeal:
         """Create the next deal from the dealt cards."""
@@ -111,12 +122,21 @@ class DreierlesMatch:
         setup = self.next_setup()
         outcome = deal.outcome()
         if outcome is None:
-            raise IllegalActionError("deal_not_finished", "only finished deals are written down",
-                                     "nur beendete Spiele werden aufgeschrieben")
-        if (deal.seat_names != setup.seats or deal.dealer != setup.dealer
-                or deal.options != setup.options):
-            raise IllegalActionError("wrong_deal", "this deal is not the next deal of the match",
-                                     "dieses Spiel ist nicht das nächste der Partie")
+            raise IllegalActionError(
+                "deal_not_finished",
+                "only finished deals are written down",
+                "nur beendete Spiele werden aufgeschrieben",
+            )
+        if (
+            deal.seat_names != setup.seats
+            or deal.dealer != setup.dealer
+            or deal.options != setup.options
+        ):
+            raise IllegalActionError(
+                "wrong_deal",
+                "this deal is not the next deal of the match",
+                "dieses Spiel ist nicht das nächste der Partie",
+            )
         points = dict.fromkeys(self.players, 0)
         for seat, amount in enumerate(outcome["settlement"]):
             points[setup.seats[seat]] += amount
@@ -153,14 +173,21 @@ class DreierlesMatch:
             "deals": self.total_deals,
             "stake_cents": self.stake_cents,
             "rows": [
-                {"number": r.number, "dealer": r.dealer, "sitting_out": r.sitting_out,
-                 "contract": r.contract, "declarer": r.declarer, "points": r.points,
-                 "totals": r.totals}
+                {
+                    "number": r.number,
+                    "dealer": r.dealer,
+                    "sitting_out": r.sitting_out,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "points": r.points,
+                    "totals": r.totals,
+                }
                 for r in self.rows
             ],
             "totals": dict(self.totals),
             "balances_cents": self.balances_cents(),
-            "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents}
-                         for p in self.settlement()],
+            "payments": [
+                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
+            ],
             "finished": self.finished,
         }

@@ -87,7 +87,7 @@ def game_points(
     won = declarer_wins(declarer_points, thirds)
     winner_points = declarer_points if won else total - declarer_points
     units = max(units_above_35(winner_points, thirds), minimum)
-    value = units * FACTORS[contract] * (2**knocks)
+    value = (units * FACTORS[contract]) << knocks  # each knock doubles
     return value if won else -value
 
 
@@ -144,7 +144,7 @@ def score_rauber(points: Sequence[int], knocks: int, value: int) -> tuple[list[i
     result = [0] * seats
     if len(losers) == seats:
         return result, losers
-    pay = value * (2**knocks)
+    pay = value << knocks
     if len(losers) == 2:
         pay //= 2
     for loser in losers:

@@ -1,0 +1,30 @@
+# Stammtisch production image: `docker compose up -d` builds it (see docs/deploy.md).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+RUN groupadd --system --gid 10001 stammtisch \
+    && useradd --system --uid 10001 --gid stammtisch --home-dir /app --shell /usr/sbin/nologin stammtisch
+
+# Dependencies and the package first, so that a change to templates or migrations
+# does not reinstall everything.
+COPY pyproject.toml README.md LICENSE ./
+COPY server ./server
+RUN pip install .
+
+# What the server reads from its working directory at run time.
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY web ./web
+
+USER stammtisch
+EXPOSE 8000
+
+# The migrate service overrides this with `alembic upgrade head`. uvicorn trusts
+# X-Forwarded-* headers from the addresses in $FORWARDED_ALLOW_IPS (compose sets it).
+CMD ["uvicorn", "server.api.app:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

@@ -1,0 +1,76 @@
+# Stammtisch: developer entry points. GNU make; recipes are indented with tabs.
+#
+#   make run     serve http://127.0.0.1:8000 on SQLite under ./var/ (migrates first)
+#   make test    ruff + mypy + pytest (what CI runs)
+#   make bench   engine benchmarks (bench/run.py)
+#
+# Everything runs inside ./.venv, which is created (and re-installed whenever
+# pyproject.toml changes) on demand. Only Python 3.11+ and make are needed.
+
+PY ?= python3
+VENV = .venv
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed
+
+# `make run HOST=0.0.0.0 PORT=8080` overrides these (the environment does not: many
+# shells export HOST as the machine's name).
+HOST = 127.0.0.1
+PORT = 8000
+
+# The database every target here uses; the default is the embedded SQLite file.
+DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
+export DATABASE_URL
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run migrate test lint typecheck pytest bench clean
+
+help:
+	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
+	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
+	@echo "make bench      run the engine benchmarks (bench/run.py)"
+	@echo "make migrate    alembic upgrade head on DATABASE_URL"
+	@echo "make lint       ruff check and ruff format --check"
+	@echo "make typecheck  mypy"
+	@echo "make clean      remove .venv, var/ and caches"
+
+$(BIN)/python:
+	$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed; try make PY=python3.11")'
+	$(PY) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $@
+
+venv: $(STAMP)
+
+var:
+	mkdir -p var
+
+migrate: $(STAMP) var
+	$(BIN)/alembic upgrade head
+
+run: migrate
+	$(BIN)/uvicorn server.api.app:app --host $(HOST) --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

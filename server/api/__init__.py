@@ -1,0 +1,1 @@
+"""The HTTP layer: routes and page rendering only; no rules, no SQL beyond store calls."""

@@ -1,0 +1,114 @@
+"""The FastAPI application: :func:`create_app` and the module-level ``app`` for uvicorn.
+
+``uvicorn server.api.app:app`` serves the app configured from the environment
+(:class:`server.settings.Settings`). On start-up the app checks that the database is
+reachable and migrated to the head revision and refuses to start otherwise: it never
+creates tables itself (run ``make migrate`` or ``alembic upgrade head``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import jinja2
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from server import __version__
+from server.api import health, pages
+from server.api.runtime import Runtime
+from server.settings import Settings, get_settings
+from server.store.db import (
+    DatabaseNotReadyError,
+    alembic_config,
+    head_revision,
+    known_revisions,
+    make_engine,
+    make_session_factory,
+    require_database_at_head,
+)
+
+logger = logging.getLogger(__name__)
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def find_web_dir() -> Path:
+    """Locate ``web/`` (templates and static files): the source checkout, then the cwd."""
+    for candidate in (_REPO_ROOT / "web", Path.cwd() / "web"):
+        if (candidate / "templates").is_dir():
+            return candidate
+    raise FileNotFoundError(f"web/templates not found under {_REPO_ROOT} or {Path.cwd()}")
+
+
+def make_templates(web_dir: Path) -> Jinja2Templates:
+    """Return the Jinja2 templates of ``web_dir``, with autoescaping always on."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(web_dir / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    return Jinja2Templates(env=env)
+
+
+def create_app(
+    settings: Settings | None = None, *, check_database_on_startup: bool = True
+) -> FastAPI:
+    """Build the app for ``settings`` (default: from the environment).
+
+    The database engine is created here (no connection yet) and disposed on shutdown.
+    With ``check_database_on_startup`` (the default, and the only sane choice outside
+    tests) the lifespan raises :class:`DatabaseNotReadyError` unless the database is at
+    the head revision, so uvicorn exits with a message naming the fix.
+    """
+    settings = settings or get_settings()
+    config = alembic_config(settings.database_url)
+    engine = make_engine(settings.database_url)
+    web_dir = find_web_dir()
+    runtime = Runtime(
+        settings=settings,
+        engine=engine,
+        sessions=make_session_factory(engine),
+        head_revision=head_revision(config),
+        known_revisions=known_revisions(config),
+        web_dir=web_dir,
+        templates=make_templates(web_dir),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            if check_database_on_startup:
+                try:
+                    status = await require_database_at_head(
+                        engine,
+                        head=runtime.head_revision,
+                        known=runtime.known_revisions,
+                        timeout=settings.db_check_timeout,
+                    )
+                except DatabaseNotReadyError as exc:
+                    logger.error("Stammtisch refuses to start: %s", exc)
+                    raise
+                logger.info(
+                    "Database (%s) is at revision %s; Stammtisch %s is ready.",
+                    status.url_scheme,
+                    status.revision,
+                    __version__,
+                )
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan)
+    app.state.runtime = runtime
+    app.mount("/static", StaticFiles(directory=web_dir / "static"), name="static")
+    app.include_router(pages.router)
+    app.include_router(health.router)
+    return app
+
+
+app = create_app()

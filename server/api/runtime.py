@@ -1,0 +1,35 @@
+"""What a running app holds on to (settings, database engine, migration head).
+
+Routes reach it through the :func:`get_runtime` dependency instead of poking at
+``app.state`` themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from server.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    """The per-app resources created by :func:`server.api.app.create_app`."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    head_revision: str
+    known_revisions: frozenset[str]
+    web_dir: Path
+    templates: Jinja2Templates
+
+
+def get_runtime(request: Request) -> Runtime:
+    """FastAPI dependency: the :class:`Runtime` of the app serving ``request``."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime

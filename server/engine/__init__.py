@@ -1,0 +1,15 @@
+"""The pure rules engine: standard library only, deterministic, no I/O and no clock.
+
+Layout (see ``shared/design/ARCHITECTURE.md``):
+
+* :mod:`server.engine.cards` — the three packs and their notation;
+* :mod:`server.engine.bits` — card sets as int bitmasks;
+* :mod:`server.engine.tricks` — the one trick core (winner, Farb-/Trumpfzwang, Stichzwang);
+* :mod:`server.engine.counting` — Augen and the Tarock count in threes;
+* :mod:`server.engine.base` — the :class:`Rules` / :class:`Deal` interface of every game;
+* :mod:`server.engine.games` — one package per game;
+* :mod:`server.engine.record` — the deal record (replay, strict loading);
+* :mod:`server.engine.playout` — random playouts with invariant checks;
+* :mod:`server.engine.registry` — game names to rules;
+* :mod:`server.engine.settlement` — who pays whom at the end of a match.
+"""

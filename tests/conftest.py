@@ -1,0 +1,62 @@
+"""Fixtures for the server-level tests (database, migrations, live servers).
+
+- ``sqlite_db_url``: URL of a fresh, empty (unmigrated) SQLite file in ``tmp_path``.
+- ``migrated_db_url``: the same, upgraded to the head revision.
+- ``live_server``: base URL of a real uvicorn subprocess serving ``server.api.app:app``
+  against ``migrated_db_url``.
+- ``postgres_url``: ``STAMMTISCH_TEST_POSTGRES_URL`` when that server answers, else the
+  test is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from server.store.db import make_engine
+from tests.support import POSTGRES_URL, sqlite_url, upgrade, uvicorn_subprocess
+
+
+@pytest.fixture
+def sqlite_db_url(tmp_path: Path) -> str:
+    """URL of a fresh SQLite database file (not yet migrated)."""
+    return sqlite_url(tmp_path / "stammtisch.sqlite3")
+
+
+@pytest.fixture
+def migrated_db_url(sqlite_db_url: str) -> str:
+    """URL of a fresh SQLite database migrated to the head revision."""
+    upgrade(sqlite_db_url)
+    return sqlite_db_url
+
+
+@pytest.fixture
+def live_server(migrated_db_url: str, tmp_path: Path) -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:PORT``) of a real uvicorn server on a migrated database."""
+    with uvicorn_subprocess(migrated_db_url, tmp_path / "uvicorn.log") as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test PostgreSQL URL; skips the test (with the reason) when it is unreachable."""
+
+    async def probe() -> None:
+        engine = make_engine(POSTGRES_URL)
+        try:
+            async with asyncio.timeout(5), engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(probe())
+    except Exception as exc:
+        shown = make_url(POSTGRES_URL).render_as_string(hide_password=True)
+        pytest.skip(f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})")
+    return POSTGRES_URL

@@ -1,0 +1,158 @@
+"""Helpers for the server-level tests: migrations, free ports and live uvicorn servers.
+
+Reusable from any test module (``from tests.support import ...``); the fixtures in
+``tests/conftest.py`` are thin wrappers around these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import uvicorn
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI
+
+from server.store.db import (
+    DatabaseStatus,
+    alembic_config,
+    check_database,
+    head_revision,
+    make_engine,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+#: The PostgreSQL used by the tests marked ``postgres`` (skipped when unreachable).
+POSTGRES_URL = os.environ.get(
+    "STAMMTISCH_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+
+
+def sqlite_url(path: Path) -> str:
+    """Return the async SQLAlchemy URL of the SQLite file at ``path``."""
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def quiet_alembic_config(database_url: str) -> Config:
+    """Alembic config for ``database_url`` that leaves pytest's logging alone."""
+    config = alembic_config(database_url)
+    config.attributes["configure_logger"] = False
+    return config
+
+
+def upgrade(database_url: str, revision: str = "head") -> None:
+    """Run ``alembic upgrade`` on ``database_url`` (call from sync code only)."""
+    command.upgrade(quiet_alembic_config(database_url), revision)
+
+
+def downgrade(database_url: str, revision: str = "base") -> None:
+    """Run ``alembic downgrade`` on ``database_url`` (call from sync code only)."""
+    command.downgrade(quiet_alembic_config(database_url), revision)
+
+
+def database_status(database_url: str, timeout: float = 5.0) -> DatabaseStatus:
+    """Run :func:`check_database` on a throw-away engine for ``database_url``."""
+
+    async def check() -> DatabaseStatus:
+        engine = make_engine(database_url)
+        try:
+            return await check_database(engine, head=head_revision(), timeout=timeout)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(check())
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def closed_port() -> int:
+    """Return a port on 127.0.0.1 on which nothing listens (connections are refused)."""
+    return free_port()
+
+
+def wait_until_up(base_url: str, process: subprocess.Popen[bytes] | None, timeout: float) -> None:
+    """Poll ``base_url``/healthz until it answers at all; fail if ``process`` exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"server exited with code {process.returncode} before answering")
+        try:
+            httpx.get(f"{base_url}/healthz", timeout=1.0)
+            return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise TimeoutError(f"{base_url} did not answer within {timeout} s")
+
+
+@contextmanager
+def uvicorn_subprocess(database_url: str, log_path: Path, timeout: float = 30.0) -> Iterator[str]:
+    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port; yield its URL.
+
+    The server runs exactly as ``make run`` starts it (same module, environment-driven
+    settings); its output goes to ``log_path``, which the assertion messages point at.
+    """
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url}
+    command_line = [
+        sys.executable, "-m", "uvicorn", "server.api.app:app",
+        "--host", "127.0.0.1", "--port", str(port),
+    ]  # fmt: skip
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            command_line, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            try:
+                wait_until_up(f"http://127.0.0.1:{port}", process, timeout)
+            except (RuntimeError, TimeoutError) as exc:
+                raise RuntimeError(f"{exc}; log:\n{log_path.read_text()}") from exc
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@contextmanager
+def uvicorn_thread(app: FastAPI, timeout: float = 30.0) -> Iterator[str]:
+    """Serve ``app`` (an app object, e.g. from ``create_app``) in a thread; yield its URL.
+
+    Binds port 0, so there is no race for the port.
+    """
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + timeout
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("uvicorn stopped before it started (see the log above)")
+            if time.monotonic() > deadline:
+                raise TimeoutError("uvicorn did not start in time")
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -1,0 +1,195 @@
+"""Alembic migrations on real databases: SQLite always, PostgreSQL when reachable."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import NullPool
+
+from server.store.db import check_database, head_revision, make_engine
+from server.store.models import Base
+from tests.support import (
+    REPO_ROOT,
+    database_status,
+    downgrade,
+    quiet_alembic_config,
+    sqlite_url,
+    upgrade,
+)
+
+
+def sqlite_tables(url: str) -> set[str]:
+    path = url.removeprefix("sqlite+aiosqlite:///")
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows}
+
+
+def test_head_is_the_initial_baseline() -> None:
+    assert head_revision() == "0001_initial"
+
+
+def test_upgrade_head_on_fresh_sqlite_reports_ok(sqlite_db_url: str) -> None:
+    before = database_status(sqlite_db_url)
+    assert before.reachable
+    assert before.revision is None
+    assert not before.ok
+    assert "make migrate" in (before.problem() or "")
+
+    upgrade(sqlite_db_url)
+
+    status = database_status(sqlite_db_url)
+    assert status.ok, status.problem()
+    assert status.revision == status.head == head_revision()
+    assert status.url_scheme == "sqlite"
+    assert status.problem() is None
+    assert sqlite_tables(sqlite_db_url) == {"alembic_version", "app_meta"}
+
+
+def test_downgrade_base_removes_the_schema(migrated_db_url: str) -> None:
+    downgrade(migrated_db_url, "base")
+    status = database_status(migrated_db_url)
+    assert status.reachable
+    assert status.revision is None
+    assert not status.ok
+    assert sqlite_tables(migrated_db_url) == {"alembic_version"}
+    # and back up again
+    upgrade(migrated_db_url)
+    assert database_status(migrated_db_url).ok
+
+
+def test_every_revision_upgrades_and_downgrades_one_step_at_a_time(sqlite_db_url: str) -> None:
+    config = quiet_alembic_config(sqlite_db_url)
+    revisions = list(reversed(list(ScriptDirectory.from_config(config).walk_revisions())))
+    assert revisions, "migrations/versions is empty"
+    # The history is linear (one head, no merges), so each step has one predecessor.
+    assert all(not isinstance(r.down_revision, (list, tuple)) for r in revisions)
+    for revision in revisions:
+        command.upgrade(config, revision.revision)
+        assert database_status(sqlite_db_url).revision == revision.revision
+    for revision in reversed(revisions):
+        previous = revision.down_revision
+        assert previous is None or isinstance(previous, str)
+        command.downgrade(config, previous or "base")
+        assert database_status(sqlite_db_url).revision == previous
+
+
+def _schema_diff(connection: Connection) -> list[object]:
+    return list(compare_metadata(MigrationContext.configure(connection), Base.metadata))
+
+
+def test_models_match_the_migrated_schema(migrated_db_url: str) -> None:
+    async def diff() -> list[object]:
+        engine = make_engine(migrated_db_url)
+        try:
+            async with engine.connect() as connection:
+                return await connection.run_sync(_schema_diff)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(diff()) == []
+
+
+def test_sqlite_connections_use_wal_and_foreign_keys(migrated_db_url: str) -> None:
+    async def pragmas() -> tuple[str, int]:
+        engine = make_engine(migrated_db_url)
+        try:
+            async with engine.connect() as connection:
+                journal = (await connection.execute(text("PRAGMA journal_mode"))).scalar_one()
+                fks = (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one()
+                return str(journal), int(fks)
+        finally:
+            await engine.dispose()
+
+    assert asyncio.run(pragmas()) == ("wal", 1)
+
+
+def test_alembic_command_line_uses_database_url_and_creates_the_directory(
+    tmp_path: Path,
+) -> None:
+    url = sqlite_url(tmp_path / "not-yet" / "there.sqlite3")
+    env = {**os.environ, "DATABASE_URL": url}
+    result = subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert database_status(url).ok
+
+
+@pytest.mark.postgres
+def test_postgres_upgrade_check_and_downgrade(postgres_url: str) -> None:
+    """Runs in a throw-away schema of the test database and drops it afterwards."""
+    schema = f"stammtisch_test_{secrets.token_hex(4)}"
+
+    async def scenario() -> None:
+        admin = make_engine(postgres_url, poolclass=NullPool)
+        async with admin.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        engine = make_engine(
+            postgres_url, connect_args={"server_settings": {"search_path": schema}}
+        )
+        config = quiet_alembic_config(postgres_url)
+
+        def run(connection: Connection, action: str) -> None:
+            config.attributes["connection"] = connection
+            if action == "upgrade":
+                command.upgrade(config, "head")
+            else:
+                command.downgrade(config, "base")
+
+        async def tables() -> set[str]:
+            async with admin.connect() as connection:
+                rows = await connection.execute(
+                    text(
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = :s"
+                    ),
+                    {"s": schema},
+                )
+                return {name for (name,) in rows}
+
+        try:
+            before = await check_database(engine, head=head_revision())
+            assert before.reachable and before.revision is None and not before.ok
+
+            async with engine.connect() as connection:
+                await connection.run_sync(run, "upgrade")
+                await connection.commit()
+            status = await check_database(engine, head=head_revision())
+            assert status.ok, status.problem()
+            assert status.url_scheme == "postgresql"
+            assert await tables() == {"alembic_version", "app_meta"}
+            async with engine.connect() as connection:
+                assert await connection.run_sync(_schema_diff) == []
+
+            async with engine.connect() as connection:
+                await connection.run_sync(run, "downgrade")
+                await connection.commit()
+            after = await check_database(engine, head=head_revision())
+            assert after.reachable and after.revision is None
+            assert await tables() == {"alembic_version"}
+        finally:
+            await engine.dispose()
+            async with admin.begin() as connection:
+                await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            await admin.dispose()
+
+    asyncio.run(scenario())
