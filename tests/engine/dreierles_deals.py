@@ -28,6 +28,15 @@ D2 = (
     D1[3],
 )
 
+# D3: Anna holds the Drull (SK T21 T1), all four kings and all of Herz; Bernd T2–T17
+# (sixteen trumps); Catrin T18–T20, five Karo, seven Pik and KrD.
+D3 = (
+    "SK T21 T1 HK KaK PK KrK HD HC HB HA H2 H3 H4 KaD KaC",
+    "T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17",
+    "T18 T19 T20 KaB KaA Ka2 Ka3 Ka4 PD PC PB P10 P9 P8 P7 KrD",
+    D1[3],
+)
+
 SEATS = ("Anna", "Bernd", "Catrin")
 
 

@@ -9,9 +9,22 @@ from __future__ import annotations
 import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
-from tests.engine.dreierles_deals import D2, new_deal, play
+from server.engine.games.dreierles import DreierlesDeal
+from tests.engine.dreierles_deals import D1, D2, D3, new_deal, play
 
 TRUMPS_1_10 = [f"play T{n}" for n in range(1, 11)]
+# Anna bids Dreier, Bernd Zweier; Bernd discards KaD Ka2, nobody knocks; Bernd leads.
+ZWEIER_IN_PLAY = (
+    "bid dreier",
+    "bid zweier",
+    "pass",
+    "discard KaD",
+    "discard Ka2",
+    "fertig",
+    "pass",
+)
+# Everybody passes, nobody knocks: Räuber, Anna leads.
+RAEUBER_IN_PLAY = ("pass",) * 6
 
 
 # ---------------------------------------------------------------- auction (DL-A2)
@@ -144,13 +157,7 @@ def test_no_knock_phase_when_no_opponent_bid() -> None:
 def test_declarer_may_not_knock_back_without_an_opponent_knock() -> None:
     deal = play(
         new_deal(),
-        "bid dreier",
-        "bid zweier",
-        "pass",
-        "discard KaD",
-        "discard Ka2",
-        "fertig",
-        "pass",
+        *ZWEIER_IN_PLAY,
     )
     assert (deal.phase, deal.to_move, deal.knocks) == ("play", 1, [])
 
@@ -161,13 +168,7 @@ def test_declarer_may_not_knock_back_without_an_opponent_knock() -> None:
 def test_farbzwang_and_trumpfzwang() -> None:
     deal = play(
         new_deal(),
-        "bid dreier",
-        "bid zweier",
-        "pass",
-        "discard KaD",
-        "discard Ka2",
-        "fertig",
-        "pass",
+        *ZWEIER_IN_PLAY,
         "play KaK",
     )
     assert deal.to_move == 2  # anticlockwise: Bernd → Catrin → Anna
@@ -193,13 +194,7 @@ def test_farbzwang_and_trumpfzwang() -> None:
 def test_trump_led_must_be_followed_with_trump_and_no_overtrump_duty() -> None:
     deal = play(
         new_deal(),
-        "bid dreier",
-        "bid zweier",
-        "pass",
-        "discard KaD",
-        "discard Ka2",
-        "fertig",
-        "pass",
+        *ZWEIER_IN_PLAY,
         "play T20",
     )
     assert deal.legal_texts() == ["play T21", "play SK"]
@@ -212,13 +207,7 @@ def test_trump_led_must_be_followed_with_trump_and_no_overtrump_duty() -> None:
 def test_void_in_the_led_suit_must_trump() -> None:
     deal = play(
         new_deal(),
-        "bid dreier",
-        "bid zweier",
-        "pass",
-        "discard KaD",
-        "discard Ka2",
-        "fertig",
-        "pass",
+        *ZWEIER_IN_PLAY,
         "play KaK",
         "play Ka4",
         "play T3",
@@ -279,9 +268,7 @@ def test_all_pass_gives_a_raeuber_where_everybody_may_knock_and_vorhand_leads() 
 
 
 def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
-    deal = play(
-        new_deal(), "pass", "pass", "pass", "pass", "pass", "pass", "play HK", "play T11", "play HA"
-    )  # trick 1 to Bernd
+    deal = play(new_deal(), *RAEUBER_IN_PLAY, "play HK", "play T11", "play HA")  # trick 1 to Bernd
     assert deal.tricks[-1][2] == 1
     play(deal, "play KaK", "play Ka3")
     assert deal.legal_texts() == TRUMPS_1_10  # trick 2: the Pfeife may still go early
@@ -295,11 +282,11 @@ def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
 
 def test_raeuber_mond_may_not_fall_on_the_skus_while_another_trump_is_held() -> None:
     deal = play(
-        new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass", "play HK", "play SK"
+        new_deal(D2), *RAEUBER_IN_PLAY, "play HK", "play SK"
     )  # Bernd, void in Herz, trumps with the Sküs
     assert deal.to_move == 2
     assert deal.legal_texts() == ["play HA", "play H2", "play H3", "play H4"]  # Farbzwang first
-    deal = play(new_deal(D2), "pass", "pass", "pass", "pass", "pass", "pass", "play T2", "play SK")
+    deal = play(new_deal(D2), *RAEUBER_IN_PLAY, "play T2", "play SK")
     assert deal.legal_texts() == ["play T20"]  # T21 is held back onto the Sküs
     with pytest.raises(IllegalActionError) as err:
         deal.act(2, "play T21")
@@ -325,3 +312,58 @@ def test_final_round_allows_only_solo_and_a_non_bidder_knocks() -> None:
 def test_final_round_all_pass_is_a_raeuber() -> None:
     deal = play(new_deal(options={"final_round": True}), "pass", "pass", "pass")
     assert deal.contract == "raeuber"
+
+
+# ---------------------------------------------------------------- bonuses in real deals
+
+
+def finish(deal: DreierlesDeal) -> dict[str, object]:
+    """Play the first legal move until the end; return the outcome."""
+    while not deal.finished:
+        deal.apply(deal.legal_moves()[0])
+    outcome = deal.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def hand_premiums(outcome: dict[str, object]) -> list[tuple[str, int]]:
+    premiums = outcome["premiums"]
+    assert isinstance(premiums, list)
+    return [(p["name"], p["seat"]) for p in premiums if "seat" in p]
+
+
+def test_hand_bonuses_go_to_whoever_holds_them() -> None:
+    # D1: Anna (T1–T10) and Bernd (T11–T20) both hold ten trumps
+    outcome = finish(play(new_deal(D1), "pass", "bid zweier", "pass", "discard KaD", "discard Ka2"))
+    assert hand_premiums(outcome) == [("zehn_trumpf", 0), ("zehn_trumpf", 1)]
+    # D3: Anna holds the Drull and all four kings, Bernd sixteen trumps
+    outcome = finish(play(new_deal(D3), "bid solo", "pass", "pass"))
+    assert hand_premiums(outcome) == [("drull", 0), ("vier_koenige", 0), ("zehn_trumpf", 1)]
+
+
+def test_zehn_trumpf_and_drull_can_be_restricted_to_the_declarer() -> None:
+    options = {"hand_bonus_declarer_only": True}
+    outcome = finish(play(new_deal(D3, options), "pass", "bid solo", "pass"))
+    # Bernd declares; Anna keeps only her four kings
+    assert hand_premiums(outcome) == [("vier_koenige", 0), ("zehn_trumpf", 1)]
+
+
+def test_announced_pfeife_forced_out_early_is_lost() -> None:
+    deal = play(new_deal(D3), "bid solo", "pass", "pass", "announce pfeife", "fertig")
+    play(deal, "play SK", "play T2", "play T18")  # trick 1: Anna
+    play(deal, "play T21", "play T3", "play T19")  # trick 2: Anna
+    assert "play T1" not in deal.legal_texts()
+    play(deal, "play HK", "play T4", "play T20")  # trick 3: Catrin trumps highest
+    assert deal.tricks[-1][2] == 2
+    play(deal, "play KaB", "play KaK", "play T5")  # trick 4: Bernd trumps
+    play(deal, "play T6", "play PD")  # trick 5: trump led, Anna's only trump is the Pfeife
+    assert deal.to_move == 0 and deal.legal_texts() == ["play T1"]
+    outcome = finish(deal)
+    premiums = outcome["premiums"]
+    assert isinstance(premiums, list)
+    assert premiums[-1] == {
+        "name": "pfeife_angesagt",
+        "side": "declarer",
+        "won": False,
+        "points": 2,
+    }
