@@ -96,7 +96,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
         deal = rules.new_deal(rules.shuffle_and_deal(rng), options, args.seats)
         if args.play:
             while not deal.finished:
-                deal.apply(deal.random_move(rng))
+                seat, move = deal.random_action(rng)
+                deal.apply(move, seat)
     except (EngineError, json.JSONDecodeError) as exc:
         print(f"stammtisch: {exc}", file=sys.stderr)
         return 2

@@ -140,6 +140,25 @@ class Deal(ABC):
         """Whether ``move`` is legal for the seat to move (games may make this faster)."""
         return move in self.legal_moves()
 
+    def legal_moves_for(self, seat: int) -> list[Move]:
+        """The legal moves of any seat: the seat to move has its turn's moves; in games with
+        calls out of turn (Doppelkopf's Klopfen) the others may have some too."""
+        return self.legal_moves() if seat == self._to_move else []
+
+    def _apply_off_turn(self, seat: int, move: Move) -> None:
+        """Apply a legal call made out of turn (only games that have such calls)."""
+        raise NotImplementedError
+
+    def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
+        """Say why ``seat`` may not make ``move`` now although it is not its turn."""
+        actor = self._to_move
+        assert actor is not None
+        return IllegalActionError(
+            "not_your_turn",
+            f"it is {self.seat_names[actor]}'s turn, not {self.seat_names[seat]}'s",
+            f"{self.seat_names[actor]} ist am Zug, nicht {self.seat_names[seat]}",
+        )
+
     @abstractmethod
     def _apply(self, move: Move) -> None:
         """Apply a move already known to be legal for :attr:`to_move`."""
@@ -184,11 +203,15 @@ class Deal(ABC):
                 "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
             )
         if seat is not None and seat != actor:
-            raise IllegalActionError(
-                "not_your_turn",
-                f"it is {self.seat_names[actor]}'s turn, not {self.seat_names[seat]}'s",
-                f"{self.seat_names[actor]} ist am Zug, nicht {self.seat_names[seat]}",
-            )
+            if not 0 <= seat < len(self.seat_names):
+                raise IllegalActionError(
+                    "bad_seat", f"there is no seat {seat}", f"es gibt keinen Sitz {seat}"
+                )
+            if move not in self.legal_moves_for(seat):
+                raise self.explain_off_turn(seat, move)
+            self.history.append((seat, move))
+            self._apply_off_turn(seat, move)
+            return
         if not self.is_legal(move):
             raise self.explain_illegal(move)
         self.history.append((actor, move))
@@ -204,9 +227,17 @@ class Deal(ABC):
         """A uniformly random legal move of the seat to move (games may make this faster)."""
         return rng.choice(self.legal_moves())
 
-    def legal_texts(self) -> list[str]:
-        """The legal moves of the seat to move, in canonical text."""
-        return [self.move_text(m) for m in self.legal_moves()]
+    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
+        """A random legal action as ``(seat, move)``; ``None`` means the seat to move.
+
+        Games with calls out of turn override this to give other seats a chance too.
+        """
+        return None, self.random_move(rng)
+
+    def legal_texts(self, seat: int | None = None) -> list[str]:
+        """The legal moves of ``seat`` (default: the seat to move), in canonical text."""
+        moves = self.legal_moves() if seat is None else self.legal_moves_for(seat)
+        return [self.move_text(m) for m in moves]
 
     def actions(self) -> list[tuple[int, str]]:
         """The canonical action list so far: ``(seat, text)`` pairs."""

@@ -88,7 +88,8 @@ def play_random(
     while not deal.finished:
         if check_views:
             problems.extend(leaks(deal))
-        deal.apply(deal.random_move(rng))
+        seat, move = deal.random_action(rng)
+        deal.apply(move, seat)
     if check_views:
         problems.extend(leaks(deal))
     return deal, problems

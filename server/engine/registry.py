@@ -34,7 +34,7 @@ GAMES: dict[str, GameInfo] = {
             "Doppelkopf",
             (4,),
             "doppelkopf",
-            False,
+            True,
             "Vier Spieler, Re gegen Kontra, mit Hochzeit, Armut und Soli.",
             "Four players, Re against Kontra, with Hochzeit, Armut and solos.",
         ),
@@ -85,9 +85,10 @@ def list_games() -> list[GameInfo]:
 
 def get_rules(name: str) -> Rules:
     """Return the rules value of the game ``name``; raise :class:`MalformedError` if unknown."""
-    from server.engine.games.dreierles import Dreierles  # local: games import the core
+    from server.engine.games.doppelkopf import Doppelkopf  # local: games import the core
+    from server.engine.games.dreierles import Dreierles
 
-    implemented: dict[str, type[Rules]] = {"dreierles": Dreierles}
+    implemented: dict[str, type[Rules]] = {"doppelkopf": Doppelkopf, "dreierles": Dreierles}
     if name not in implemented:
         known = ", ".join(sorted(implemented))
         raise MalformedError(

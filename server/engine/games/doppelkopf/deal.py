@@ -1,0 +1,940 @@
+"""Doppelkopf: the rules value and the deal state machine (``doppelkopf.txt``, DK rows).
+
+Seats clockwise: 0 = P1 (the dealer's left, leads), 1 = P2, 2 = P3, 3 = P4 = the dealer.
+Twelve cards each, dealt three at a time from P1 (DK-A27). Card plays name the card's kind
+(``"play H10"``); the engine takes the holder's lower copy, so equal copies never make
+two moves.
+
+Phases and moves:
+
+``vorbehalt``
+    P1 … P4 answer once each: ``"gesund"`` or a reservation — ``"solo trumpf|kreuz|pik|
+    herz|karo|damen|buben|international|fleischlos"``, ``"schmeissen"`` (with the trigger
+    of the option ``schmeissen``, DK-A17), ``"armut"`` (three trumps or fewer, DK-A18) or
+    ``"hochzeit erster|herz|pik|kreuz|trumpf"`` (both Kreuz Damen; the kind of the first
+    foreign trick that finds the partner, DK-A19). The table sees only "Vorbehalt"; the
+    winning reservation is decided by Solo > Schmeißen > Armut > Hochzeit, then by seat
+    from P1 (DK-A16), and only it is revealed. A player holding both Kreuz Damen who says
+    "gesund" plays a stille Hochzeit, scored as a solo (DK-A20).
+``armut``
+    The poor player pushes three cards (``"push D9"``), all his trumps among them; the
+    others, from his left, ``"take"`` or ``"pass"``; the taker ``"return"``\\ s three cards.
+    Poor player and taker are Re. Nobody takes: the deal is thrown in.
+``play``
+    ``"play CQ"``. P1 leads; a declared solo is led by the soloist (during the Vorführung by
+    P1, see the match). Until the fifth card of the deal lies, every player may
+    ``"knock"`` once, out of turn too; a player who knocked may add ``"announce 90|60|30|
+    schwarz"`` (the rules text: "zu seinem Klopfen" — his own knock; this also keeps the
+    legal actions from revealing a partner). The holder of both Karo Assen who knocks
+    makes them the Schweinchen, the highest trumps (DK-A4, DK-A5).
+
+Parties are secret until the table can know them: a Kreuz Dame played, both Kreuz Damen
+played, a solo, Armut or Hochzeit resolved. Views never show more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from server.engine.base import JSON, Deal, Dealt, Move, Option, OptionValue, Rules, malformed_action
+from server.engine.bits import cards_of
+from server.engine.cards import DOPPELKOPF
+from server.engine.counting import PointCounter
+from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.doppelkopf.contracts import (
+    NORMAL_FAMILY,
+    NORMAL_TRUMPS,
+    SOLO_TITLES,
+    SOLOS,
+    SUIT_WORDS,
+    trick_rules,
+)
+from server.engine.games.doppelkopf.scoring import LEVELS, score
+from server.engine.tricks import TrickRules
+
+PACK = DOPPELKOPF
+KIND = DOPPELKOPF.kind_mask
+COUNTER = PointCounter(DOPPELKOPF)
+HOCHZEIT_KINDS = ("erster", "herz", "pik", "kreuz", "trumpf")
+PRIORITY = {"solo": 0, "schmeissen": 1, "armut": 2, "hochzeit": 3}
+PUSH, RETURN = 64, 128
+GESUND, SOLO, SCHMEISSEN, ARMUT, HOCHZEIT = 200, 201, 210, 211, 212
+TAKE, DECLINE, KNOCK, ANNOUNCE = 220, 221, 230, 231  # ANNOUNCE + 0..3 = 90, 60, 30, schwarz
+CQ = KIND["CQ"]
+DA = KIND["DA"]
+H10 = KIND["H10"]
+CJ = KIND["CJ"]
+SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
+
+
+def _lower_copies(mask: int) -> int:
+    """One card per kind: drop the second copy where both are in ``mask``."""
+    return mask & ~((mask & ((1 << 24) - 1)) << 24)
+
+
+def _by_kind(mask: int) -> list[int]:
+    """One card per kind in ``mask``, in pack order of the kinds (as players sort)."""
+    return sorted(cards_of(_lower_copies(mask)), key=lambda c: c % 24)
+
+
+class Doppelkopf(Rules):
+    """Doppelkopf with the house rules of ``doppelkopf.txt``: four seats, 48 cards."""
+
+    name = "doppelkopf"
+    title = "Doppelkopf"
+    pack = DOPPELKOPF
+    seats = 4
+    hand_size = 12
+    talon_size = 0
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "dulle",
+            "second",
+            ("second", "second_except_last", "first"),
+            "Zwei Herz 10: die zweite sticht die erste (Hausregel), außer im letzten Stich, "
+            "oder die erste gewinnt (Turnierregel).",
+            "Two Herz 10: the second beats the first (house rule), except in the last "
+            "trick, or the first wins (tournament rule).",
+        ),
+        Option(
+            "farbsolo_keeps_dulle",
+            False,
+            (False, True),
+            "Im Farbsolo bleibt die Herz 10 höchster Trumpf (DDV).",
+            "In a Farbsolo the Herz 10 stays the highest trump (DDV).",
+        ),
+        Option(
+            "doppelkopf_augen",
+            31,
+            (31, 40),
+            "Ein Stich mit so vielen Augen ist ein Doppelkopf (Extrapunkt).",
+            "A trick with this many Augen is a Doppelkopf (extra point).",
+        ),
+        Option(
+            "schmeissen",
+            "neunen_oder_koenige",
+            ("neunen_oder_koenige", "neunen", "koenige", "aus"),
+            "Schmeißen erlaubt bei fünf Neunen und/oder fünf Königen, oder gar nicht.",
+            "Throwing in allowed with five nines and/or five kings, or not at all.",
+        ),
+        Option(
+            "both_fail",
+            "nobody",
+            ("nobody", "augen"),
+            "Verfehlen beide Parteien ihre Ansage: niemand gewinnt, oder die Augen zählen.",
+            "If both parties miss their announcement: nobody wins, or the Augen decide.",
+        ),
+        Option(
+            "gegen_die_alten",
+            False,
+            (False, True),
+            "Extrapunkt für einen Sieg von Kontra (gegen die Alten).",
+            "Extra point when Kontra wins (gegen die Alten).",
+        ),
+        Option(
+            "pflichtsolo",
+            "",
+            ("", *(f"{s}:{solo}" for s in range(4) for solo in SOLOS)),
+            "Pflichtsolo dieses Spiels (setzt der Abend): Sitz und Solo.",
+            "This deal's obligatory solo (set by the evening): seat and solo.",
+            per_room=False,
+        ),
+        Option(
+            "pflichtsolo_lead",
+            "soloist",
+            ("soloist", "p1"),
+            "Wer beim Pflichtsolo ausspielt (bei der Vorführung P1).",
+            "Who leads an obligatory solo (P1 during the Vorführung).",
+            per_room=False,
+        ),
+    )
+
+    def deal_cards(self, order: Sequence[int]) -> Dealt:
+        """Three cards at a time to P1, P2, P3, P4, four times round."""
+        if sorted(order) != list(range(48)):
+            raise ValueError("order must be a permutation of the pack")
+        hands = [0, 0, 0, 0]
+        for i in range(16):
+            for c in order[3 * i : 3 * i + 3]:
+                hands[i % 4] |= 1 << c
+        return Dealt(tuple(hands), ())
+
+    def new_deal(
+        self,
+        dealt: Dealt,
+        options: Mapping[str, object] | None = None,
+        seats: Sequence[str] | None = None,
+        dealer: str | None = None,
+    ) -> DoppelkopfDeal:
+        """Start a deal with the Vorbehalt round (or the obligatory solo)."""
+        return DoppelkopfDeal(self, dealt, self.resolve_options(options), seats, dealer)
+
+
+def _illegal(code: str, en: str, de: str) -> IllegalActionError:
+    return IllegalActionError(code, en, de)
+
+
+class DoppelkopfDeal(Deal):
+    """One deal of Doppelkopf (see the module text)."""
+
+    def __init__(
+        self,
+        rules: Doppelkopf,
+        dealt: Dealt,
+        options: dict[str, OptionValue],
+        seats: Sequence[str] | None,
+        dealer: str | None,
+    ) -> None:
+        self.rules = rules
+        self.options = options
+        self.seat_names = tuple(seats) if seats is not None else ("P1", "P2", "P3", "P4")
+        if len(self.seat_names) != 4 or len(set(self.seat_names)) != 4:
+            raise MalformedError(
+                "bad_seats",
+                "Doppelkopf needs four different seat names",
+                "Doppelkopf braucht vier verschiedene Sitznamen",
+            )
+        self.dealer = dealer if dealer is not None else self.seat_names[3]
+        if self.dealer != self.seat_names[3]:
+            raise MalformedError(
+                "bad_dealer", "the dealer is P4, the last seat", "der Geber ist P4, der letzte Sitz"
+            )
+        self._check_dealt(dealt)
+        self.dealt = dealt
+        self.history = []
+        self.hands = list(dealt.hands)
+        self.known = list(dealt.hands)  # cards each seat knows the place of
+        self._phase = "vorbehalt"
+        self._to_move: int | None = 0
+        self.reservations: list[str | None] = [None] * 4
+        self.contract = ""
+        self.declarer: int | None = None  # soloist, Hochzeiter or poor player
+        self.hochzeit_kind = ""
+        self.partner: int | None = None  # Hochzeit partner or Armut taker
+        self.pushed = 0
+        self.returned = 0
+        self._offer: list[int] = []
+        self.thrown_in = ""
+        self.knocks: list[int] = []
+        self.announcements: dict[int, int] = {}
+        self.schweinchen: int | None = None
+        self.schweinchen_shown = False
+        self.cards_played = 0
+        self.trick: list[int] = []
+        self.leader = 0
+        self._best = 0
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.won = [0, 0, 0, 0]
+        self.cq_played_by: list[int] = []
+        self.start_hands: tuple[int, ...] = ()
+        self._outcome: JSON | None = None
+        forced = str(options["pflichtsolo"])
+        if forced:
+            seat_text, solo = forced.split(":")
+            self._declare_solo(int(seat_text), solo)
+            if options["pflichtsolo_lead"] == "p1":
+                self.leader = self._to_move = 0
+
+    @staticmethod
+    def _check_dealt(dealt: Dealt) -> None:
+        seen = 0
+        if len(dealt.hands) != 4 or dealt.talon:
+            raise MalformedError(
+                "bad_deal",
+                "Doppelkopf deals four hands and no talon",
+                "Doppelkopf gibt vier Blätter und keinen Talon",
+            )
+        for seat, hand in enumerate(dealt.hands):
+            if hand.bit_count() != 12 or seen & hand:
+                raise MalformedError(
+                    "bad_deal",
+                    f"hand {seat} must hold 12 cards of its own",
+                    f"Blatt {seat} muss 12 eigene Karten haben",
+                )
+            seen |= hand
+        if seen != DOPPELKOPF.full:
+            raise MalformedError(
+                "missing_card",
+                "the deal does not use the whole pack",
+                "das Spiel verwendet nicht das ganze Blatt",
+            )
+
+    # ------------------------------------------------------------------ contract
+
+    @property
+    def solo_scored(self) -> bool:
+        """Whether the game is scored as a solo (×3, no extra points)."""
+        if self.contract in SOLOS or self.contract == "stille_hochzeit":
+            return True
+        return self.contract == "hochzeit" and self.partner is None and len(self.tricks) >= 3
+
+    def _declare_solo(self, seat: int, solo: str) -> None:
+        self.contract = solo
+        self.declarer = seat
+        self._begin_play(seat)
+
+    def _rules_now(self) -> TrickRules:
+        family = self.contract in NORMAL_FAMILY
+        dulle = str(self.options["dulle"])
+        second = dulle == "second" or (dulle == "second_except_last" and len(self.tricks) < 11)
+        return trick_rules(
+            self.contract if self.contract in SOLOS else "normal",
+            schweinchen=family and self.schweinchen is not None,
+            dulle_second=second,
+            keeps_dulle=bool(self.options["farbsolo_keeps_dulle"]),
+        )
+
+    def re_party(self) -> set[int]:
+        """The seats of Re as far as the deal has decided them (the soloist alone in solos)."""
+        if self.contract in ("armut", "hochzeit"):
+            assert self.declarer is not None
+            return {self.declarer} | ({self.partner} if self.partner is not None else set())
+        if self.declarer is not None:
+            return {self.declarer}
+        return {s for s in range(4) if self.dealt.hands[s] & CQ}
+
+    def _schmeissen_allowed(self, hand: int) -> bool:
+        rule = self.options["schmeissen"]
+        nines = (hand & sum(KIND[s + "9"] for s in "CSHD")).bit_count()
+        kings = (hand & sum(KIND[s + "K"] for s in "CSHD")).bit_count()
+        return (rule in ("neunen_oder_koenige", "neunen") and nines >= 5) or (
+            rule in ("neunen_oder_koenige", "koenige") and kings >= 5
+        )
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _calls(self, seat: int) -> list[Move]:
+        if self._phase != "play" or self.cards_played > 5:
+            return []
+        if seat not in self.knocks:
+            return [KNOCK]
+        done = self.announcements.get(seat, 0)
+        return [ANNOUNCE + i for i in range(done, 4)]
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted."""
+        seat = self._to_move
+        if seat is None:
+            return []
+        phase = self._phase
+        hand = self.hands[seat]
+        if phase == "play":
+            return _by_kind(self._play_mask()) + self._calls(seat)
+        if phase == "vorbehalt":
+            moves = [GESUND, *range(SOLO, SOLO + len(SOLOS))]
+            if self._schmeissen_allowed(hand):
+                moves.append(SCHMEISSEN)
+            if (hand & NORMAL_TRUMPS).bit_count() <= 3:
+                moves.append(ARMUT)
+            if hand & CQ == CQ:
+                moves.extend(range(HOCHZEIT, HOCHZEIT + len(HOCHZEIT_KINDS)))
+            return moves
+        if phase == "push":
+            return [PUSH + c for c in _by_kind(self._pushable())]
+        if phase == "offer":
+            return [TAKE, DECLINE]
+        return [RETURN + c for c in _by_kind(hand)]  # phase "return"
+
+    def legal_moves_for(self, seat: int) -> list[Move]:
+        """Moves of any seat: the seat to move plays; everybody may knock until card five."""
+        if seat == self._to_move:
+            return self.legal_moves()
+        return self._calls(seat)
+
+    def _pushable(self) -> int:
+        assert self.declarer is not None
+        hand = self.hands[self.declarer]
+        trumps = hand & NORMAL_TRUMPS
+        left = 3 - self.pushed.bit_count()
+        return trumps if trumps.bit_count() >= left else hand
+
+    def _play_mask(self) -> int:
+        seat = self._to_move
+        assert seat is not None
+        trick = self.trick
+        if not trick:
+            return self.hands[seat]
+        return self._rules_now().legal(self.hands[seat], trick[0], trick[self._best])
+
+    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
+        """Random legal action: mostly "gesund" and card plays, sometimes a knock or call."""
+        if self._phase == "vorbehalt" and rng.random() < 0.8:
+            return None, GESUND
+        if self._phase == "play" and self.cards_played <= 5 and rng.random() < 0.08:
+            callers = [s for s in range(4) if self._calls(s)]
+            if callers:
+                seat = rng.choice(callers)
+                return seat, rng.choice(self._calls(seat))
+        moves = self.legal_moves()
+        if self._phase == "play":
+            cards = [m for m in moves if m < 48]
+            return None, rng.choice(cards)
+        return None, rng.choice(moves)
+
+    # ------------------------------------------------------------------ applying
+
+    def _card_of_kind(self, seat: int, card: int) -> int:
+        """The copy of ``card``'s kind that ``seat`` gives up: the lower one held."""
+        kind = KIND[PACK.cards[card].kind] & self.hands[seat]
+        return (kind & -kind).bit_length() - 1 if kind else card
+
+    def _apply(self, move: Move) -> None:
+        seat = self._to_move
+        assert seat is not None
+        phase = self._phase
+        if phase == "play":
+            if move < 48:
+                self._play(seat, move)
+            else:
+                self._call(seat, move)
+        elif phase == "vorbehalt":
+            self._reserve(seat, move)
+        elif phase == "push":
+            self.hands[seat] &= ~(1 << (move - PUSH))
+            self.pushed |= 1 << (move - PUSH)
+            if self.pushed.bit_count() == 3:
+                self._phase = "offer"
+                self._offer = [(seat + k) % 4 for k in (1, 2, 3)]
+                self._to_move = self._offer.pop(0)
+        elif phase == "offer":
+            self._answer_armut(seat, move)
+        else:
+            self.hands[seat] &= ~(1 << (move - RETURN))
+            self.returned |= 1 << (move - RETURN)
+            if self.returned.bit_count() == 3:
+                assert self.declarer is not None
+                self.hands[self.declarer] |= self.returned
+                self.known[self.declarer] |= self.returned
+                self._begin_play(0)
+
+    def _apply_off_turn(self, seat: int, move: Move) -> None:
+        self._call(seat, move)
+
+    def _reserve(self, seat: int, move: Move) -> None:
+        if move == GESUND:
+            self.reservations[seat] = "gesund"
+        elif SOLO <= move < SOLO + len(SOLOS):
+            self.reservations[seat] = "solo " + SOLOS[move - SOLO]
+        elif move == SCHMEISSEN:
+            self.reservations[seat] = "schmeissen"
+        elif move == ARMUT:
+            self.reservations[seat] = "armut"
+        else:
+            self.reservations[seat] = "hochzeit " + HOCHZEIT_KINDS[move - HOCHZEIT]
+        if seat < 3:
+            self._to_move = seat + 1
+            return
+        claims = [
+            (PRIORITY[r.split()[0]], s, r)
+            for s, r in enumerate(self.reservations)
+            if r and r != "gesund"
+        ]
+        if not claims:
+            holders = [s for s in range(4) if self.hands[s] & CQ == CQ]
+            if holders:
+                self.contract = "stille_hochzeit"
+                self.declarer = holders[0]
+            else:
+                self.contract = "normal"
+            self._begin_play(0)
+            return
+        _, winner, reservation = min(claims)
+        word, _, arg = reservation.partition(" ")
+        self.declarer = winner
+        if word == "solo":
+            self._declare_solo(winner, arg)
+        elif word == "schmeissen":
+            self.contract = "schmeissen"
+            self._throw_in("schmeissen")
+        elif word == "armut":
+            self.contract = "armut"
+            self._phase = "push"
+            self._to_move = winner
+        else:
+            self.contract = "hochzeit"
+            self.hochzeit_kind = arg
+            self._begin_play(0)
+
+    def _answer_armut(self, seat: int, move: Move) -> None:
+        if move == TAKE:
+            self.partner = seat
+            self.hands[seat] |= self.pushed
+            self.known[seat] |= self.pushed
+            assert self.declarer is not None
+            self.known[self.declarer] |= self.pushed
+            self._phase = "return"
+            return
+        if self._offer:
+            self._to_move = self._offer.pop(0)
+        else:
+            self._throw_in("armut")
+
+    def _throw_in(self, reason: str) -> None:
+        self.thrown_in = reason
+        self._phase = "finished"
+        self._to_move = None
+
+    def _begin_play(self, leader: int) -> None:
+        self._phase = "play"
+        self.leader = self._to_move = leader
+        self.start_hands = tuple(self.hands)
+
+    def _call(self, seat: int, move: Move) -> None:
+        if move == KNOCK:
+            self.knocks.append(seat)
+            if (
+                self.hands[seat] & DA == DA
+                and self.contract in NORMAL_FAMILY
+                and self.schweinchen is None
+            ):
+                self.schweinchen = seat
+        else:
+            self.announcements[seat] = move - ANNOUNCE + 1
+
+    def _play(self, seat: int, card: int) -> None:
+        card = self._card_of_kind(seat, card)
+        rules = self._rules_now()
+        self.hands[seat] &= ~(1 << card)
+        self.cards_played += 1
+        if (CQ >> card) & 1:
+            self.cq_played_by.append(seat)
+        if seat == self.schweinchen and (DA >> card) & 1:
+            self.schweinchen_shown = True
+        trick = self.trick
+        trick.append(card)
+        if len(trick) > 1 and (rules.beats[trick[self._best]] >> card) & 1:
+            self._best = len(trick) - 1
+        if len(trick) < 4:
+            self._to_move = (seat + 1) % 4
+            return
+        winner = (self.leader + self._best) % 4
+        for c in trick:
+            self.won[winner] |= 1 << c
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self._find_partner(trick, winner)
+        self.trick = []
+        self._best = 0
+        self.leader = self._to_move = winner
+        if len(self.tricks) == 12:
+            self._to_move = None
+            self._phase = "finished"
+
+    def _find_partner(self, trick: list[int], winner: int) -> None:
+        if self.contract != "hochzeit" or self.partner is not None or len(self.tricks) > 3:
+            return
+        lead = trick[0]
+        trump = bool((NORMAL_TRUMPS >> lead) & 1)
+        kind = self.hochzeit_kind
+        fits = (
+            kind == "erster"
+            or (kind == "trumpf" and trump)
+            or (not trump and SUIT_WORDS.get(kind) == PACK.cards[lead].suit)
+        )
+        if fits and winner != self.declarer:
+            self.partner = winner
+
+    # ------------------------------------------------------------------ text
+
+    def move_text(self, move: Move) -> str:
+        """The canonical text of ``move`` (cards by kind: ``play H10``)."""
+        if move < 48:
+            return f"play {PACK.cards[move].kind}"
+        if PUSH <= move < PUSH + 48:
+            return f"push {PACK.cards[move - PUSH].kind}"
+        if RETURN <= move < RETURN + 48:
+            return f"return {PACK.cards[move - RETURN].kind}"
+        if move == GESUND:
+            return "gesund"
+        if SOLO <= move < SOLO + len(SOLOS):
+            return f"solo {SOLOS[move - SOLO]}"
+        if move == SCHMEISSEN:
+            return "schmeissen"
+        if move == ARMUT:
+            return "armut"
+        if HOCHZEIT <= move < HOCHZEIT + len(HOCHZEIT_KINDS):
+            return f"hochzeit {HOCHZEIT_KINDS[move - HOCHZEIT]}"
+        if move == TAKE:
+            return "take"
+        if move == DECLINE:
+            return "pass"
+        if move == KNOCK:
+            return "knock"
+        if ANNOUNCE <= move < ANNOUNCE + 4:
+            return f"announce {LEVELS[move - ANNOUNCE + 1]}"
+        raise ValueError(f"no such move {move}")
+
+    def parse(self, text: str) -> Move:
+        """Read a move; a card may be named by kind (``H10``) or copy (``H10.2``)."""
+        words = text.strip().lower().split()
+        if not words:
+            raise malformed_action(text)
+        head, args = words[0], words[1:]
+        simple = {
+            "gesund": GESUND,
+            "schmeissen": SCHMEISSEN,
+            "schmeißen": SCHMEISSEN,
+            "armut": ARMUT,
+            "take": TAKE,
+            "pass": DECLINE,
+            "knock": KNOCK,
+            "klopfen": KNOCK,
+        }
+        if head in simple and not args:
+            return simple[head]
+        if head == "solo" and len(args) == 1:
+            if args[0] not in SOLOS:
+                raise MalformedError(
+                    "unknown_solo",
+                    f"'{args[0]}' is not a solo ({', '.join(SOLOS)})",
+                    f"'{args[0]}' ist kein Solo ({', '.join(SOLOS)})",
+                )
+            return SOLO + SOLOS.index(args[0])
+        if head == "hochzeit" and len(args) == 1 and args[0] in HOCHZEIT_KINDS:
+            return HOCHZEIT + HOCHZEIT_KINDS.index(args[0])
+        if head == "announce" and len(args) == 1 and args[0] in LEVELS[1:]:
+            return ANNOUNCE + LEVELS.index(args[0]) - 1
+        if head in ("play", "push", "return") and len(args) == 1:
+            card = self._parse_card(args[0], head)
+            return card + {"play": 0, "push": PUSH, "return": RETURN}[head]
+        raise malformed_action(text)
+
+    def _parse_card(self, text: str, head: str) -> int:
+        """A card by kind or copy; either way the lower copy of that kind the mover holds."""
+        card = PACK.parse(text if "." in text else text + ".1")
+        seat = self._to_move
+        if seat is not None:
+            held = KIND[PACK.cards[card].kind] & self.hands[seat]
+            if held:
+                return (held & -held).bit_length() - 1
+        return card
+
+    def explain_illegal(self, move: Move) -> IllegalActionError:
+        """Say which rule forbids ``move`` for the seat to move."""
+        seat = self._to_move
+        if seat is None:
+            return _illegal("deal_finished", "the deal is finished", "das Spiel ist zu Ende")
+        phase = self._phase
+        if phase == "vorbehalt" and move == ARMUT:
+            return _illegal(
+                "no_armut",
+                "Armut needs three trumps or fewer",
+                "Armut braucht drei Trümpfe oder weniger",
+            )
+        if phase == "vorbehalt" and HOCHZEIT <= move < HOCHZEIT + 5:
+            return _illegal(
+                "no_hochzeit",
+                "a Hochzeit needs both Kreuz Damen",
+                "eine Hochzeit braucht beide Kreuz Damen",
+            )
+        if phase == "vorbehalt" and move == SCHMEISSEN:
+            return _illegal(
+                "no_schmeissen",
+                "this hand may not be thrown in",
+                "dieses Blatt darf nicht geschmissen werden",
+            )
+        if phase == "push" and PUSH <= move < PUSH + 48:
+            if not (self.hands[seat] >> (move - PUSH)) & 1:
+                return self._not_held(move - PUSH)
+            return _illegal(
+                "armut_trumps",
+                "all your trumps must be among the three cards",
+                "alle deine Trümpfe müssen unter den drei Karten sein",
+            )
+        if phase == "return" and RETURN <= move < RETURN + 48:
+            return self._not_held(move - RETURN)
+        if move in (KNOCK, *range(ANNOUNCE, ANNOUNCE + 4)):
+            return self.explain_off_turn(seat, move)
+        if phase == "play" and move < 48:
+            return self._explain_play(seat, move)
+        return _illegal(
+            "wrong_phase",
+            f"'{self.move_text(move)}' is not possible now",
+            f"'{self.move_text(move)}' ist jetzt nicht möglich",
+        )
+
+    def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
+        """Why a knock or announcement is refused; other moves out of turn: not your turn."""
+        if move == KNOCK or ANNOUNCE <= move < ANNOUNCE + 4:
+            if self._phase != "play" or self.cards_played > 5:
+                return _illegal(
+                    "too_late",
+                    "knocking and announcing end with the fifth card",
+                    "Klopfen und Ansagen enden mit der fünften Karte",
+                )
+            if move == KNOCK:
+                return _illegal(
+                    "knocked_already",
+                    "everybody knocks once at most",
+                    "jeder klopft höchstens einmal",
+                )
+            if seat not in self.knocks:
+                return _illegal(
+                    "knock_first",
+                    "announce together with your own knock",
+                    "angesagt wird zu deinem eigenen Klopfen",
+                )
+            return _illegal(
+                "announced_already",
+                "announce a higher level than before",
+                "sage eine höhere Stufe an als vorher",
+            )
+        return super().explain_off_turn(seat, move)
+
+    def _not_held(self, card: int) -> IllegalActionError:
+        kind = PACK.cards[card].kind
+        return _illegal("card_not_in_hand", f"you do not hold {kind}", f"du hast {kind} nicht")
+
+    def _explain_play(self, seat: int, card: int) -> IllegalActionError:
+        if not (self.hands[seat] >> card) & 1:
+            return self._not_held(card)
+        rules = self._rules_now()
+        lead = self.trick[0]
+        if (rules.trumps >> lead) & 1:
+            return _illegal(
+                "trumpf_bedienen",
+                "Trumpf was led and you hold trumps",
+                "Trumpf ist ausgespielt und du hast Trumpf",
+            )
+        name = SUIT_NAME[PACK.cards[lead].suit]
+        return _illegal(
+            "farbzwang",
+            f"Farbzwang: {name} was led and you hold {name}",
+            f"Farbzwang: {name} ist ausgespielt und du hast {name}",
+        )
+
+    # ------------------------------------------------------------------ knowledge and views
+
+    def public_parties(self) -> list[str | None]:
+        """Each seat's party as the whole table knows it (``None``: not yet known)."""
+        if self._phase == "finished" and not self.thrown_in:
+            re = self.re_party()
+            return ["re" if s in re else "kontra" for s in range(4)]
+        if self._phase != "play":
+            return [None] * 4
+        decided = (
+            self.contract in SOLOS
+            or self.contract == "armut"
+            or (self.contract == "hochzeit" and (self.partner is not None or len(self.tricks) >= 3))
+        )
+        if decided:
+            re = self.re_party()
+            return ["re" if s in re else "kontra" for s in range(4)]
+        known: list[str | None] = [None] * 4
+        if self.contract == "hochzeit":
+            assert self.declarer is not None
+            known[self.declarer] = "re"
+            return known
+        for s in self.cq_played_by:
+            known[s] = "re"
+        if len(self.cq_played_by) == 2:
+            known = [k or "kontra" for k in known]
+        return known
+
+    def own_party(self, seat: int) -> str | None:
+        """What ``seat`` knows of its own party from its own cards."""
+        if self._phase not in ("play", "finished") or self.thrown_in:
+            return None
+        if (
+            self.contract == "hochzeit"
+            and seat != self.declarer
+            and self.partner is None
+            and len(self.tricks) < 3
+        ):
+            return None
+        return "re" if seat in self.re_party() else "kontra"
+
+    def hidden_from(self, seat: int | None) -> int:
+        """Cards in other hands that ``seat`` has not been shown (Armut exchanges are)."""
+        if self._phase == "finished":
+            return 0
+        hidden = 0
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                hidden |= hand
+        if seat is not None:
+            hidden &= ~self.known[seat]
+        return hidden
+
+    def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
+        return {"leader": leader, "cards": [PACK.code(c) for c in cards], "winner": winner}
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator)."""
+        parties = self.public_parties()
+        if seat is not None and parties[seat] is None:
+            parties[seat] = self.own_party(seat)
+        in_armut = (
+            seat is not None and seat in (self.declarer, self.partner) and self.contract == "armut"
+        )
+        resolved = self._phase != "vorbehalt"
+        contract = self.contract
+        if contract == "stille_hochzeit" and seat != self.declarer and parties[0] is None:
+            contract = "normal"  # nobody else can tell yet
+        view: JSON = {
+            "game": self.rules.name,
+            "seat": seat,
+            "seats": list(self.seat_names),
+            "dealer": self.dealer,
+            "phase": self._phase,
+            "to_move": self._to_move,
+            "hand": PACK.codes(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "reservations": [
+                r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
+                for s, r in enumerate(self.reservations)
+            ],
+            "contract": (contract or None) if resolved else None,
+            "contract_title": SOLO_TITLES.get(contract) if resolved else None,
+            "declarer": self.declarer if resolved and self.contract != "stille_hochzeit" else None,
+            "hochzeit": self.hochzeit_kind or None,
+            "partner": self.partner
+            if self.contract == "hochzeit"
+            else (self.partner if self.contract == "armut" else None),
+            "armut": {
+                "pushed": PACK.codes(self.pushed) if in_armut else self.pushed.bit_count(),
+                "returned": PACK.codes(self.returned) if in_armut else self.returned.bit_count(),
+            }
+            if self.contract == "armut"
+            else None,
+            "thrown_in": self.thrown_in or None,
+            "knocks": list(self.knocks),
+            "announcements": [
+                {"seat": s, "level": LEVELS[lv]} for s, lv in self.announcements.items()
+            ],
+            "schweinchen": self.schweinchen
+            if self.schweinchen_shown or seat == self.schweinchen
+            else None,
+            "parties": parties,
+            "cards_played": self.cards_played,
+            "trick": self._trick_json(self.leader, self.trick, None),
+            "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
+            "tricks_won": [sum(1 for t in self.tricks if t[2] == s) for s in range(4)],
+            "legal_actions": self.legal_texts(seat)
+            if seat is not None and self._to_move is not None
+            else [],
+        }
+        if self.contract == "stille_hochzeit" and self._phase == "finished":
+            view["declarer"] = self.declarer
+        if self._phase == "finished":
+            view["outcome"] = self.outcome()
+        return view
+
+    # ------------------------------------------------------------------ outcome
+
+    def outcome(self) -> JSON | None:
+        """The result of the finished deal, or ``None`` while it runs."""
+        if self._phase != "finished":
+            return None
+        if self._outcome is None:
+            self._outcome = self._score()
+        return self._outcome
+
+    def extras(self, re: set[int]) -> tuple[dict[str, int], list[JSON]]:
+        """Extra points per party (none in solos) and the list of what earned them."""
+        points = {"re": 0, "kontra": 0}
+        found: list[JSON] = []
+        if self.solo_scored:
+            return points, found
+        limit = int(self.options["doppelkopf_augen"])
+        pig = self.schweinchen
+
+        def party(seat: int) -> str:
+            return "re" if seat in re else "kontra"
+
+        for number, (leader, cards, winner) in enumerate(self.tricks, start=1):
+            side = party(winner)
+            players = [(leader + i) % 4 for i in range(4)]
+            foreign = [c for c, p in zip(cards, players, strict=True) if party(p) != side]
+
+            def add(name: str, n: int = 1, trick: int = number, who: str = side) -> None:
+                points[who] += n
+                found.append({"name": name, "party": who, "trick": trick, "points": n})
+
+            for c in foreign:
+                if (DA >> c) & 1:
+                    add("fuchs_gefangen")
+            if COUNTER.raw(sum(1 << c for c in cards)) >= limit:
+                add("doppelkopf")
+            caught_h10 = [c for c in foreign if (H10 >> c) & 1]
+            best = cards[(winner - leader) % 4]
+            if len(caught_h10) == 2 and pig == winner and (DA >> best) & 1:
+                add("herz10_schweinchen", 4)
+            else:
+                for _ in caught_h10:
+                    add("herz10_gefangen")
+            if number == 12:
+                if (CJ >> best) & 1:
+                    add("karlchen")
+                if any((CJ >> c) & 1 for c in foreign):
+                    add("karlchen_killer")
+        return points, found
+
+    def _score(self) -> JSON:
+        if self.thrown_in:
+            return {
+                "contract": self.contract,
+                "thrown_in": self.thrown_in,
+                "declarer": self.declarer,
+                "tricks": [],
+                "settlement": [0, 0, 0, 0],
+            }
+        re = self.re_party()
+        re_augen = sum(COUNTER.raw(self.won[s]) for s in re)
+        re_tricks = sum(1 for t in self.tricks if t[2] in re)
+        announced: dict[str, int] = {}
+        for s, level in self.announcements.items():
+            p = "re" if s in re else "kontra"
+            announced[p] = max(announced.get(p, 0), level)
+        extra_points, extra_list = self.extras(re)
+        result = score(
+            re_augen,
+            re_tricks,
+            12 - re_tricks,
+            len(self.knocks),
+            announced,
+            extra_points,
+            both_fail=str(self.options["both_fail"]),
+            gegen_die_alten=bool(self.options["gegen_die_alten"]),
+        )
+        solo = self.solo_scored
+        settlement = [0, 0, 0, 0]
+        if result.winner is not None:
+            for s in range(4):
+                sign = 1 if ("re" if s in re else "kontra") == result.winner else -1
+                settlement[s] = sign * result.value * (3 if solo and s in re else 1)
+        return {
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "partner": self.partner,
+            "solo_scored": solo,
+            "re": sorted(re),
+            "knocks": len(self.knocks),
+            "announcements": {p: LEVELS[lv] for p, lv in sorted(announced.items())},
+            "schweinchen": self.schweinchen,
+            "tricks": [self._trick_json(*t) for t in self.tricks],
+            "augen": {"re": re_augen, "kontra": 240 - re_augen},
+            "extras": extra_list,
+            "winner": result.winner,
+            "value": result.value,
+            "lines": [[label, pts] for label, pts in result.lines],
+            "settlement": settlement,
+        }
+
+    def invariant_errors(self) -> list[str]:
+        """Every card in one pile; 240 Augen in all."""
+        if self._phase != "finished" or self.thrown_in:
+            return []
+        errors = []
+        union = 0
+        for pile in self.won:
+            if union & pile:
+                errors.append("a card lies in two piles")
+            union |= pile
+        if union != DOPPELKOPF.full:
+            errors.append("not every card ended in a pile")
+        total = sum(COUNTER.raw(p) for p in self.won)
+        if total != 240:
+            errors.append(f"Augen add up to {total}, not 240")
+        return errors

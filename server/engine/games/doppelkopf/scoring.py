@@ -1,0 +1,131 @@
+"""Doppelkopf scoring: winner, levels, extra points, knocks (``doppelkopf.txt``, DK-A7 … A12).
+
+The worked examples of the rules text add one point per announced level, so we follow
+them (DK-A7, "Model A"):
+
+* Levels, in order: ``120`` (winning), ``90``, ``60``, ``30``, ``schwarz``. Announcing a level
+  ("unter 90" …) also announces every lower level, ``120`` included. A knock alone
+  announces nothing; it doubles.
+* Who wins: a party that announced must reach its announcement (the other party under
+  90/60/30 Augen, or without a trick for schwarz), else it loses — the other party then
+  wins even with fewer Augen (DK-A9). Without announcements Re needs 121 Augen, Kontra
+  120. If both parties announced and both failed, nobody wins and the game is worth 0
+  (option ``both_fail``: ``"augen"`` decides by Augen instead).
+* Value: every level announced by anyone counts 2 for the winner; every level not
+  announced that the winner reached counts 1 (the loser under 90, 60, 30 Augen; schwarz =
+  the loser took no trick, DK-A10). Plus the winner's extra points, minus the loser's
+  (never in a solo, DK-A15); a negative total is not written down (0); then doubled for
+  every knock. A soloist wins or loses three times the value (DK-A22).
+
+>>> score(re_augen=131, re_tricks=7, kontra_tricks=5, knocks=1, extras={"re": 2}).value
+6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+LEVELS = ("120", "90", "60", "30", "schwarz")
+THRESHOLDS = (None, 90, 60, 30, None)
+
+
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    """The result of a game: winning party (``None`` if nobody), value and its parts."""
+
+    winner: str | None
+    value: int
+    lines: list[tuple[str, int]] = field(default_factory=list)
+
+
+def _reached(level: int, loser_augen: int, loser_tricks: int) -> bool:
+    if level == 0:
+        return True
+    if level == 4:
+        return loser_tricks == 0
+    threshold = THRESHOLDS[level]
+    assert threshold is not None
+    return loser_augen < threshold
+
+
+def winner_of(
+    re_augen: int,
+    re_tricks: int,
+    kontra_tricks: int,
+    announced: Mapping[str, int],
+    *,
+    both_fail: str = "nobody",
+) -> str | None:
+    """Which party wins; ``announced`` maps a party to its highest announced level (1–4)."""
+    augen = {"re": re_augen, "kontra": 240 - re_augen}
+    tricks = {"re": re_tricks, "kontra": kontra_tricks}
+    other = {"re": "kontra", "kontra": "re"}
+    made = {}
+    for party, level in announced.items():
+        if level:
+            them = other[party]
+            made[party] = augen[party] >= (121 if party == "re" else 120) and _reached(
+                level, augen[them], tricks[them]
+            )
+    if any(made.values()):
+        return next(p for p, ok in made.items() if ok)
+    if len(made) == 2 and both_fail == "nobody":
+        return None
+    if len(made) == 1:
+        return other[next(iter(made))]
+    return "re" if re_augen >= 121 else "kontra"
+
+
+def score(
+    re_augen: int,
+    re_tricks: int,
+    kontra_tricks: int,
+    knocks: int = 0,
+    announced: Mapping[str, int] | None = None,
+    extras: Mapping[str, int] | None = None,
+    *,
+    both_fail: str = "nobody",
+    gegen_die_alten: bool = False,
+) -> GameScore:
+    """Score one game from the parties' Augen and tricks, announcements, extras and knocks.
+
+    ``announced`` maps ``"re"``/``"kontra"`` to the highest level index announced (1 = unter
+    90 … 4 = schwarz); ``extras`` maps a party to its number of extra points.
+    """
+    announced = dict(announced or {})
+    extras = dict(extras or {})
+    winner = winner_of(re_augen, re_tricks, kontra_tricks, announced, both_fail=both_fail)
+    if winner is None:
+        return GameScore(None, 0, [("beide Ansagen verfehlt", 0)])
+    loser = "kontra" if winner == "re" else "re"
+    loser_augen = 240 - re_augen if loser == "kontra" else re_augen
+    loser_tricks = kontra_tricks if loser == "kontra" else re_tricks
+    highest_announced = max(announced.values(), default=0)
+    lines: list[tuple[str, int]] = []
+    total = 0
+    for i, name in enumerate(LEVELS):
+        announced_here = highest_announced >= i and highest_announced > 0
+        if announced_here:
+            points = 2
+        elif _reached(i, loser_augen, loser_tricks):
+            points = 1
+        else:
+            continue
+        total += points
+        label = "gewonnen" if i == 0 else f"unter {name}" if i < 4 else "schwarz"
+        lines.append((label + (" (angesagt)" if announced_here else ""), points))
+    if gegen_die_alten and winner == "kontra":
+        total += 1
+        lines.append(("gegen die Alten", 1))
+    for party, sign in ((winner, 1), (loser, -1)):
+        if extras.get(party):
+            total += sign * extras[party]
+            lines.append((f"Extrapunkte {party}", sign * extras[party]))
+    if total < 0:
+        lines.append(("nicht aufgeschrieben", -total))
+        total = 0
+    if knocks:
+        lines.append((f"geklopft ×{1 << knocks}", total * ((1 << knocks) - 1)))
+        total <<= knocks
+    return GameScore(winner, total, lines)

@@ -1,0 +1,245 @@
+"""Doppelkopf scenarios: state after these actions → exact legal actions, winners, views.
+
+Expectations are worked out by hand from doppelkopf.txt and the DK rows of DECISIONS.md
+for the deals in ``doppelkopf_deals.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine.errors import IllegalActionError
+from server.engine.games.doppelkopf.scoring import score
+from tests.engine.doppelkopf_deals import ALL_GESUND, A, new_deal, play
+
+SOLO_TEXTS = [
+    "solo trumpf", "solo kreuz", "solo pik", "solo herz", "solo karo", "solo damen",
+    "solo buben", "solo international", "solo fleischlos",
+]  # fmt: skip
+
+
+# ---------------------------------------------------------------- worked examples
+
+
+def test_example_re_knocked_fuchs_doppelkopf() -> None:
+    """Re knocked, caught a Fuchs, made a Doppelkopf and 131 Augen: six points."""
+    result = score(131, 7, 5, knocks=1, extras={"re": 2})
+    assert (result.winner, result.value) == ("re", 6)
+
+
+def test_example_kontra_knocked_unter_90() -> None:
+    """Kontra knocked and said unter 90, caught a Herz 10, 163 Augen; Re has a Doppelkopf."""
+    result = score(77, 3, 9, knocks=1, announced={"kontra": 1}, extras={"kontra": 1, "re": 1})
+    assert (result.winner, result.value) == ("kontra", 8)
+
+
+def test_example_kontra_misses_its_announcement() -> None:
+    """The same with 134 Augen for Kontra: Re wins with 106 Augen, eight points."""
+    result = score(106, 5, 7, knocks=1, announced={"kontra": 1}, extras={"kontra": 1, "re": 1})
+    assert (result.winner, result.value) == ("re", 8)
+
+
+def test_example_loser_surplus_not_written_down() -> None:
+    """Re 135 wins one point; Kontra's two extra points are more: nothing is written."""
+    result = score(135, 7, 5, extras={"kontra": 2})
+    assert (result.winner, result.value) == ("re", 0)
+    assert ("nicht aufgeschrieben", 1) in result.lines
+
+
+@pytest.mark.parametrize(
+    ("re_augen", "re_tricks", "announced", "winner", "value"),
+    [
+        (121, 6, {}, "re", 1),
+        (120, 6, {}, "kontra", 1),  # Kontra wins with 120
+        (181, 9, {}, "re", 3),  # Kontra 59: unter 90 and unter 60
+        (240, 12, {}, "re", 5),  # schwarz: Kontra took no trick
+        (240, 11, {}, "re", 4),  # a trick without Augen is not schwarz (DK-A10)
+        (160, 8, {"re": 1}, "re", 4),  # Re said unter 90 and Kontra has 80: made
+        (140, 7, {"re": 1}, "kontra", 4),  # Kontra has 100: Re missed, Kontra wins
+        (140, 7, {"re": 1, "kontra": 1}, None, 0),  # both missed (DK-A9)
+        (200, 10, {"re": 2}, "re", 6),  # unter 60 made: 120, 90, 60 announced = 2 each
+    ],
+)
+def test_levels_and_announcements(
+    re_augen: int, re_tricks: int, announced: dict[str, int], winner: str | None, value: int
+) -> None:
+    result = score(re_augen, re_tricks, 12 - re_tricks, announced=announced)
+    assert (result.winner, result.value) == (winner, value)
+
+
+# ---------------------------------------------------------------- Vorbehalte
+
+
+def test_vorbehalt_offers_what_the_hand_allows() -> None:
+    deal = new_deal()
+    hochzeit = [f"hochzeit {k}" for k in ("erster", "herz", "pik", "kreuz", "trumpf")]
+    assert deal.legal_texts() == ["gesund", *SOLO_TEXTS, *hochzeit]  # both Kreuz Damen
+    play(deal, "gesund", "gesund", "gesund")
+    assert deal.legal_texts() == ["gesund", *SOLO_TEXTS, "schmeissen"]  # five Neunen
+    armut = new_deal(A)
+    assert "armut" in armut.legal_texts()  # three trumps
+
+
+def test_solo_beats_schmeissen_beats_hochzeit_and_stays_secret() -> None:
+    deal = play(new_deal(), "hochzeit erster", "solo damen", "gesund", "schmeissen")
+    assert (deal.contract, deal.declarer, deal.phase, deal.to_move) == ("damen", 1, "play", 1)
+    assert deal.view(2)["reservations"] == ["vorbehalt", "vorbehalt", "gesund", "vorbehalt"]
+    assert deal.view(0)["reservations"][0] == "hochzeit erster"
+    assert deal.view(2)["parties"] == ["kontra", "re", "kontra", "kontra"]
+    assert deal.view(2)["contract_title"] == "Damensolo"
+
+
+def test_two_solos_the_seat_nearer_the_dealers_left_plays() -> None:
+    deal = play(new_deal(), "gesund", "solo buben", "solo damen", "gesund")
+    assert (deal.contract, deal.declarer) == ("buben", 1)
+
+
+def test_schmeissen_throws_the_deal_in() -> None:
+    deal = play(new_deal(), "hochzeit erster", "gesund", "gesund", "schmeissen")
+    assert deal.finished and deal.thrown_in == "schmeissen"
+    outcome = deal.outcome()
+    assert outcome is not None and outcome["settlement"] == [0, 0, 0, 0]
+
+
+def test_stille_hochzeit_is_secret_and_scored_alone() -> None:
+    deal = play(new_deal(), *ALL_GESUND)
+    assert (deal.contract, deal.declarer, deal.to_move) == ("stille_hochzeit", 0, 0)
+    assert deal.view(1)["contract"] == "normal"
+    assert deal.view(1)["parties"] == [None, "kontra", None, None]
+    assert deal.view(0)["contract"] == "stille_hochzeit"
+    assert deal.view(0)["parties"] == ["re", None, None, None]
+    assert deal.solo_scored
+
+
+# ---------------------------------------------------------------- Hochzeit (DK-A19)
+
+
+def test_hochzeit_partner_is_the_winner_of_the_first_foreign_trick() -> None:
+    deal = play(new_deal(), "hochzeit erster", "gesund", "gesund", "gesund", "play H9")
+    assert deal.legal_texts() == ["play HA", "play H9", "knock"]  # Herz 10 is trump
+    play(deal, "play HA", "play HK", "play S9")
+    assert deal.partner == 1
+    assert deal.view(3)["parties"] == ["re", "re", "kontra", "kontra"]
+
+
+def test_hochzeit_without_a_fitting_trick_in_three_is_played_alone() -> None:
+    deal = play(new_deal(), "hochzeit pik", "gesund", "gesund", "gesund")
+    play(deal, "play H9", "play HA", "play HK", "play S9")  # Herz trick to P2: not Pik
+    play(deal, "play CK", "play C9", "play C9", "play CA")  # Kreuz trick to P1
+    assert deal.view(3)["parties"] == ["re", None, None, None]
+    play(deal, "play HK", "play H9", "play DK", "play S9")  # Herz trick to P3
+    assert deal.partner is None and deal.solo_scored
+    assert deal.view(3)["parties"] == ["re", "kontra", "kontra", "kontra"]
+
+
+# ---------------------------------------------------------------- Armut (DK-A18)
+
+
+def test_armut_push_take_and_return() -> None:
+    deal = play(new_deal(A), "armut", "gesund", "gesund", "gesund")
+    assert (deal.phase, deal.to_move) == ("push", 0)
+    assert deal.legal_texts() == ["push CQ", "push H10"]  # all trumps must go
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "push CA")
+    assert err.value.code == "armut_trumps"
+    play(deal, "push CQ", "push CQ", "push H10")
+    assert (deal.phase, deal.to_move, deal.legal_texts()) == ("offer", 1, ["take", "pass"])
+    play(deal, "pass", "take")
+    assert (deal.phase, deal.to_move, deal.partner) == ("return", 2, 2)
+    assert "CQ.1" in deal.view(2)["hand"] and len(deal.view(2)["hand"]) == 15
+    play(deal, "return C9", "return HK", "return SA")
+    assert (deal.phase, deal.to_move) == ("play", 0)
+    assert deal.view(0)["hand"].count("SA.1") + deal.view(0)["hand"].count("SA.2") == 2
+    assert deal.view(3)["parties"] == ["re", "kontra", "re", "kontra"]
+    assert deal.view(1)["armut"] == {"pushed": 3, "returned": 3}
+    assert deal.view(0)["armut"]["pushed"] == ["CQ.1", "H10.1", "CQ.2"]
+
+
+def test_armut_nobody_takes_is_thrown_in() -> None:
+    deal = play(new_deal(A), "armut", *("gesund",) * 3, "push CQ", "push CQ", "push H10")
+    play(deal, "pass", "pass", "pass")
+    assert deal.finished and deal.thrown_in == "armut"
+
+
+# ---------------------------------------------------------------- Klopfen, Schweinchen
+
+
+def test_schweinchen_needs_the_knock() -> None:
+    deal = play(new_deal(), *ALL_GESUND)
+    assert deal.legal_texts()[-1] == "knock"
+    play(deal, "0: knock", "play DA", "play H10", "play DQ", "play D9")
+    assert deal.schweinchen == 0 and deal.tricks[0][2] == 0  # Schweinchen over the Dulle
+    assert deal.view(2)["schweinchen"] == 0
+    plain = play(new_deal(), *ALL_GESUND, "play DA", "play H10", "play DQ", "play D9")
+    assert plain.schweinchen is None and plain.tricks[0][2] == 1  # only a Fuchs
+
+
+def test_knocking_ends_with_the_fifth_card_and_announcing_needs_ones_own_knock() -> None:
+    deal = play(new_deal(), *ALL_GESUND, "play CA", "play CK", "play C9", "play C9")
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "announce 90")
+    assert err.value.code == "knock_first"
+    play(deal, "play SA")  # the fifth card
+    assert deal.legal_texts(3) == ["knock"]
+    play(deal, "3: knock", "3: announce 90")
+    assert deal.legal_texts(3) == ["announce 60", "announce 30", "announce schwarz"]
+    play(deal, "play S10")  # the sixth card
+    assert deal.legal_texts(3) == [] and deal.legal_texts(2) == ["play SA", "play S10"]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(2, "knock")
+    assert err.value.code == "too_late"
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(3, "play SK")
+    assert err.value.code == "not_your_turn"
+
+
+# ---------------------------------------------------------------- legal cards per contract
+
+
+@pytest.mark.parametrize(
+    ("solo", "options", "expected"),
+    [
+        ("trumpf", {}, ["play C10", "play CK"]),
+        ("damen", {}, ["play C10", "play CK", "play CJ"]),  # jacks are Kreuz here
+        ("buben", {}, ["play C10", "play CK"]),
+        ("international", {}, ["play C10", "play CK"]),
+        ("fleischlos", {}, ["play C10", "play CK", "play CJ"]),
+        ("herz", {}, ["play C10", "play CK"]),
+        ("kreuz", {}, ["play C10", "play CK", "play CJ", "play SQ", "play HQ"]),  # trump led
+        (
+            "kreuz",
+            {"farbsolo_keeps_dulle": True},
+            ["play C10", "play CK", "play CJ", "play SQ", "play H10", "play HQ"],
+        ),
+    ],
+)
+def test_following_kreuz_ass_in_each_solo(
+    solo: str, options: dict[str, object], expected: list[str]
+) -> None:
+    deal = play(new_deal(options={"pflichtsolo": f"0:{solo}", **options}), "play CA")
+    assert deal.to_move == 1
+    assert deal.legal_texts() == [*expected, "knock"]
+
+
+def test_herz_10_is_plain_herz_in_a_karosolo_unless_the_option_keeps_it() -> None:
+    deal = play(new_deal(options={"pflichtsolo": "0:karo"}), "play HA")
+    assert deal.legal_texts() == ["play HA", "play H10", "play H9", "knock"]
+    deal = play(new_deal(options={"pflichtsolo": "0:karo", "farbsolo_keeps_dulle": True}),
+                "play HA")  # fmt: skip
+    assert deal.legal_texts() == ["play HA", "play H9", "knock"]
+
+
+def test_farbzwang_message_and_plays_by_kind() -> None:
+    deal = play(new_deal(), *ALL_GESUND, "play CA")
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "play SQ")
+    assert err.value.message == "Farbzwang: Kreuz was led and you hold Kreuz"
+    play(deal, "play C10.2")  # an explicit copy is accepted
+    assert deal.trick[-1] == deal.rules.pack.parse("C10.2")
+
+
+def test_pflichtsolo_lead_during_the_vorfuehrung_stays_with_p1() -> None:
+    deal = new_deal(options={"pflichtsolo": "2:fleischlos"})
+    assert (deal.phase, deal.contract, deal.declarer, deal.to_move) == ("play", "fleischlos", 2, 2)
+    deal = new_deal(options={"pflichtsolo": "2:fleischlos", "pflichtsolo_lead": "p1"})
+    assert deal.to_move == 0
