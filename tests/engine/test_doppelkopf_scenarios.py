@@ -6,9 +6,12 @@ for the deals in ``doppelkopf_deals.py``.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.engine.errors import IllegalActionError
+from server.engine.games.doppelkopf import Doppelkopf
 from server.engine.games.doppelkopf.scoring import score
 from tests.engine.doppelkopf_deals import ALL_GESUND, A, new_deal, play
 
@@ -243,3 +246,24 @@ def test_pflichtsolo_lead_during_the_vorfuehrung_stays_with_p1() -> None:
     assert (deal.phase, deal.contract, deal.declarer, deal.to_move) == ("play", "fleischlos", 2, 2)
     deal = new_deal(options={"pflichtsolo": "2:fleischlos", "pflichtsolo_lead": "p1"})
     assert deal.to_move == 0
+
+
+@pytest.mark.parametrize(
+    ("dulle", "second_wins"),
+    [("second", True), ("second_except_last", False), ("first", False)],
+)
+def test_dulle_rule_in_the_twelfth_trick(dulle: str, second_wins: bool) -> None:
+    """Both Herz 10 in the last trick of a normal game: which one takes it."""
+    rules = Doppelkopf()
+    for seed in range(3000):
+        rng = random.Random(seed)
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), {"dulle": dulle})
+        play(deal, *ALL_GESUND)
+        while not deal.finished:
+            deal.apply(rng.choice([m for m in deal.legal_moves() if m < 48]))
+        leader, cards, winner = deal.tricks[11]
+        dullen = [i for i, c in enumerate(cards) if rules.pack.cards[c].kind == "H10"]
+        if deal.contract in ("normal", "stille_hochzeit") and len(dullen) == 2:
+            assert winner == (leader + dullen[1 if second_wins else 0]) % 4
+            return
+    raise AssertionError("no deal with both Herz 10 in the last trick")

@@ -13,11 +13,11 @@ from server.engine.errors import RecordError
 from server.engine.record import dump_record, load_record, parse_record_text
 from tests.engine.test_dreierles_scoring import card_value, whole_count
 
-GOLDEN = sorted((Path(__file__).parent.parent / "golden" / "dreierles").glob("*.json"))
+GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*/*.json"))
 
 
-def golden(name: str) -> dict[str, Any]:
-    path = next(p for p in GOLDEN if p.stem == name)
+def golden(name: str, game: str = "dreierles") -> dict[str, Any]:
+    path = next(p for p in GOLDEN if p.stem == name and p.parent.name == game)
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
@@ -32,12 +32,20 @@ def parse_thirds(text: str) -> int:
     return 3 * int(text[:-1] if rest else text) + rest
 
 
+def contracts_of(game: str) -> set[str]:
+    return {json.loads(p.read_text())["outcome"]["contract"] for p in GOLDEN
+            if p.parent.name == game}  # fmt: skip
+
+
 def test_there_is_a_golden_record_for_every_contract() -> None:
-    contracts = {json.loads(p.read_text())["outcome"]["contract"] for p in GOLDEN}
-    assert contracts == {"dreier", "zweier", "einer", "solo", "raeuber"}
+    assert contracts_of("dreierles") == {"dreier", "zweier", "einer", "solo", "raeuber"}
+    assert contracts_of("doppelkopf") == {
+        "normal", "stille_hochzeit", "hochzeit", "armut", "schmeissen", "trumpf", "kreuz",
+        "pik", "herz", "karo", "damen", "buben", "international", "fleischlos",
+    }  # fmt: skip
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     deal = load_record(record)  # raises if the replayed outcome differs
@@ -46,6 +54,13 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
     assert outcome == record["outcome"]
     assert sum(outcome["settlement"]) == 0
     assert dump_record(deal, stake_cents=record["stake_cents"]) == record
+    if record["game"] == "doppelkopf":
+        if outcome["tricks"]:  # recount the Augen of Re from the tricks
+            pips = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+            re_augen = sum(pips[c.split(".")[0][1:]] for t in outcome["tricks"]
+                           if t["winner"] in outcome["re"] for c in t["cards"])  # fmt: skip
+            assert outcome["augen"]["re"] == re_augen
+        return
     # recount the declarer's pile independently of the engine
     if outcome["declarer"] is not None:
         d = outcome["declarer"]
