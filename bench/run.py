@@ -1,9 +1,11 @@
 """``make bench``: engine throughput, as medians of several runs, with ratios.
 
-Measures, for Dreierles:
+Measures, for Dreierles and Doppelkopf:
 
 * **engine**: full random deals through the real engine (auction, blind, discards,
   knocks, 16 tricks, scoring) — the figure the foundation issue asks for;
+* **Doppelkopf**: full random deals (Vorbehalte, Armut, Hochzeit, knocks, 12 tricks,
+  scoring) the same way, with and without the checks;
 * **engine + checks**: the same with every invariant of ``stammtisch playout`` checked
   (views after every action, replay of the record), i.e. what the test suite pays;
 * **baseline**: a minimal bitmask trick loop (deal, 16 tricks with Farb-/Trumpfzwang,
@@ -33,23 +35,31 @@ from server.engine.registry import get_rules
 from server.engine.tricks import tarock_rules
 
 
-def engine_run(deals: int, seed: int) -> tuple[int, int]:
-    """Play ``deals`` random deals through the engine; return (deals, actions)."""
-    rules = get_rules("dreierles")
-    rng = random.Random(seed)
-    actions = 0
-    for _ in range(deals):
-        deal, _problems = play_random(rules, rng)
-        actions += len(deal.history)
-    return deals, actions
+def engine_run(game: str) -> Callable[[int, int], tuple[int, int]]:
+    """A runner playing random deals of ``game`` through the engine: (deals, actions)."""
+
+    def run(deals: int, seed: int) -> tuple[int, int]:
+        rules = get_rules(game)
+        rng = random.Random(seed)
+        actions = 0
+        for _ in range(deals):
+            deal, _problems = play_random(rules, rng)
+            actions += len(deal.history)
+        return deals, actions
+
+    return run
 
 
-def checked_run(deals: int, seed: int) -> tuple[int, int]:
-    """Random deals with every invariant checked; return (deals, actions)."""
-    report = run_playouts("dreierles", deals, seed)
-    if report.invariant_failures:
-        raise SystemExit(f"invariant failures: {report.failures[:3]}")
-    return deals, report.actions
+def checked_run(game: str) -> Callable[[int, int], tuple[int, int]]:
+    """A runner of random deals of ``game`` with every invariant checked."""
+
+    def run(deals: int, seed: int) -> tuple[int, int]:
+        report = run_playouts(game, deals, seed)
+        if report.invariant_failures:
+            raise SystemExit(f"invariant failures: {report.failures[:3]}")
+        return deals, report.actions
+
+    return run
 
 
 def baseline_run(deals: int, seed: int) -> tuple[int, int]:
@@ -114,8 +124,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
 
-    engine = measure(engine_run, args.deals, args.repeats)
-    checked = measure(checked_run, max(50, args.deals // 25), args.repeats)
+    engine = measure(engine_run("dreierles"), args.deals, args.repeats)
+    checked = measure(checked_run("dreierles"), max(50, args.deals // 25), args.repeats)
+    doppelkopf = measure(engine_run("doppelkopf"), args.deals, args.repeats)
+    doppelkopf_checked = measure(checked_run("doppelkopf"), max(50, args.deals // 25), args.repeats)
     baseline = measure(baseline_run, args.deals, args.repeats)
     result = {
         "machine": " ".join(
@@ -128,6 +140,8 @@ def main() -> int:
         ),
         "dreierles_engine": engine,
         "dreierles_engine_with_checks": checked,
+        "doppelkopf_engine": doppelkopf,
+        "doppelkopf_engine_with_checks": doppelkopf_checked,
         "minimal_bitmask_baseline": baseline,
         "ratio_engine_to_baseline": round(
             engine["deals_per_second"] / baseline["deals_per_second"], 2
@@ -144,6 +158,8 @@ def main() -> int:
         for name, key in (
             ("Dreierles, engine", "dreierles_engine"),
             ("Dreierles, engine + all checks", "dreierles_engine_with_checks"),
+            ("Doppelkopf, engine", "doppelkopf_engine"),
+            ("Doppelkopf, engine + all checks", "doppelkopf_engine_with_checks"),
             ("minimal bitmask trick loop", "minimal_bitmask_baseline"),
         ):
             row = result[key]

@@ -229,6 +229,7 @@ class DoppelkopfDeal(Deal):
         self.won = [0, 0, 0, 0]
         self.cq_played_by: list[int] = []
         self.start_hands: tuple[int, ...] = ()
+        self._rules: tuple[TrickRules, ...] = ()
         self._outcome: JSON | None = None
         forced = str(options["pflichtsolo"])
         if forced:
@@ -276,14 +277,21 @@ class DoppelkopfDeal(Deal):
         self._begin_play(seat)
 
     def _rules_now(self) -> TrickRules:
+        """The trick rules of the current trick (they change with a Schweinchen knock and,
+        with ``dulle = second_except_last``, for the twelfth trick)."""
+        return self._rules[1] if len(self.tricks) == 11 else self._rules[0]
+
+    def _set_rules(self) -> None:
         family = self.contract in NORMAL_FAMILY
         dulle = str(self.options["dulle"])
-        second = dulle == "second" or (dulle == "second_except_last" and len(self.tricks) < 11)
-        return trick_rules(
-            self.contract if self.contract in SOLOS else "normal",
-            schweinchen=family and self.schweinchen is not None,
-            dulle_second=second,
-            keeps_dulle=bool(self.options["farbsolo_keeps_dulle"]),
+        self._rules = tuple(
+            trick_rules(
+                self.contract if self.contract in SOLOS else "normal",
+                schweinchen=family and self.schweinchen is not None,
+                dulle_second=dulle == "second" or (dulle == "second_except_last" and not last),
+                keeps_dulle=bool(self.options["farbsolo_keeps_dulle"]),
+            )
+            for last in (False, True)
         )
 
     def re_party(self) -> set[int]:
@@ -477,6 +485,7 @@ class DoppelkopfDeal(Deal):
         self._to_move = None
 
     def _begin_play(self, leader: int) -> None:
+        self._set_rules()
         self._phase = "play"
         self.leader = self._to_move = leader
         self.start_hands = tuple(self.hands)
@@ -490,6 +499,7 @@ class DoppelkopfDeal(Deal):
                 and self.schweinchen is None
             ):
                 self.schweinchen = seat
+                self._set_rules()  # the two Karo Assen now rank above the Herz 10
         else:
             self.announcements[seat] = move - ANNOUNCE + 1
 

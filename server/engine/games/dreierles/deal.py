@@ -323,12 +323,18 @@ class DreierlesDeal(Deal):
             return [FERTIG]
         return [PASS, KNOCK]  # knock phase
 
-    def random_move(self, rng: random.Random) -> Move:
+    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
         """A uniformly random legal move; card plays are drawn straight from the legal mask."""
         if self._phase == "play":
-            legal = self._play_mask()
-            return nth_card(legal, int(rng.random() * legal.bit_count()))
-        return rng.choice(self.legal_moves())
+            legal = self._legal_mask
+            if legal < 0:
+                legal = self._play_mask()
+            return None, nth_card(legal, int(rng.random() * legal.bit_count()))
+        return None, rng.choice(self.legal_moves())
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move of the seat to move."""
+        return self.random_action(rng)[1]
 
     def apply(self, move: Move, seat: int | None = None) -> None:
         """Apply ``move`` after checking it; card plays take a short path (same checks)."""
