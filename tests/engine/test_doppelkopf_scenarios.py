@@ -10,10 +10,11 @@ import random
 
 import pytest
 
+from server.engine.cards import DOPPELKOPF
 from server.engine.errors import IllegalActionError
 from server.engine.games.doppelkopf import Doppelkopf
-from server.engine.games.doppelkopf.scoring import score
-from tests.engine.doppelkopf_deals import ALL_GESUND, A, new_deal, play
+from server.engine.games.doppelkopf.scoring import extra_points, score
+from tests.engine.doppelkopf_deals import ALL_GESUND, A, D, new_deal, play
 
 SOLO_TEXTS = [
     "solo trumpf", "solo kreuz", "solo pik", "solo herz", "solo karo", "solo damen",
@@ -267,3 +268,75 @@ def test_dulle_rule_in_the_twelfth_trick(dulle: str, second_wins: bool) -> None:
             assert winner == (leader + dullen[1 if second_wins else 0]) % 4
             return
     raise AssertionError("no deal with both Herz 10 in the last trick")
+
+
+# ---------------------------------------------------------------- extra points (DK-A12)
+
+RE = {0, 2}
+BLANK = (0, [DOPPELKOPF.parse(c) for c in ("S9.1", "S9.2", "C9.1", "C9.2")], 0)
+
+
+def trick(leader: int, cards: str, winner: int) -> tuple[int, list[int], int]:
+    return leader, [DOPPELKOPF.parse(c) for c in cards.split()], winner
+
+
+def names(
+    tricks: list[tuple[int, list[int], int]], schweinchen: int | None = None
+) -> list[tuple[str, str, int]]:
+    _, found = extra_points(tricks, RE, schweinchen)
+    return [(f["name"], f["party"], f["points"]) for f in found]
+
+
+def test_fuchs_gefangen() -> None:
+    # Kontra (P2) wins with a Pik Dame; the Karo Ass of Re (P1) is caught
+    assert names([trick(0, "DA.1 SQ.1 D9.1 D9.2", 1)]) == [("fuchs_gefangen", "kontra", 1)]
+
+
+def test_doppelkopf_needs_31_augen() -> None:
+    assert names([trick(0, "CA.1 CA.2 C10.1 C10.2", 0)]) == [("doppelkopf", "re", 1)]
+    assert names([trick(0, "CA.1 CA.2 CK.1 C9.2", 0)]) == []  # 11 + 11 + 4 + 0 = 26
+    thirty_two = [trick(0, "CA.1 CA.2 C10.1 C9.2", 0)]  # 11 + 11 + 10 + 0 = 32
+    assert names(thirty_two) == [("doppelkopf", "re", 1)]
+    assert extra_points(thirty_two, RE, None, 40)[0] == {"re": 0, "kontra": 0}
+
+
+def test_herz_10_gefangen_and_the_schweinchen_catch() -> None:
+    # Kontra's first Herz 10 is beaten by Re's second
+    assert names([trick(1, "H10.1 H10.2 D9.1 D9.2", 2)]) == [("herz10_gefangen", "re", 1)]
+    # the Schweinchen takes both Herz 10 of Kontra: 4 in all (plus a Doppelkopf: 31 Augen)
+    both = [trick(1, "H10.1 D9.1 H10.2 DA.1", 0)]
+    assert names(both, schweinchen=0) == [("doppelkopf", "re", 1), ("herz10_schweinchen", "re", 4)]
+    caught = ("herz10_gefangen", "re", 1)
+    assert names(both) == [("doppelkopf", "re", 1), caught, caught]
+
+
+def test_karlchen_and_karlchen_killer_only_in_the_last_trick() -> None:
+    karlchen = trick(0, "CJ.1 D9.1 D9.2 HK.1", 0)
+    assert names([karlchen]) == []  # not the twelfth trick
+    assert names([BLANK] * 11 + [karlchen]) == [("karlchen", "re", 1)]
+    killer = trick(1, "CJ.1 HQ.1 D9.1 D9.2", 2)
+    assert names([BLANK] * 11 + [killer]) == [("karlchen_killer", "re", 1)]
+
+
+def test_no_extra_points_in_a_solo() -> None:
+    rng = random.Random(4)
+    deal = new_deal(options={"pflichtsolo": "1:trumpf"})
+    while not deal.finished:
+        deal.apply(rng.choice([m for m in deal.legal_moves() if m < 48]))
+    outcome = deal.outcome()
+    assert outcome is not None and outcome["solo_scored"] and outcome["extras"] == []
+    assert outcome["settlement"][1] == 3 * outcome["settlement"][0] * -1
+
+
+@pytest.mark.parametrize(
+    ("option", "hand", "allowed"),
+    [
+        ("neunen_oder_koenige", D[3], True),  # P4 has five Neunen
+        ("koenige", D[3], False),
+        ("aus", D[3], False),
+        ("neunen", D[3], True),
+    ],
+)
+def test_schmeissen_trigger_option(option: str, hand: str, allowed: bool) -> None:
+    deal = play(new_deal(options={"schmeissen": option}), "gesund", "gesund", "gesund")
+    assert ("schmeissen" in deal.legal_texts()) == allowed

@@ -51,7 +51,7 @@ from server.engine.games.doppelkopf.contracts import (
     SUIT_WORDS,
     trick_rules,
 )
-from server.engine.games.doppelkopf.scoring import LEVELS, score
+from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, score
 from server.engine.tricks import TrickRules
 
 PACK = DOPPELKOPF
@@ -64,8 +64,6 @@ GESUND, SOLO, SCHMEISSEN, ARMUT, HOCHZEIT = 200, 201, 210, 211, 212
 TAKE, DECLINE, KNOCK, ANNOUNCE = 220, 221, 230, 231  # ANNOUNCE + 0..3 = 90, 60, 30, schwarz
 CQ = KIND["CQ"]
 DA = KIND["DA"]
-H10 = KIND["H10"]
-CJ = KIND["CJ"]
 SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
 
 
@@ -842,44 +840,12 @@ class DoppelkopfDeal(Deal):
         return self._outcome
 
     def extras(self, re: set[int]) -> tuple[dict[str, int], list[JSON]]:
-        """Extra points per party (none in solos) and the list of what earned them."""
-        points = {"re": 0, "kontra": 0}
-        found: list[JSON] = []
+        """Extra points per party (none in a game scored as a solo, DK-A15)."""
         if self.solo_scored:
-            return points, found
-        limit = int(self.options["doppelkopf_augen"])
-        pig = self.schweinchen
-
-        def party(seat: int) -> str:
-            return "re" if seat in re else "kontra"
-
-        for number, (leader, cards, winner) in enumerate(self.tricks, start=1):
-            side = party(winner)
-            players = [(leader + i) % 4 for i in range(4)]
-            foreign = [c for c, p in zip(cards, players, strict=True) if party(p) != side]
-
-            def add(name: str, n: int = 1, trick: int = number, who: str = side) -> None:
-                points[who] += n
-                found.append({"name": name, "party": who, "trick": trick, "points": n})
-
-            for c in foreign:
-                if (DA >> c) & 1:
-                    add("fuchs_gefangen")
-            if COUNTER.raw(sum(1 << c for c in cards)) >= limit:
-                add("doppelkopf")
-            caught_h10 = [c for c in foreign if (H10 >> c) & 1]
-            best = cards[(winner - leader) % 4]
-            if len(caught_h10) == 2 and pig == winner and (DA >> best) & 1:
-                add("herz10_schweinchen", 4)
-            else:
-                for _ in caught_h10:
-                    add("herz10_gefangen")
-            if number == 12:
-                if (CJ >> best) & 1:
-                    add("karlchen")
-                if any((CJ >> c) & 1 for c in foreign):
-                    add("karlchen_killer")
-        return points, found
+            return {"re": 0, "kontra": 0}, []
+        return extra_points(
+            self.tricks, re, self.schweinchen, int(self.options["doppelkopf_augen"])
+        )
 
     def _score(self) -> JSON:
         if self.thrown_in:

@@ -23,10 +23,19 @@ them (DK-A7, "Model A"):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from server.engine.cards import DOPPELKOPF
+from server.engine.counting import PointCounter
 
 LEVELS = ("120", "90", "60", "30", "schwarz")
+DA = DOPPELKOPF.kind_mask["DA"]
+H10 = DOPPELKOPF.kind_mask["H10"]
+CJ = DOPPELKOPF.kind_mask["CJ"]
+AUGEN = PointCounter(DOPPELKOPF)
+Trick = tuple[int, Sequence[int], int]  # leader, cards in playing order, winner
 THRESHOLDS = (None, 90, 60, 30, None)
 
 
@@ -129,3 +138,47 @@ def score(
         lines.append((f"geklopft ×{1 << knocks}", total * ((1 << knocks) - 1)))
         total <<= knocks
     return GameScore(winner, total, lines)
+
+
+def extra_points(
+    tricks: Sequence[Trick],
+    re: set[int],
+    schweinchen: int | None = None,
+    doppelkopf_augen: int = 31,
+) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Extra points per party from the tricks of a game that is not a solo (DK-A12).
+
+    * ``fuchs_gefangen``: a trick won by one party holds a Karo Ass of the other;
+    * ``doppelkopf``: a trick of ``doppelkopf_augen`` (31) Augen or more;
+    * ``herz10_gefangen``: a trick won by one party holds a Herz 10 of the other; when the
+      Schweinchen takes both Herz 10 of the other party the catch is 4 in all
+      (``herz10_schweinchen``);
+    * ``karlchen``: the Kreuz Bube wins the last trick; ``karlchen_killer``: the last
+      trick, won by one party, holds the Kreuz Bube of the other.
+    """
+    points = {"re": 0, "kontra": 0}
+    found: list[dict[str, Any]] = []
+    for number, (leader, cards, winner) in enumerate(tricks, start=1):
+        side = "re" if winner in re else "kontra"
+        seats = [(leader + i) % 4 for i in range(4)]
+        foreign = [
+            c for c, p in zip(cards, seats, strict=True) if ("re" if p in re else "kontra") != side
+        ]
+        best = cards[(winner - leader) % 4]
+        earned: list[tuple[str, int]] = [("fuchs_gefangen", 1) for c in foreign if (DA >> c) & 1]
+        if AUGEN.raw(sum(1 << c for c in cards)) >= doppelkopf_augen:
+            earned.append(("doppelkopf", 1))
+        caught = sum(1 for c in foreign if (H10 >> c) & 1)
+        if caught == 2 and schweinchen == winner and (DA >> best) & 1:
+            earned.append(("herz10_schweinchen", 4))
+        else:
+            earned += [("herz10_gefangen", 1)] * caught
+        if number == len(tricks) == 12:
+            if (CJ >> best) & 1:
+                earned.append(("karlchen", 1))
+            if any((CJ >> c) & 1 for c in foreign):
+                earned.append(("karlchen_killer", 1))
+        for name, n in earned:
+            points[side] += n
+            found.append({"name": name, "party": side, "trick": number, "points": n})
+    return points, found
