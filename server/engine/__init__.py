@@ -11,5 +11,5 @@ Layout (see ``shared/design/ARCHITECTURE.md``):
 * :mod:`server.engine.record` — the deal record (replay, strict loading);
 * :mod:`server.engine.playout` — random playouts with invariant checks;
 * :mod:`server.engine.registry` — game names to rules;
-* :mod:`server.engine.settlement` — who pays whom at the end of a match.
+* :mod:`server.engine.match` — who pays whom at the end of a match.
 """

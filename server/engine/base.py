@@ -18,7 +18,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from server.engine.cards import Pack
 from server.engine.errors import IllegalActionError, MalformedError
@@ -26,6 +26,7 @@ from server.engine.errors import IllegalActionError, MalformedError
 Move = int
 OptionValue = bool | int | str
 JSON = dict[str, Any]
+DealT = TypeVar("DealT", bound="Deal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ class Dealt:
     talon: tuple[int, ...] = ()
 
 
-class Rules(ABC):
+class Rules(ABC, Generic[DealT]):
     """A game: a value with a name, a pack and options, that creates deals."""
 
     name: ClassVar[str]
@@ -69,6 +70,7 @@ class Rules(ABC):
     hand_size: ClassVar[int]
     talon_size: ClassVar[int]
     options: ClassVar[tuple[Option, ...]]
+    default_seat_names: ClassVar[tuple[str, ...]]
 
     def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """Return the full option set: defaults overridden by ``given``, each value checked."""
@@ -95,20 +97,24 @@ class Rules(ABC):
         return self.deal_cards(order)
 
     @abstractmethod
+    def deal_type(self) -> type[DealT]:
+        """The deal class of this game."""
+
     def new_deal(
         self,
         dealt: Dealt,
         options: Mapping[str, object] | None = None,
         seats: Sequence[str] | None = None,
         dealer: str | None = None,
-    ) -> Deal:
-        """Create a deal in its first phase."""
+    ) -> DealT:
+        """Create a deal in its first phase (options are checked and completed first)."""
+        return self.deal_type()(self, dealt, self.resolve_options(options), seats, dealer)
 
 
 class Deal(ABC):
     """One deal of a game: a checked state machine over moves."""
 
-    rules: Rules
+    rules: Rules[Any]
     options: dict[str, OptionValue]
     seat_names: tuple[str, ...]
     dealer: str
@@ -116,6 +122,35 @@ class Deal(ABC):
     history: list[tuple[int, Move]]
     _phase: str
     _to_move: int | None
+
+    def __init__(
+        self,
+        rules: Rules[Any],
+        dealt: Dealt,
+        options: dict[str, OptionValue],
+        seats: Sequence[str] | None,
+        dealer: str | None,
+    ) -> None:
+        """Check the seat names and the dealt cards; the game sets up its own state after."""
+        self.rules = rules
+        self.options = options
+        names = tuple(seats) if seats is not None else rules.default_seat_names
+        if len(names) != rules.seats or len(set(names)) != rules.seats:
+            raise MalformedError(
+                "bad_seats",
+                f"{rules.title} needs {rules.seats} different seat names",
+                f"{rules.title} braucht {rules.seats} verschiedene Sitznamen",
+            )
+        self.seat_names = names
+        self.dealer = dealer if dealer is not None else names[-1]
+        check_dealt(rules, dealt)
+        self.dealt = dealt
+        self.history = []
+        self._start()
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Set up the game's own state (called once the seats and cards are checked)."""
 
     @property
     def phase(self) -> str:
@@ -252,6 +287,37 @@ class Deal(ABC):
             "to_move_name": None if actor is None else self.seat_names[actor],
             "legal_actions": self.legal_texts() if actor is not None else [],
         }
+
+
+def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
+    """Refuse dealt cards that do not split the whole pack into the game's hands and talon."""
+    if len(dealt.hands) != rules.seats or len(dealt.talon) != rules.talon_size:
+        raise MalformedError(
+            "bad_deal",
+            f"{rules.title} deals {rules.seats} hands and a talon of {rules.talon_size}",
+            f"{rules.title} gibt {rules.seats} Blätter und einen Talon von {rules.talon_size}",
+        )
+    seen = 0
+    for seat, hand in enumerate(dealt.hands):
+        if hand.bit_count() != rules.hand_size or seen & hand:
+            raise MalformedError(
+                "bad_deal",
+                f"hand {seat} must hold {rules.hand_size} cards dealt to nobody else",
+                f"Blatt {seat} muss {rules.hand_size} Karten haben, die sonst keiner hat",
+            )
+        seen |= hand
+    for card in dealt.talon:
+        if (seen >> card) & 1:
+            raise MalformedError(
+                "duplicate_card", "a card was dealt twice", "eine Karte wurde doppelt gegeben"
+            )
+        seen |= 1 << card
+    if seen != rules.pack.full:
+        raise MalformedError(
+            "missing_card",
+            "the deal does not use the whole pack",
+            "das Spiel verwendet nicht das ganze Blatt",
+        )
 
 
 def malformed_action(text: str) -> MalformedError:

@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine.base import JSON, Deal, Rules
 from server.engine.errors import EngineError
@@ -76,7 +77,7 @@ def check_finished(deal: Deal) -> list[str]:
 
 
 def play_random(
-    rules: Rules,
+    rules: Rules[Any],
     rng: random.Random,
     options: Mapping[str, object] | None = None,
     *,

@@ -144,7 +144,7 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
         )
     dealt = _read_cards(rules.pack, record, rules.seats, rules.hand_size, rules.talon_size)
     try:
-        deal = rules.new_deal(dealt, options, seats, dealer)
+        deal: Deal = rules.new_deal(dealt, options, seats, dealer)
     except MalformedError as exc:
         where = "options" if exc.code in ("unknown_option", "bad_option") else "dealer"
         raise RecordError(where, exc) from None

@@ -8,6 +8,7 @@ listed with ``implemented=False`` so that the start page can show it as "coming"
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from server.engine.base import Rules
 from server.engine.errors import MalformedError
@@ -83,12 +84,12 @@ def list_games() -> list[GameInfo]:
     return list(GAMES.values())
 
 
-def get_rules(name: str) -> Rules:
+def get_rules(name: str) -> Rules[Any]:
     """Return the rules value of the game ``name``; raise :class:`MalformedError` if unknown."""
     from server.engine.games.doppelkopf import Doppelkopf  # local: games import the core
     from server.engine.games.dreierles import Dreierles
 
-    implemented: dict[str, type[Rules]] = {"doppelkopf": Doppelkopf, "dreierles": Dreierles}
+    implemented: dict[str, type[Rules[Any]]] = {"doppelkopf": Doppelkopf, "dreierles": Dreierles}
     if name not in implemented:
         known = ", ".join(sorted(implemented))
         raise MalformedError(

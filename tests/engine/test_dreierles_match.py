@@ -8,7 +8,7 @@ import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles.match import DreierlesMatch
-from server.engine.settlement import Payment, settle_debts
+from server.engine.match import Payment, settle_debts
 
 
 def play_match(match: DreierlesMatch, seed: int) -> None:

@@ -35,10 +35,10 @@ played, a solo, Armut or Hochzeit resolved. Views never show more.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, OptionValue, Rules, malformed_action
+from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
 from server.engine.bits import cards_of
 from server.engine.cards import DOPPELKOPF
 from server.engine.counting import PointCounter
@@ -77,7 +77,7 @@ def _by_kind(mask: int) -> list[int]:
     return sorted(cards_of(_lower_copies(mask)), key=lambda c: c % 24)
 
 
-class Doppelkopf(Rules):
+class Doppelkopf(Rules["DoppelkopfDeal"]):
     """Doppelkopf with the house rules of ``doppelkopf.txt``: four seats, 48 cards."""
 
     name = "doppelkopf"
@@ -86,6 +86,7 @@ class Doppelkopf(Rules):
     seats = 4
     hand_size = 12
     talon_size = 0
+    default_seat_names = ("P1", "P2", "P3", "P4")
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "dulle",
@@ -159,51 +160,22 @@ class Doppelkopf(Rules):
                 hands[i % 4] |= 1 << c
         return Dealt(tuple(hands), ())
 
-    def new_deal(
-        self,
-        dealt: Dealt,
-        options: Mapping[str, object] | None = None,
-        seats: Sequence[str] | None = None,
-        dealer: str | None = None,
-    ) -> DoppelkopfDeal:
-        """Start a deal with the Vorbehalt round (or the obligatory solo)."""
-        return DoppelkopfDeal(self, dealt, self.resolve_options(options), seats, dealer)
-
-
-def _illegal(code: str, en: str, de: str) -> IllegalActionError:
-    return IllegalActionError(code, en, de)
+    def deal_type(self) -> type[DoppelkopfDeal]:
+        """Deals of Doppelkopf start with the Vorbehalt round (or an obligatory solo)."""
+        return DoppelkopfDeal
 
 
 class DoppelkopfDeal(Deal):
     """One deal of Doppelkopf (see the module text)."""
 
-    def __init__(
-        self,
-        rules: Doppelkopf,
-        dealt: Dealt,
-        options: dict[str, OptionValue],
-        seats: Sequence[str] | None,
-        dealer: str | None,
-    ) -> None:
-        self.rules = rules
-        self.options = options
-        self.seat_names = tuple(seats) if seats is not None else ("P1", "P2", "P3", "P4")
-        if len(self.seat_names) != 4 or len(set(self.seat_names)) != 4:
-            raise MalformedError(
-                "bad_seats",
-                "Doppelkopf needs four different seat names",
-                "Doppelkopf braucht vier verschiedene Sitznamen",
-            )
-        self.dealer = dealer if dealer is not None else self.seat_names[3]
+    def _start(self) -> None:
+        """Check the dealer's seat and set up the deal's state."""
         if self.dealer != self.seat_names[3]:
             raise MalformedError(
                 "bad_dealer", "the dealer is P4, the last seat", "der Geber ist P4, der letzte Sitz"
             )
-        self._check_dealt(dealt)
-        self.dealt = dealt
-        self.history = []
-        self.hands = list(dealt.hands)
-        self.known = list(dealt.hands)  # cards each seat knows the place of
+        self.hands = list(self.dealt.hands)
+        self.known = list(self.dealt.hands)  # cards each seat knows the place of
         self._phase = "vorbehalt"
         self._to_move: int | None = 0
         self.reservations: list[str | None] = [None] * 4
@@ -229,36 +201,12 @@ class DoppelkopfDeal(Deal):
         self.start_hands: tuple[int, ...] = ()
         self._rules: tuple[TrickRules, ...] = ()
         self._outcome: JSON | None = None
-        forced = str(options["pflichtsolo"])
+        forced = str(self.options["pflichtsolo"])
         if forced:
             seat_text, solo = forced.split(":")
             self._declare_solo(int(seat_text), solo)
-            if options["pflichtsolo_lead"] == "p1":
+            if self.options["pflichtsolo_lead"] == "p1":
                 self.leader = self._to_move = 0
-
-    @staticmethod
-    def _check_dealt(dealt: Dealt) -> None:
-        seen = 0
-        if len(dealt.hands) != 4 or dealt.talon:
-            raise MalformedError(
-                "bad_deal",
-                "Doppelkopf deals four hands and no talon",
-                "Doppelkopf gibt vier Blätter und keinen Talon",
-            )
-        for seat, hand in enumerate(dealt.hands):
-            if hand.bit_count() != 12 or seen & hand:
-                raise MalformedError(
-                    "bad_deal",
-                    f"hand {seat} must hold 12 cards of its own",
-                    f"Blatt {seat} muss 12 eigene Karten haben",
-                )
-            seen |= hand
-        if seen != DOPPELKOPF.full:
-            raise MalformedError(
-                "missing_card",
-                "the deal does not use the whole pack",
-                "das Spiel verwendet nicht das ganze Blatt",
-            )
 
     # ------------------------------------------------------------------ contract
 
@@ -622,22 +570,24 @@ class DoppelkopfDeal(Deal):
         """Say which rule forbids ``move`` for the seat to move."""
         seat = self._to_move
         if seat is None:
-            return _illegal("deal_finished", "the deal is finished", "das Spiel ist zu Ende")
+            return IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
         phase = self._phase
         if phase == "vorbehalt" and move == ARMUT:
-            return _illegal(
+            return IllegalActionError(
                 "no_armut",
                 "Armut needs three trumps or fewer",
                 "Armut braucht drei Trümpfe oder weniger",
             )
         if phase == "vorbehalt" and HOCHZEIT <= move < HOCHZEIT + 5:
-            return _illegal(
+            return IllegalActionError(
                 "no_hochzeit",
                 "a Hochzeit needs both Kreuz Damen",
                 "eine Hochzeit braucht beide Kreuz Damen",
             )
         if phase == "vorbehalt" and move == SCHMEISSEN:
-            return _illegal(
+            return IllegalActionError(
                 "no_schmeissen",
                 "this hand may not be thrown in",
                 "dieses Blatt darf nicht geschmissen werden",
@@ -645,7 +595,7 @@ class DoppelkopfDeal(Deal):
         if phase == "push" and PUSH <= move < PUSH + 48:
             if not (self.hands[seat] >> (move - PUSH)) & 1:
                 return self._not_held(move - PUSH)
-            return _illegal(
+            return IllegalActionError(
                 "armut_trumps",
                 "all your trumps must be among the three cards",
                 "alle deine Trümpfe müssen unter den drei Karten sein",
@@ -656,7 +606,7 @@ class DoppelkopfDeal(Deal):
             return self.explain_off_turn(seat, move)
         if phase == "play" and move < 48:
             return self._explain_play(seat, move)
-        return _illegal(
+        return IllegalActionError(
             "wrong_phase",
             f"'{self.move_text(move)}' is not possible now",
             f"'{self.move_text(move)}' ist jetzt nicht möglich",
@@ -666,24 +616,24 @@ class DoppelkopfDeal(Deal):
         """Why a knock or announcement is refused; other moves out of turn: not your turn."""
         if move == KNOCK or ANNOUNCE <= move < ANNOUNCE + 4:
             if self._phase != "play" or self.cards_played > 5:
-                return _illegal(
+                return IllegalActionError(
                     "too_late",
                     "knocking and announcing end with the fifth card",
                     "Klopfen und Ansagen enden mit der fünften Karte",
                 )
             if move == KNOCK:
-                return _illegal(
+                return IllegalActionError(
                     "knocked_already",
                     "everybody knocks once at most",
                     "jeder klopft höchstens einmal",
                 )
             if seat not in self.knocks:
-                return _illegal(
+                return IllegalActionError(
                     "knock_first",
                     "announce together with your own knock",
                     "angesagt wird zu deinem eigenen Klopfen",
                 )
-            return _illegal(
+            return IllegalActionError(
                 "announced_already",
                 "announce a higher level than before",
                 "sage eine höhere Stufe an als vorher",
@@ -692,7 +642,9 @@ class DoppelkopfDeal(Deal):
 
     def _not_held(self, card: int) -> IllegalActionError:
         kind = PACK.cards[card].kind
-        return _illegal("card_not_in_hand", f"you do not hold {kind}", f"du hast {kind} nicht")
+        return IllegalActionError(
+            "card_not_in_hand", f"you do not hold {kind}", f"du hast {kind} nicht"
+        )
 
     def _explain_play(self, seat: int, card: int) -> IllegalActionError:
         if not (self.hands[seat] >> card) & 1:
@@ -700,13 +652,13 @@ class DoppelkopfDeal(Deal):
         rules = self._rules_now()
         lead = self.trick[0]
         if (rules.trumps >> lead) & 1:
-            return _illegal(
+            return IllegalActionError(
                 "trumpf_bedienen",
                 "Trumpf was led and you hold trumps",
                 "Trumpf ist ausgespielt und du hast Trumpf",
             )
         name = SUIT_NAME[PACK.cards[lead].suit]
-        return _illegal(
+        return IllegalActionError(
             "farbzwang",
             f"Farbzwang: {name} was led and you hold {name}",
             f"Farbzwang: {name} ist ausgespielt und du hast {name}",

@@ -32,6 +32,7 @@ from server.engine.base import JSON, Dealt, OptionValue
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import SOLOS
 from server.engine.games.doppelkopf.deal import Doppelkopf, DoppelkopfDeal
+from server.engine.match import finished_outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,19 +157,7 @@ class DoppelkopfEvening:
     def record(self, deal: DoppelkopfDeal) -> SheetRow:
         """Write a finished deal on the sheet and work out what the evening owes next."""
         setup = self.next_setup()
-        outcome = deal.outcome()
-        if outcome is None:
-            raise IllegalActionError(
-                "deal_not_finished",
-                "only finished deals are written down",
-                "nur beendete Spiele werden aufgeschrieben",
-            )
-        if deal.seat_names != setup.seats or deal.options != setup.options:
-            raise IllegalActionError(
-                "wrong_deal",
-                "this deal is not the next deal of the evening",
-                "dieses Spiel ist nicht das nächste des Abends",
-            )
+        outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
         points = {setup.seats[s]: pts for s, pts in enumerate(outcome["settlement"])}
         for name, pts in points.items():
             if pts > 0:

@@ -47,10 +47,10 @@ Decisions where DECISIONS.md is silent (players of Mittelbaden would expect thes
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, OptionValue, Rules, malformed_action
+from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
@@ -98,7 +98,7 @@ COUNTER = PointCounter(TAROCK)
 SUIT_NAMES = {"T": "Tarock", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
 
 
-class Dreierles(Rules):
+class Dreierles(Rules["DreierlesDeal"]):
     """The game Dreierles (Mittelbaden), three active seats with the 54-card Tarock pack."""
 
     name = "dreierles"
@@ -107,6 +107,7 @@ class Dreierles(Rules):
     seats = 3
     hand_size = 16
     talon_size = 6
+    default_seat_names = ("V", "M", "H")
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "counting",
@@ -160,55 +161,26 @@ class Dreierles(Rules):
                 pos += 8
         return Dealt(tuple(hands), talon)
 
-    def new_deal(
-        self,
-        dealt: Dealt,
-        options: Mapping[str, object] | None = None,
-        seats: Sequence[str] | None = None,
-        dealer: str | None = None,
-    ) -> DreierlesDeal:
-        """Start a deal in the auction."""
-        return DreierlesDeal(self, dealt, self.resolve_options(options), seats, dealer)
-
-
-def _illegal(code: str, en: str, de: str) -> IllegalActionError:
-    return IllegalActionError(code, en, de)
+    def deal_type(self) -> type[DreierlesDeal]:
+        """Deals of Dreierles start in the auction."""
+        return DreierlesDeal
 
 
 class DreierlesDeal(Deal):
     """One deal of Dreierles (see the module text for the phases)."""
 
-    def __init__(
-        self,
-        rules: Dreierles,
-        dealt: Dealt,
-        options: dict[str, OptionValue],
-        seats: Sequence[str] | None,
-        dealer: str | None,
-    ) -> None:
-        self.rules = rules
-        self.options = options
-        self.seat_names = tuple(seats) if seats is not None else ("V", "M", "H")
-        if len(self.seat_names) != 3 or len(set(self.seat_names)) != 3:
-            raise MalformedError(
-                "bad_seats",
-                "Dreierles needs three different seat names",
-                "Dreierles braucht drei verschiedene Sitznamen",
-            )
-        self.dealer = dealer if dealer is not None else self.seat_names[2]
+    def _start(self) -> None:
+        """Check the dealer's seat and set up the deal's state."""
         if self.dealer in self.seat_names[:2]:
             raise MalformedError(
                 "bad_dealer",
                 "the dealer is Hinterhand (seat 2) or sits out, never seat 0 or 1",
                 "Der Geber ist Hinterhand (Sitz 2) oder setzt aus, nie Sitz 0 oder 1",
             )
-        self.dealt = dealt
-        self._check_dealt(dealt)
-        self.history = []
-        self.thirds = options["counting"] == "thirds"
-        self.final_round = bool(options["final_round"])
-        self.hands = list(dealt.hands)
-        self.talon = dealt.talon
+        self.thirds = self.options["counting"] == "thirds"
+        self.final_round = bool(self.options["final_round"])
+        self.hands = list(self.dealt.hands)
+        self.talon = self.dealt.talon
         self._phase = "auction"
         self._to_move: int | None = 0
         self.calls: list[tuple[int, str]] = []
@@ -232,40 +204,6 @@ class DreierlesDeal(Deal):
         self._best = 0  # position in the current trick of the card winning it so far
         self._legal_mask = -1  # cache for the play phase
         self._outcome: JSON | None = None
-
-    @staticmethod
-    def _check_dealt(dealt: Dealt) -> None:
-        if len(dealt.hands) != 3 or len(dealt.talon) != 6:
-            raise MalformedError(
-                "bad_deal",
-                "Dreierles deals three hands and a blind of six",
-                "Dreierles gibt drei Blätter und einen Blinden von sechs",
-            )
-        seen = 0
-        for seat, hand in enumerate(dealt.hands):
-            if hand.bit_count() != 16:
-                raise MalformedError(
-                    "bad_deal",
-                    f"hand {seat} must hold 16 cards",
-                    f"Blatt {seat} muss 16 Karten haben",
-                )
-            if seen & hand:
-                raise MalformedError(
-                    "duplicate_card", "a card was dealt twice", "eine Karte wurde doppelt gegeben"
-                )
-            seen |= hand
-        for c in dealt.talon:
-            if (seen >> c) & 1:
-                raise MalformedError(
-                    "duplicate_card", "a card was dealt twice", "eine Karte wurde doppelt gegeben"
-                )
-            seen |= 1 << c
-        if seen != TAROCK.full:
-            raise MalformedError(
-                "missing_card",
-                "the deal does not use the whole pack",
-                "das Spiel verwendet nicht das ganze Blatt",
-            )
 
     # ------------------------------------------------------------------ state
 
@@ -528,21 +466,23 @@ class DreierlesDeal(Deal):
         """Say which rule forbids ``move`` for the seat to move."""
         seat = self._to_move
         text = self.move_text(move) if self._known(move) else str(move)
-        wrong_phase = _illegal(
+        wrong_phase = IllegalActionError(
             "wrong_phase",
             f"'{text}' is not possible in the {self._phase} phase",
             f"'{text}' ist in der Phase {self._phase} nicht möglich",
         )
         if seat is None:
-            return _illegal("deal_finished", "the deal is finished", "das Spiel ist zu Ende")
+            return IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
         if self._phase == "auction" and BID < move <= BID + 4:
             if self.final_round:
-                return _illegal(
+                return IllegalActionError(
                     "final_round_solo",
                     "in the final round only a Solo may be bid",
                     "in der Schlussrunde darf nur Solo geboten werden",
                 )
-            return _illegal(
+            return IllegalActionError(
                 "bid_too_low",
                 f"you must bid higher than {TITLES[CONTRACTS[self.high - 1]]}; nobody holds",
                 f"du musst höher bieten als {TITLES[CONTRACTS[self.high - 1]]}; "
@@ -553,18 +493,18 @@ class DreierlesDeal(Deal):
             if not (self.hands[seat] >> card) & 1:
                 return self._not_held(card)
             if (KINGS >> card) & 1:
-                return _illegal(
+                return IllegalActionError(
                     "discard_king",
                     "kings may not be discarded",
                     "Könige dürfen nicht abgelegt werden",
                 )
-            return _illegal(
+            return IllegalActionError(
                 "discard_trump",
                 "trumps may not be discarded",
                 "Trümpfe dürfen nicht abgelegt werden",
             )
         if self._phase == "declare" and move == ANNOUNCE_PFEIFE:
-            return _illegal(
+            return IllegalActionError(
                 "no_pfeife",
                 "only the declarer holding the Pfeife (T1) can lay it open",
                 "nur der Alleinspieler mit der Pfeife (T1) kann sie offen ablegen",
@@ -579,7 +519,9 @@ class DreierlesDeal(Deal):
 
     def _not_held(self, card: int) -> IllegalActionError:
         code = TAROCK.code(card)
-        return _illegal("card_not_in_hand", f"you do not hold {code}", f"du hast {code} nicht")
+        return IllegalActionError(
+            "card_not_in_hand", f"you do not hold {code}", f"du hast {code} nicht"
+        )
 
     def _explain_play(self, seat: int, card: int) -> IllegalActionError:
         hand = self.hands[seat]
@@ -592,38 +534,38 @@ class DreierlesDeal(Deal):
             follow = TAROCK.suit_mask[lead_suit] & hand
             if follow and not (follow >> card) & 1:
                 rule = "Tarockzwang" if lead_suit == "T" else "Farbzwang"
-                return _illegal(
+                return IllegalActionError(
                     rule.lower(),
                     f"{rule}: {name} was led and you hold {name}",
                     f"{rule}: {name} ist ausgespielt und du hast {name}",
                 )
             if not follow and hand & TRUMPS and not (TRUMPS >> card) & 1:
-                return _illegal(
+                return IllegalActionError(
                     "trumpfzwang",
                     f"Trumpfzwang: you cannot follow {name} and must play a trump",
                     f"Trumpfzwang: du kannst {name} nicht bedienen und musst stechen",
                 )
         if self.is_rauber and card != PFEIFE and len(self.tricks) == 2:
-            return _illegal(
+            return IllegalActionError(
                 "pfeife_third_trick",
                 "Räuber: the Pfeife (T1) must be played to the third trick",
                 "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden",
             )
         if self.is_rauber and card == MOND:
-            return _illegal(
+            return IllegalActionError(
                 "mond_on_skus",
                 "Räuber: the Mond (T21) may not go onto the Sküs while you hold another trump",
                 "Räuber: der Mond (T21) darf nicht auf den Sküs, solange du anderen Trumpf hast",
             )
         if card == PFEIFE:
-            return _illegal(
+            return IllegalActionError(
                 "pfeife_announced",
                 "the announced Pfeife may be played before the last trick "
                 "only when it is your only legal card",
                 "die angesagte Pfeife darf vor dem letzten Stich nur gespielt werden, "
                 "wenn keine andere Karte erlaubt ist",
             )
-        return _illegal(
+        return IllegalActionError(
             "illegal_card",
             f"{code} may not be played now",
             f"{code} darf jetzt nicht gespielt werden",

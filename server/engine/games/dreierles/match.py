@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from server.engine.base import JSON, Dealt, OptionValue
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
-from server.engine.settlement import Payment, settle_debts
+from server.engine.match import Payment, finished_outcome, settle_debts
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,23 +120,7 @@ class DreierlesMatch:
     def record(self, deal: DreierlesDeal) -> SheetRow:
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
         setup = self.next_setup()
-        outcome = deal.outcome()
-        if outcome is None:
-            raise IllegalActionError(
-                "deal_not_finished",
-                "only finished deals are written down",
-                "nur beendete Spiele werden aufgeschrieben",
-            )
-        if (
-            deal.seat_names != setup.seats
-            or deal.dealer != setup.dealer
-            or deal.options != setup.options
-        ):
-            raise IllegalActionError(
-                "wrong_deal",
-                "this deal is not the next deal of the match",
-                "dieses Spiel ist nicht das nächste der Partie",
-            )
+        outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
         points = dict.fromkeys(self.players, 0)
         for seat, amount in enumerate(outcome["settlement"]):
             points[setup.seats[seat]] += amount

@@ -1,4 +1,6 @@
-"""Turning a match's final totals into who pays whom.
+"""What every match (Partie, evening) shares: checking the next deal, and who pays whom.
+
+Each game's match module (``games/<game>/match.py`` or ``evening.py``) owns its sheet.
 
 >>> settle_debts({"Anna": 90, "Bernd": -30, "Catrin": -60})
 [Payment(payer='Catrin', payee='Anna', cents=60), Payment(payer='Bernd', payee='Anna', cents=30)]
@@ -6,8 +8,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from server.engine.base import JSON, Deal
+from server.engine.errors import IllegalActionError
+
+
+def finished_outcome(
+    deal: Deal, seats: Sequence[str], dealer: str, options: Mapping[str, object]
+) -> JSON:
+    """The outcome of ``deal`` if it is finished and is the deal the match set up next."""
+    outcome = deal.outcome()
+    if outcome is None:
+        raise IllegalActionError(
+            "deal_not_finished",
+            "only finished deals are written down",
+            "nur beendete Spiele werden aufgeschrieben",
+        )
+    if deal.seat_names != tuple(seats) or deal.dealer != dealer or deal.options != dict(options):
+        raise IllegalActionError(
+            "wrong_deal",
+            "this deal is not the next deal of the match",
+            "dieses Spiel ist nicht das nächste der Partie",
+        )
+    return outcome
 
 
 @dataclass(frozen=True, slots=True)
