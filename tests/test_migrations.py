@@ -38,8 +38,13 @@ def sqlite_tables(url: str) -> set[str]:
     return {name for (name,) in rows}
 
 
-def test_head_is_the_initial_baseline() -> None:
-    assert head_revision() == "0001_initial"
+MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
+
+
+def test_head_is_the_play_schema() -> None:
+    assert head_revision() == "0002_play"
+    assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
+            "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
 
 def test_upgrade_head_on_fresh_sqlite_reports_ok(sqlite_db_url: str) -> None:
@@ -56,7 +61,7 @@ def test_upgrade_head_on_fresh_sqlite_reports_ok(sqlite_db_url: str) -> None:
     assert status.revision == status.head == head_revision()
     assert status.url_scheme == "sqlite"
     assert status.problem() is None
-    assert sqlite_tables(sqlite_db_url) == {"alembic_version", "app_meta"}
+    assert sqlite_tables(sqlite_db_url) == MODEL_TABLES
 
 
 def test_downgrade_base_removes_the_schema(migrated_db_url: str) -> None:
@@ -176,7 +181,7 @@ def test_postgres_upgrade_check_and_downgrade(postgres_url: str) -> None:
             status = await check_database(engine, head=head_revision())
             assert status.ok, status.problem()
             assert status.url_scheme == "postgresql"
-            assert await tables() == {"alembic_version", "app_meta"}
+            assert await tables() == MODEL_TABLES
             async with engine.connect() as connection:
                 assert await connection.run_sync(_schema_diff) == []
 

@@ -1,13 +1,34 @@
 """SQLAlchemy 2 typed models.
 
 Every table here has an Alembic revision in ``migrations/versions/`` that creates it;
-``tests/test_migrations.py`` checks that the two agree. Later issues add users,
-sessions, rooms, matches, deals, the action log and score entries.
+``tests/test_migrations.py`` checks that the two agree.
+
+* accounts: ``users`` (registered or guest) and ``sessions`` (a hash of the cookie token);
+* rooms: ``rooms`` (game, options, stake, invite token) and ``room_members`` (players with
+  their seat order, spectators);
+* play: ``matches`` (one Partie/evening of a room), ``deals`` (the deal record: options,
+  seats, dealer, dealt cards; the outcome once finished), ``actions`` (the append-only log,
+  primary key deal + sequence number; rows are never updated), ``score_entries`` (points
+  and money per player and deal) and ``pot_movements`` (Pagatkasse, Haferl, Depot).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import MetaData, Text
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # Deterministic constraint names, so that Alembic revisions (and SQLite batch
@@ -34,3 +55,135 @@ class AppMeta(Base):
 
     key: Mapped[str] = mapped_column(Text, primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+def _now() -> Mapped[datetime]:
+    return mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class User(Base):
+    """A person: registered (login name + argon2 hash) or a guest (display name only)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    login: Mapped[str | None] = mapped_column(String(40), unique=True)  # None for guests
+    display_name: Mapped[str] = mapped_column(String(40))
+    password_hash: Mapped[str | None] = mapped_column(Text)
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    language: Mapped[str] = mapped_column(String(2), default="de")
+    created_at: Mapped[datetime] = _now()
+
+
+class UserSession(Base):
+    """A login session; the cookie holds the token, the database only its SHA-256."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = _now()
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Room(Base):
+    """A private room: one game with fixed house rules, reachable by its invite token."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    stake_cents: Mapped[int] = mapped_column(Integer, default=10)
+    rounds: Mapped[int] = mapped_column(Integer, default=4)  # deals for Doppelkopf: 0 = open
+    allow_spectators: Mapped[bool] = mapped_column(Boolean, default=False)
+    timer_seconds: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, playing, finished
+    created_at: Mapped[datetime] = _now()
+
+
+class RoomMember(Base):
+    """A member of a room: a player (with a place in the seat order) or a spectator."""
+
+    __tablename__ = "room_members"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))  # player, spectator
+    seat_order: Mapped[int | None] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = _now()
+
+
+class Match(Base):
+    """A Partie (or Doppelkopf evening) of a room, with the players fixed at its start."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[list[str]] = mapped_column(JSON)  # display names in seat order
+    player_ids: Mapped[list[int]] = mapped_column(JSON)  # user ids in the same order
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)  # options, stake, rounds, first dealer
+    status: Mapped[str] = mapped_column(String(16), default="running")  # running, finished
+    started_at: Mapped[datetime] = _now()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class DealRow(Base):
+    """One deal of a match: the chance part of its record, and its outcome when finished."""
+
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)  # record without actions/outcome
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    started_at: Mapped[datetime] = _now()
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    """One action of a deal, in canonical text; the log is append-only."""
+
+    __tablename__ = "actions"
+
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = _now()
+
+
+class ScoreEntry(Base):
+    """Points and money of one player in one deal (the score sheet, row by row)."""
+
+    __tablename__ = "score_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"))
+    player: Mapped[str] = mapped_column(String(40))
+    points: Mapped[int] = mapped_column(Integer)
+    cents: Mapped[int] = mapped_column(Integer)
+
+
+class PotMovement(Base):
+    """Money into or out of a pot (Pagatkasse, Haferl, Depot) for one player."""
+
+    __tablename__ = "pot_movements"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    deal_id: Mapped[int | None] = mapped_column(ForeignKey("deals.id"))
+    pot: Mapped[str] = mapped_column(String(24))
+    player: Mapped[str] = mapped_column(String(40))
+    cents: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(80))
