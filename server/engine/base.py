@@ -230,8 +230,11 @@ class Deal(ABC):
         """Game-specific checks of a finished deal (card points add up…); empty when fine."""
         return []
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
-        """Apply ``move`` for ``seat`` (default: the seat to move) after checking it."""
+    def check(self, move: Move, seat: int | None = None) -> int:
+        """Raise the error that :meth:`apply` would raise, change nothing; return the actor.
+
+        The server checks an action, stores it, and only then applies it.
+        """
         actor = self._to_move
         if actor is None:
             raise IllegalActionError(
@@ -244,13 +247,27 @@ class Deal(ABC):
                 )
             if move not in self.legal_moves_for(seat):
                 raise self.explain_off_turn(seat, move)
-            self.history.append((seat, move))
-            self._apply_off_turn(seat, move)
-            return
+            return seat
         if not self.is_legal(move):
             raise self.explain_illegal(move)
+        return actor
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Apply ``move`` for ``seat`` (default: the seat to move) after checking it."""
+        actor = self.check(move, seat)
         self.history.append((actor, move))
-        self._apply(move)
+        if actor == self._to_move:
+            self._apply(move)
+        else:
+            self._apply_off_turn(actor, move)
+
+    def action_seen_by(self, index: int, viewer: int | None) -> str:
+        """How action ``index`` of :attr:`history` looks to ``viewer`` (``None``: spectator).
+
+        Most actions are public; a game masks what the table does not see (a discard,
+        a reservation before it is resolved) by overriding this.
+        """
+        return self.move_text(self.history[index][1])
 
     def act(self, seat: int | None, text: str) -> Move:
         """Parse ``text`` and apply it for ``seat``; return the move."""

@@ -19,22 +19,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.base import JSON, Deal, Rules
+from server.engine.cards import Pack
 from server.engine.errors import EngineError
 from server.engine.record import dump_record, load_record, parse_record_text
 from server.engine.registry import get_rules
 
 
-def cards_in_view(view: object, codes: Mapping[str, int]) -> int:
-    """Return the mask of every card whose canonical code appears as a word in ``view``."""
-    found = 0
+def cards_in_view(view: object, names: Mapping[str, int]) -> list[int]:
+    """Every card named as a word anywhere in ``view``, as masks: a canonical code names one
+    card, a kind (``H10`` in Doppelkopf) names all its copies."""
+    found: list[int] = []
     stack = [view]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            for word in item.split():
-                card = codes.get(word)
-                if card is not None:
-                    found |= 1 << card
+            found.extend(names[word] for word in item.split() if word in names)
         elif isinstance(item, dict):
             stack.extend(item.values())
             stack.extend(item.keys())
@@ -43,15 +42,29 @@ def cards_in_view(view: object, codes: Mapping[str, int]) -> int:
     return found
 
 
+def card_names(pack: Pack) -> dict[str, int]:
+    """Card codes and kinds of ``pack``, each with the mask of the cards it names."""
+    names = dict(pack.kind_mask)
+    names.update({card.code: 1 << card.index for card in pack.cards})
+    return names
+
+
 def leaks(deal: Deal) -> list[str]:
-    """Return a message for every view (each seat and the spectator) that shows a hidden card."""
+    """A message for every seat (and the spectator) shown a card it may not see, in its view
+    or in how the latest action was announced to it. A kind leaks when all its copies are
+    hidden from the seat."""
     pack = deal.rules.pack
-    codes = {card.code: card.index for card in pack.cards}
+    names = card_names(pack)
     problems = []
     for seat in [*range(deal.rules.seats), None]:
-        shown = cards_in_view(json.loads(json.dumps(deal.view(seat))), codes) & deal.hidden_from(
-            seat
-        )
+        seen: list[object] = [deal.view(seat)]
+        if deal.history:
+            seen.append(deal.action_seen_by(len(deal.history) - 1, seat))
+        hidden = deal.hidden_from(seat)
+        shown = 0
+        for mask in cards_in_view(json.loads(json.dumps(seen)), names):
+            if mask & hidden == mask:
+                shown |= mask
         if shown:
             who = "spectator" if seat is None else f"seat {seat}"
             problems.append(f"{who} sees {' '.join(pack.codes(shown))} in phase {deal.phase}")

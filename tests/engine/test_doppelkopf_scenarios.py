@@ -340,3 +340,15 @@ def test_no_extra_points_in_a_solo() -> None:
 def test_schmeissen_trigger_option(option: str, hand: str, allowed: bool) -> None:
     deal = play(new_deal(options={"schmeissen": option}), "gesund", "gesund", "gesund")
     assert ("schmeissen" in deal.legal_texts()) == allowed
+
+
+def test_reservations_and_armut_cards_are_announced_masked() -> None:
+    deal = play(new_deal(A), "armut", "gesund", "gesund", "solo damen")
+    assert [deal.action_seen_by(0, v) for v in (0, 1)] == ["armut", "vorbehalt"]
+    assert deal.action_seen_by(1, 2) == "gesund"
+    deal = play(new_deal(A), "armut", *("gesund",) * 3, "push CQ", "push CQ", "push H10")
+    play(deal, "pass", "take", "return C9")
+    assert [deal.action_seen_by(4, v) for v in (0, 1, 2, 3, None)] == [
+        "push CQ", "push", "push CQ", "push", "push"]  # fmt: skip
+    assert [deal.action_seen_by(9, v) for v in (0, 1, 2)] == ["return C9", "return", "return C9"]
+    assert deal.action_seen_by(8, 1) == "take"

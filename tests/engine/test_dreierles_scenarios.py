@@ -367,3 +367,10 @@ def test_announced_pfeife_forced_out_early_is_lost() -> None:
         "won": False,
         "points": 2,
     }
+
+
+def test_discards_are_announced_face_down() -> None:
+    deal = play(new_deal(), "bid dreier", "pass", "pass", "discard KrC")
+    assert deal.action_seen_by(3, 0) == "discard KrC"
+    assert [deal.action_seen_by(3, v) for v in (1, 2, None)] == ["discard"] * 3
+    assert deal.action_seen_by(0, 1) == "bid dreier"

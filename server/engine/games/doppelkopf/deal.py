@@ -717,6 +717,18 @@ class DoppelkopfDeal(Deal):
             hidden &= ~self.known[seat]
         return hidden
 
+    def action_seen_by(self, index: int, viewer: int | None) -> str:
+        """Reservations show as "vorbehalt" (the winning one is in the view once resolved);
+        the Armut cards are seen only by the poor player and the taker."""
+        seat, move = self.history[index]
+        if viewer == seat:
+            return self.move_text(move)
+        if SOLO <= move < HOCHZEIT + len(HOCHZEIT_KINDS):
+            return "vorbehalt"
+        if PUSH <= move < RETURN + 48 and viewer not in (self.declarer, self.partner):
+            return "push" if move < RETURN else "return"
+        return self.move_text(move)
+
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
         return {"leader": leader, "cards": [PACK.code(c) for c in cards], "winner": winner}
 

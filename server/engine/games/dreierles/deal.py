@@ -573,6 +573,14 @@ class DreierlesDeal(Deal):
 
     # ------------------------------------------------------------------ views
 
+    def action_seen_by(self, index: int, viewer: int | None) -> str:
+        """Discards are face down: only the declarer sees which card (a trump is face up)."""
+        seat, move = self.history[index]
+        face_down = DISCARD <= move < DISCARD + 54 and not (TRUMPS >> (move - DISCARD)) & 1
+        if face_down and viewer != seat and self._phase != "finished":
+            return "discard"
+        return self.move_text(move)
+
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
         return {"leader": leader, "cards": [TAROCK.code(c) for c in cards], "winner": winner}
 
