@@ -13,6 +13,10 @@ Environment variables:
     Where the server listens (default ``127.0.0.1`` and ``8000``).
 ``STAMMTISCH_DB_CHECK_TIMEOUT``
     Seconds the start-up and ``/healthz`` database check may take (default ``5``).
+``STAMMTISCH_COOKIE_SECURE``
+    ``true`` marks the session cookie ``Secure`` (sent over HTTPS only); set it whenever
+    the server is reached through HTTPS. ``1/true/yes/on`` or ``0/false/no/off``
+    (default ``false``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     db_check_timeout: float = 5.0
+    cookie_secure: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -47,6 +52,7 @@ class Settings:
             host=env.get("STAMMTISCH_HOST", "").strip() or "127.0.0.1",
             port=_parse_number(env, "STAMMTISCH_PORT", int, 8000),
             db_check_timeout=_parse_number(env, "STAMMTISCH_DB_CHECK_TIMEOUT", float, 5.0),
+            cookie_secure=_parse_bool(env, "STAMMTISCH_COOKIE_SECURE", False),
         )
 
 
@@ -66,6 +72,21 @@ def _parse_number(
     if value <= 0:
         raise SettingsError(f"{name}={raw!r} must be positive")
     return value
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _parse_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise SettingsError(f"{name}={raw!r} is not a boolean (use true or false)")
 
 
 def get_settings() -> Settings:

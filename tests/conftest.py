@@ -4,8 +4,12 @@
 - ``migrated_db_url``: the same, upgraded to the head revision.
 - ``live_server``: base URL of a real uvicorn subprocess serving ``server.api.app:app``
   against ``migrated_db_url``.
+- ``module_server``: the same, shared by the tests of one module (a :class:`LiveServer`
+  with the URL and the SQLite file); tests must not depend on each other's data.
 - ``postgres_url``: ``STAMMTISCH_TEST_POSTGRES_URL`` when that server answers, else the
   test is skipped with the reason.
+- ``store_db``: a migrated database for store tests, once on SQLite and once on
+  PostgreSQL (in a throw-away schema; skipped with the reason when unreachable).
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from server.store.db import make_engine
-from tests.support import POSTGRES_URL, sqlite_url, upgrade, uvicorn_subprocess
+from tests.support import (
+    POSTGRES_URL,
+    LiveServer,
+    TestDatabase,
+    postgres_schema,
+    sqlite_url,
+    upgrade,
+    uvicorn_subprocess,
+)
 
 
 @pytest.fixture
@@ -42,6 +54,16 @@ def live_server(migrated_db_url: str, tmp_path: Path) -> Iterator[str]:
         yield base_url
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real uvicorn server on its own migrated SQLite file, shared within a module."""
+    directory = tmp_path_factory.mktemp("server")
+    path = directory / "stammtisch.sqlite3"
+    upgrade(sqlite_url(path))
+    with uvicorn_subprocess(sqlite_url(path), directory / "uvicorn.log") as base_url:
+        yield LiveServer(base_url, path)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     """The test PostgreSQL URL; skips the test (with the reason) when it is unreachable."""
@@ -60,3 +82,13 @@ def postgres_url() -> str:
         shown = make_url(POSTGRES_URL).render_as_string(hide_password=True)
         pytest.skip(f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})")
     return POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_db(request: pytest.FixtureRequest) -> Iterator[TestDatabase]:
+    """A migrated database: SQLite, or a throw-away schema of the test PostgreSQL."""
+    if request.param == "sqlite":
+        yield TestDatabase(request.getfixturevalue("migrated_db_url"))
+        return
+    with postgres_schema(request.getfixturevalue("postgres_url")) as database:
+        yield database

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
 from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.pool import NullPool
 
 from server.store.db import (
     DatabaseStatus,
@@ -29,6 +36,7 @@ from server.store.db import (
     check_database,
     head_revision,
     make_engine,
+    make_session_factory,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -156,3 +164,97 @@ def uvicorn_thread(app: FastAPI, timeout: float = 30.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+# --------------------------------------------------------------------------- store tests
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class TestDatabase:
+    """A migrated database for store tests: its URL and the engine arguments it needs."""
+
+    __test__ = False  # not a test class, despite the name
+
+    url: str
+    engine_kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.url.split("+", 1)[0].split(":", 1)[0]
+
+    def make_engine(self) -> AsyncEngine:
+        """A new engine on this database (dispose it when done)."""
+        return make_engine(self.url, **self.engine_kwargs)
+
+
+def run_with_sessions(
+    database: TestDatabase, scenario: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]
+) -> T:
+    """Run ``scenario(sessions)`` on a fresh engine for ``database`` (from sync code)."""
+
+    async def main() -> T:
+        engine = database.make_engine()
+        try:
+            return await scenario(make_session_factory(engine))
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(main())
+
+
+def schema_engine_kwargs(schema: str) -> dict[str, Any]:
+    """asyncpg connect arguments that put every connection into ``schema``."""
+    return {"connect_args": {"server_settings": {"search_path": schema}}}
+
+
+@contextmanager
+def postgres_schema(postgres_url: str, *, migrate: bool = True) -> Iterator[TestDatabase]:
+    """A throw-away schema in the test PostgreSQL (migrated to head); dropped afterwards.
+
+    Every connection of the yielded database uses the schema as its ``search_path``, so
+    tests never touch ``public`` nor each other's schemas.
+    """
+    schema = f"stammtisch_test_{secrets.token_hex(6)}"
+    database = TestDatabase(postgres_url, schema_engine_kwargs(schema))
+
+    async def admin(statement: str) -> None:
+        engine = make_engine(postgres_url, poolclass=NullPool)
+        try:
+            async with engine.begin() as connection:
+                await connection.execute(text(statement))
+        finally:
+            await engine.dispose()
+
+    async def upgrade_schema() -> None:
+        config = quiet_alembic_config(postgres_url)
+
+        def run(connection: Connection) -> None:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+        engine = make_engine(postgres_url, poolclass=NullPool, **database.engine_kwargs)
+        try:
+            async with engine.connect() as connection:
+                await connection.run_sync(run)
+                await connection.commit()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(admin(f'CREATE SCHEMA "{schema}"'))
+    try:
+        if migrate:
+            asyncio.run(upgrade_schema())
+        yield database
+    finally:
+        asyncio.run(admin(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    """A running uvicorn subprocess: its base URL and the SQLite file it serves from."""
+
+    base_url: str
+    database_path: Path

@@ -13,6 +13,7 @@ def test_defaults() -> None:
     assert settings.database_url == DEFAULT_DATABASE_URL
     assert settings.database_url == "sqlite+aiosqlite:///./var/stammtisch.sqlite3"
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
+    assert settings.cookie_secure is False
 
 
 def test_reads_environment() -> None:
@@ -32,3 +33,17 @@ def test_reads_environment() -> None:
 def test_rejects_bad_port(port: str) -> None:
     with pytest.raises(SettingsError, match="STAMMTISCH_PORT"):
         Settings.from_env({"STAMMTISCH_PORT": port})
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("true", True), ("1", True), ("YES", True), (" on ", True), ("false", False), ("0", False),
+     ("off", False), ("", False)],
+)  # fmt: skip
+def test_cookie_secure(raw: str, expected: bool) -> None:
+    assert Settings.from_env({"STAMMTISCH_COOKIE_SECURE": raw}).cookie_secure is expected
+
+
+def test_rejects_bad_cookie_secure() -> None:
+    with pytest.raises(SettingsError, match="STAMMTISCH_COOKIE_SECURE"):
+        Settings.from_env({"STAMMTISCH_COOKIE_SECURE": "maybe"})

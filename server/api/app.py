@@ -19,7 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server import __version__
-from server.api import health, pages
+from server.api import auth, health, pages, rooms, ws
+from server.api.errors import install_error_handlers
 from server.api.runtime import Runtime
 from server.settings import Settings, get_settings
 from server.store.db import (
@@ -31,8 +32,20 @@ from server.store.db import (
     make_session_factory,
     require_database_at_head,
 )
+from server.tables.manager import TableManager
 
 logger = logging.getLogger(__name__)
+
+
+def configure_logging() -> None:
+    """Send the server's own log lines (recovery, refusals) to stderr beside uvicorn's."""
+    root = logging.getLogger("server")
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,6 +78,7 @@ def create_app(
     tests) the lifespan raises :class:`DatabaseNotReadyError` unless the database is at
     the head revision, so uvicorn exits with a message naming the fix.
     """
+    configure_logging()
     settings = settings or get_settings()
     config = alembic_config(settings.database_url)
     engine = make_engine(settings.database_url)
@@ -99,8 +113,14 @@ def create_app(
                     status.revision,
                     __version__,
                 )
+                tables = TableManager(runtime.sessions)
+                await tables.start()  # recovers every running match
+                _app.state.tables = tables
             yield
         finally:
+            if hasattr(_app.state, "tables"):
+                await _app.state.tables.stop()
+                del _app.state.tables
             await engine.dispose()
 
     app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan)
@@ -108,6 +128,10 @@ def create_app(
     app.mount("/static", StaticFiles(directory=web_dir / "static"), name="static")
     app.include_router(pages.router)
     app.include_router(health.router)
+    app.include_router(auth.router)
+    app.include_router(rooms.router)
+    install_error_handlers(app)
+    app.include_router(ws.router)
     return app
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from starlette.requests import HTTPConnection
 
 from server.settings import Settings
 
@@ -29,7 +29,10 @@ class Runtime:
     templates: Jinja2Templates
 
 
-def get_runtime(request: Request) -> Runtime:
-    """FastAPI dependency: the :class:`Runtime` of the app serving ``request``."""
+def get_runtime(request: HTTPConnection) -> Runtime:
+    """FastAPI dependency: the :class:`Runtime` of the app serving ``request``.
+
+    Works for HTTP requests and WebSocket connections alike.
+    """
     runtime: Runtime = request.app.state.runtime
     return runtime

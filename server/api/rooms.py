@@ -1,0 +1,383 @@
+"""Games and private rooms over HTTP: create, list, invite preview, join, seats, start.
+
+A room is visible to its members only; anyone else (and an unknown id) gets 404
+``room_not_found``. The invite link ``/r/{invite_token}`` is the way in: ``GET
+/api/invite/{token}`` previews the room for anyone holding it, ``POST
+/api/invite/{token}/join`` joins it. Starting the match is handed to the table runtime
+(``app.state.tables.start_match``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from server.api.deps import CurrentUser, Db, OptionalUser
+from server.api.errors import ApiError
+from server.engine.base import OptionValue
+from server.engine.registry import GAMES, list_games
+from server.store import rooms
+from server.store.errors import NotFoundError
+from server.store.models import Room, RoomMember, User
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+# --------------------------------------------------------------------------- models
+
+
+class OptionOut(BaseModel):
+    """A per-room house-rule option of a game."""
+
+    name: str
+    default: OptionValue
+    choices: list[OptionValue]
+    help_de: str
+    help_en: str
+
+
+class RoundsOut(BaseModel):
+    """The allowed range of ``rounds`` (for Doppelkopf: deals, 0 = until someone reaches 0)."""
+
+    min: int
+    max: int
+    default: int
+
+
+class GameOut(BaseModel):
+    """A game of the registry; playable games list their per-room options."""
+
+    name: str
+    title: str
+    players: list[int]
+    implemented: bool
+    summary_de: str
+    summary_en: str
+    rounds: RoundsOut
+    options: list[OptionOut]
+
+
+class CreateRoomRequest(BaseModel):
+    """A new room. ``rounds`` defaults per game; ``options`` may set per-room options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=200)
+    game: str = Field(max_length=40)
+    options: dict[StrictStr, StrictBool | StrictInt | StrictStr] = Field(default_factory=dict)
+    stake_cents: StrictInt = rooms.DEFAULT_STAKE_CENTS
+    rounds: StrictInt | None = None
+    allow_spectators: StrictBool = False
+    timer_seconds: StrictInt | None = None
+
+
+class JoinRequest(BaseModel):
+    """How to join a room."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["player", "spectator"] = "player"
+
+
+class SeatsRequest(BaseModel):
+    """The new seat order: every player's user id, once."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    order: list[StrictInt] = Field(max_length=16)
+
+
+class MemberOut(BaseModel):
+    """A member of a room."""
+
+    user_id: int
+    display_name: str
+    role: str
+    seat_order: int | None
+    is_host: bool
+
+
+class RoomOut(BaseModel):
+    """A room as its members see it."""
+
+    id: int
+    name: str
+    game: str
+    game_title: str
+    options: dict[str, OptionValue]
+    stake_cents: int
+    rounds: int
+    allow_spectators: bool
+    timer_seconds: int | None
+    status: str
+    host_id: int
+    invite_url: str
+    seats: int
+    seats_free: int
+    members: list[MemberOut]
+
+
+class RoomList(BaseModel):
+    """The rooms of the logged-in user, newest first."""
+
+    rooms: list[RoomOut]
+
+
+class PreviewOption(BaseModel):
+    """An option of the room with its value and one-line help."""
+
+    name: str
+    value: OptionValue
+    help_de: str
+    help_en: str
+
+
+class PreviewMember(BaseModel):
+    """A member as the invite preview shows them."""
+
+    display_name: str
+    role: str
+    is_host: bool
+
+
+class InvitePreview(BaseModel):
+    """What the holder of an invite link may see before joining."""
+
+    name: str
+    game: str
+    game_title: str
+    options: list[PreviewOption]
+    stake_cents: int
+    rounds: int
+    timer_seconds: int | None
+    status: str
+    host_name: str
+    members: list[PreviewMember]
+    allow_spectators: bool
+    seats: int
+    seats_free: int
+    your_role: str | None
+
+
+class StartOut(BaseModel):
+    """The match that was started."""
+
+    match_id: int
+
+
+class Tables(Protocol):
+    """What this router needs of the table runtime (``app.state.tables``)."""
+
+    async def start_match(self, room_id: int) -> int:
+        """Start the match of ``room_id`` and return the match id."""
+        ...
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def invite_url(room: Room) -> str:
+    """The path of the room's invite page."""
+    return f"/r/{room.invite_token}"
+
+
+def _room_out(room: Room, members: Sequence[tuple[User, RoomMember]]) -> RoomOut:
+    limit = rooms.seat_limit(room.game)
+    players = sum(1 for _user, member in members if member.role == rooms.PLAYER)
+    return RoomOut(
+        id=room.id,
+        name=room.name,
+        game=room.game,
+        game_title=GAMES[room.game].title,
+        options=room.options,
+        stake_cents=room.stake_cents,
+        rounds=room.rounds,
+        allow_spectators=room.allow_spectators,
+        timer_seconds=room.timer_seconds,
+        status=room.status,
+        host_id=room.host_id,
+        invite_url=invite_url(room),
+        seats=limit,
+        seats_free=max(0, limit - players) if room.status == "open" else 0,
+        members=[
+            MemberOut(
+                user_id=user.id,
+                display_name=user.display_name,
+                role=member.role,
+                seat_order=member.seat_order,
+                is_host=user.id == room.host_id,
+            )
+            for user, member in members
+        ],
+    )
+
+
+async def _load_room_out(db: Db, room: Room) -> RoomOut:
+    return _room_out(room, await rooms.members(db, room.id))
+
+
+def _invite_not_found() -> NotFoundError:
+    return NotFoundError(
+        "invite_not_found",
+        "This invite link is not valid.",
+        "Dieser Einladungslink ist ungültig.",
+    )
+
+
+# --------------------------------------------------------------------------- routes
+
+
+@router.get("/games", response_model=list[GameOut])
+async def games() -> list[GameOut]:
+    """Every game of the registry; playable games with their per-room options."""
+    result = []
+    for info in list_games():
+        rule = rooms.rounds_rule(info.name)
+        options = rooms.per_room_options(info.name) if info.implemented else ()
+        result.append(
+            GameOut(
+                name=info.name,
+                title=info.title,
+                players=list(info.players),
+                implemented=info.implemented,
+                summary_de=info.summary_de,
+                summary_en=info.summary_en,
+                rounds=RoundsOut(min=rule.minimum, max=rule.maximum, default=rule.default),
+                options=[
+                    OptionOut(
+                        name=o.name,
+                        default=o.default,
+                        choices=list(o.choices),
+                        help_de=o.help_de,
+                        help_en=o.help_en,
+                    )
+                    for o in options
+                ],
+            )
+        )
+    return result
+
+
+@router.post("/rooms", response_model=RoomOut, status_code=201)
+async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> RoomOut:
+    """Create a room; the creator hosts it and takes the first seat."""
+    room = await rooms.create_room(
+        db,
+        user,
+        name=body.name,
+        game=body.game,
+        options=body.options,
+        stake_cents=body.stake_cents,
+        rounds=body.rounds,
+        allow_spectators=body.allow_spectators,
+        timer_seconds=body.timer_seconds,
+    )
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
+@router.get("/rooms", response_model=RoomList)
+async def my_rooms(db: Db, user: CurrentUser) -> RoomList:
+    """The rooms the logged-in user is a member of, newest first."""
+    mine = await rooms.rooms_of_user(db, user.id)
+    members = await rooms.members_of_rooms(db, [room.id for room in mine])
+    return RoomList(rooms=[_room_out(room, members.get(room.id, [])) for room in mine])
+
+
+@router.get("/rooms/{room_id}", response_model=RoomOut)
+async def get_room(room_id: int, db: Db, user: CurrentUser) -> RoomOut:
+    """One room, for its members only (404 ``room_not_found`` for everyone else)."""
+    room = await rooms.room_for_member(db, room_id, user.id)
+    return await _load_room_out(db, room)
+
+
+@router.get("/invite/{token}", response_model=InvitePreview)
+async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePreview:
+    """Preview the room behind an invite link (no login needed)."""
+    room = await rooms.room_by_invite(db, token)
+    if room is None:
+        raise _invite_not_found()
+    members = await rooms.members(db, room.id)
+    out = _room_out(room, members)
+    helps = {o.name: o for o in rooms.per_room_options(room.game)}
+    host_name = next((u.display_name for u, _m in members if u.id == room.host_id), "")
+    mine = next((m.role for u, m in members if user is not None and u.id == user.id), None)
+    return InvitePreview(
+        name=room.name,
+        game=room.game,
+        game_title=out.game_title,
+        options=[
+            PreviewOption(
+                name=name,
+                value=value,
+                help_de=helps[name].help_de if name in helps else "",
+                help_en=helps[name].help_en if name in helps else "",
+            )
+            for name, value in room.options.items()
+        ],
+        stake_cents=room.stake_cents,
+        rounds=room.rounds,
+        timer_seconds=room.timer_seconds,
+        status=room.status,
+        host_name=host_name,
+        members=[
+            PreviewMember(display_name=m.display_name, role=m.role, is_host=m.is_host)
+            for m in out.members
+        ],
+        allow_spectators=room.allow_spectators,
+        seats=out.seats,
+        seats_free=out.seats_free,
+        your_role=mine,
+    )
+
+
+@router.post("/invite/{token}/join", response_model=RoomOut)
+async def join(token: str, body: JoinRequest, db: Db, user: CurrentUser) -> RoomOut:
+    """Join the room behind an invite link as a player or a spectator."""
+    room = await rooms.room_by_invite(db, token)
+    if room is None:
+        raise _invite_not_found()
+    await rooms.join_room(db, room, user, body.role)
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
+@router.put("/rooms/{room_id}/seats", response_model=RoomOut)
+async def reorder_seats(room_id: int, body: SeatsRequest, db: Db, user: CurrentUser) -> RoomOut:
+    """Set the seat order (host only, while the room is open)."""
+    await rooms.reorder_seats(db, room_id, user.id, body.order)
+    room = await rooms.room_for_member(db, room_id, user.id)
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
+@router.delete("/rooms/{room_id}/members/{member_id}", response_model=RoomOut)
+async def remove_member(room_id: int, member_id: int, db: Db, user: CurrentUser) -> RoomOut:
+    """Remove a member (host only, never the host, while the room is open)."""
+    await rooms.remove_member(db, room_id, user.id, member_id)
+    room = await rooms.room_for_member(db, room_id, user.id)
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
+@router.post("/rooms/{room_id}/start", response_model=StartOut)
+async def start(room_id: int, request: Request, db: Db, user: CurrentUser) -> StartOut:
+    """Start the match (host only, room open, a playable number of players)."""
+    await rooms.check_can_start(db, room_id, user.id)
+    await db.commit()  # end the read transaction before the runtime writes
+    tables: Tables | None = getattr(request.app.state, "tables", None)
+    if tables is None:
+        raise ApiError(
+            503,
+            "tables_unavailable",
+            "Matches cannot be started on this server yet.",
+            "Auf diesem Server können noch keine Partien beginnen.",
+        )
+    return StartOut(match_id=await tables.start_match(room_id))

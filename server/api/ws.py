@@ -1,0 +1,116 @@
+"""The WebSocket endpoint ``/ws``: translation only (docs/protocol.md).
+
+It authenticates the session cookie, validates every message, hands it to the table and
+sends back the acknowledgement or the error. Every refusal leaves the table unchanged and
+the connection open; only a client too slow to keep up, or one that is not logged in, is
+closed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from server.api.deps import SESSION_COOKIE
+from server.api.runtime import Runtime
+from server.engine.errors import EngineError
+from server.store.accounts import user_for_token
+from server.store.rooms import membership
+from server.tables.manager import TableManager
+from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, message_id
+from server.tables.protocol import parse_message as parse
+from server.tables.table import Connection, RateLimit, Table, error_json
+from server.tables.writer import StorageError
+
+logger = logging.getLogger(__name__)
+router = APIRouter()
+
+
+@router.websocket("/ws")
+async def table_socket(websocket: WebSocket) -> None:
+    """One client connection: hello → snapshot, then actions, chat and pings."""
+    runtime: Runtime = websocket.app.state.runtime
+    manager: TableManager | None = getattr(websocket.app.state, "tables", None)
+    async with runtime.sessions() as session:
+        user = await user_for_token(session, websocket.cookies.get(SESSION_COOKIE))
+    await websocket.accept()
+    if user is None:
+        refusal = ProtocolError("login_required", "log in first", "bitte zuerst anmelden")
+    elif manager is None:
+        refusal = ProtocolError("tables_unavailable", "no tables are running here",
+                                "hier laufen keine Tische")  # fmt: skip
+    if user is None or manager is None:
+        await websocket.send_text(error_json(refusal))
+        await websocket.close(code=4401 if user is None else 1013)
+        return
+    user_id, user_name = user.id, user.display_name
+    limiter = RateLimit()
+    table: Table | None = None
+    conn: Connection | None = None
+
+    async def reply(text: str) -> None:
+        if conn is not None:
+            conn.push(text)  # keeps replies in order with the table's events
+        else:
+            await websocket.send_text(text)
+
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = "\0binary"  # refused below as malformed JSON
+            msg_id = message_id(text)
+            if not limiter.allow():
+                error = ProtocolError("rate_limited", "too many messages; slow down",
+                                      "zu viele Nachrichten; bitte langsamer")  # fmt: skip
+                await reply(error_json(error, msg_id))
+                continue
+            try:
+                msg = parse(text)
+                if isinstance(msg, Hello):
+                    async with runtime.sessions() as session:
+                        member = await membership(session, msg.room, user_id)
+                    found = manager.table(msg.room) if member is not None else None
+                    if member is None:
+                        raise ProtocolError("not_a_member", "you are not a member of this room",
+                                            "du bist kein Mitglied dieses Raums")  # fmt: skip
+                    if found is None:
+                        raise ProtocolError(
+                            "match_not_started",
+                            "the match in this room has not started yet",
+                            "die Partie in diesem Raum hat noch nicht begonnen",
+                        )
+                    if table is not None and conn is not None:
+                        await table.detach(conn)
+                    table, conn = found, Connection(user_id, user_name, websocket.send_text,
+                                                    websocket.close)  # fmt: skip
+                    await table.attach(conn, msg.last_version)
+                elif isinstance(msg, Ping):
+                    await reply(json.dumps({"type": "pong", "id": msg.id}))
+                elif table is None or conn is None:
+                    raise ProtocolError("hello_first", "send hello with the room first",
+                                        "zuerst hello mit dem Raum senden")  # fmt: skip
+                elif isinstance(msg, Action):
+                    seat = table.live.seat_of(user_id)
+                    if msg.seat is not None and msg.seat != seat:
+                        raise ProtocolError(
+                            "not_your_seat",
+                            "you may only act for your own seat",
+                            "du darfst nur für deinen eigenen Platz handeln",
+                        )
+                    version = await table.act(conn, msg.action, msg.v)
+                    conn.push(json.dumps({"type": "ack", "id": msg.id, "v": version}))
+                elif isinstance(msg, Chat):
+                    await table.say(conn, msg.text)
+            except (ProtocolError, EngineError, StorageError) as exc:
+                await reply(error_json(exc, msg_id))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if table is not None and conn is not None:
+            await table.detach(conn)

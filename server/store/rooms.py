@@ -1,0 +1,518 @@
+"""Private rooms: creation with checked house rules, invites, members and the seat order.
+
+Every function takes an :class:`AsyncSession` and leaves the transaction to the caller
+(changes are flushed, never committed). Refusals raise a :class:`StoreError` subclass:
+
+======================== ==========================================================
+``bad_room_name``        room name not 1–80 printable characters
+``unknown_game``         no such game
+``game_not_playable``    the game is known but its rules are not written yet
+``option_not_per_room``  the option is set by the match, not by a room
+``unknown_option``,      (from the engine) no such option / value not allowed
+``bad_option``
+``bad_stake``            stake not 0–10000 cents
+``bad_rounds``           rounds outside the game's range (see :func:`rounds_rule`)
+``bad_timer``            timer neither None nor 10–600 seconds
+``bad_role``             role neither ``player`` nor ``spectator``
+``room_not_found``       no such room, or the caller is not a member
+``member_not_found``     that user is not a member of the room
+``not_host``             only the host may do this
+``room_not_open``        the room's match has started (or finished)
+``room_full``            no seat left
+``spectators_not_allowed`` the room does not admit spectators
+``host_must_play``       the host cannot become a spectator
+``cannot_remove_host``   the host cannot be removed
+``bad_seat_order``       the new order is not a permutation of the players
+``not_enough_players``   too few (or too many) players to start
+======================== ==========================================================
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.engine.base import Option, OptionValue
+from server.engine.errors import MalformedError
+from server.engine.registry import GAMES, GameInfo, get_rules
+from server.store.errors import (
+    ConflictError,
+    ForbiddenError,
+    InvalidError,
+    NotFoundError,
+)
+from server.store.models import Room, RoomMember, User
+
+Role = Literal["player", "spectator"]
+PLAYER: Role = "player"
+SPECTATOR: Role = "spectator"
+
+MAX_ROOM_NAME = 80
+MAX_STAKE_CENTS = 10_000
+TIMER_RANGE = (10, 600)
+DEFAULT_STAKE_CENTS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class RoundsRule:
+    """How many rounds a room of a game may play, and the default.
+
+    For Doppelkopf ``rounds`` counts deals and 0 means "until someone reaches 0".
+    """
+
+    minimum: int
+    maximum: int
+    default: int
+
+
+_ROUNDS = {"doppelkopf": RoundsRule(0, 200, 0)}
+_ROUNDS_OTHER = RoundsRule(1, 50, 4)
+
+
+# --------------------------------------------------------------------------- games
+
+
+def game_info(game: str) -> GameInfo:
+    """Return the registry entry of ``game``; raise ``unknown_game``."""
+    info = GAMES.get(game)
+    if info is None:
+        raise InvalidError(
+            "unknown_game",
+            f"There is no game '{game}'.",
+            f"Es gibt kein Spiel '{game}'.",
+        )
+    return info
+
+
+def seat_limit(game: str) -> int:
+    """The most players a room of ``game`` can seat (Doppelkopf 4, three-player games 4)."""
+    return max(game_info(game).players)
+
+
+def players_to_start(game: str) -> tuple[int, ...]:
+    """The numbers of players with which a match of ``game`` can start."""
+    return game_info(game).players
+
+
+def rounds_rule(game: str) -> RoundsRule:
+    """The allowed range and default of ``rounds`` for ``game``."""
+    return _ROUNDS.get(game, _ROUNDS_OTHER)
+
+
+def per_room_options(game: str) -> tuple[Option, ...]:
+    """The house-rule options a room of the playable ``game`` may set.
+
+    Raises ``unknown_game`` or ``game_not_playable``.
+    """
+    info = game_info(game)
+    if not info.implemented:
+        raise InvalidError(
+            "game_not_playable",
+            f"{info.title} cannot be played here yet.",
+            f"{info.title} kann hier noch nicht gespielt werden.",
+        )
+    return tuple(o for o in get_rules(game).options if o.per_room)
+
+
+def resolve_room_options(game: str, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Return every per-room option of ``game`` with its value (defaults filled in).
+
+    Raises ``unknown_game``, ``game_not_playable``, ``option_not_per_room``,
+    ``unknown_option`` or ``bad_option``.
+    """
+    allowed = per_room_options(game)
+    names = {o.name for o in allowed}
+    rules = get_rules(game)
+    match_only = {o.name for o in rules.options if not o.per_room}
+    for name in given:
+        if name in match_only:
+            raise InvalidError(
+                "option_not_per_room",
+                f"Option '{name}' is set by the match, not by the room.",
+                f"Die Option '{name}' setzt die Partie, nicht der Raum.",
+            )
+    try:
+        resolved = rules.resolve_options(given)
+    except MalformedError as exc:
+        raise InvalidError(exc.code, exc.message, exc.message_de) from None
+    return {name: value for name, value in resolved.items() if name in names}
+
+
+def _check_int(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _clean_room_name(name: str) -> str:
+    cleaned = unicodedata.normalize("NFC", name).strip() if isinstance(name, str) else ""
+    if not 1 <= len(cleaned) <= MAX_ROOM_NAME or not cleaned.isprintable():
+        raise InvalidError(
+            "bad_room_name",
+            f"A room name has 1 to {MAX_ROOM_NAME} printable characters.",
+            f"Ein Raumname hat 1 bis {MAX_ROOM_NAME} druckbare Zeichen.",
+        )
+    return cleaned
+
+
+# --------------------------------------------------------------------------- rooms
+
+
+async def create_room(
+    session: AsyncSession,
+    host: User,
+    *,
+    name: str,
+    game: str,
+    options: Mapping[str, object] | None = None,
+    stake_cents: int = DEFAULT_STAKE_CENTS,
+    rounds: int | None = None,
+    allow_spectators: bool = False,
+    timer_seconds: int | None = None,
+) -> Room:
+    """Create a room hosted by ``host``, who becomes its first player (seat 0).
+
+    ``rounds=None`` takes the game's default (:func:`rounds_rule`). The stored options
+    are all per-room options of the game, resolved (defaults filled in).
+    """
+    clean_name = _clean_room_name(name)
+    resolved = resolve_room_options(game, options or {})
+    if not _check_int(stake_cents, 0, MAX_STAKE_CENTS):
+        raise InvalidError(
+            "bad_stake",
+            f"The stake is 0 to {MAX_STAKE_CENTS} cents.",
+            f"Der Einsatz beträgt 0 bis {MAX_STAKE_CENTS} Cent.",
+        )
+    rule = rounds_rule(game)
+    if rounds is None:
+        rounds = rule.default
+    if not _check_int(rounds, rule.minimum, rule.maximum):
+        raise InvalidError(
+            "bad_rounds",
+            f"Rounds must be {rule.minimum} to {rule.maximum} for this game.",
+            f"Die Rundenzahl muss für dieses Spiel {rule.minimum} bis {rule.maximum} sein.",
+        )
+    low, high = TIMER_RANGE
+    if timer_seconds is not None and not _check_int(timer_seconds, low, high):
+        raise InvalidError(
+            "bad_timer",
+            f"The timer is off or {low} to {high} seconds.",
+            f"Der Zeitgeber ist aus oder steht auf {low} bis {high} Sekunden.",
+        )
+    room = Room(
+        invite_token=secrets.token_urlsafe(24),
+        host_id=host.id,
+        name=clean_name,
+        game=game,
+        options=resolved,
+        stake_cents=stake_cents,
+        rounds=rounds,
+        allow_spectators=bool(allow_spectators),
+        timer_seconds=timer_seconds,
+        status="open",
+    )
+    session.add(room)
+    await session.flush()
+    session.add(RoomMember(room_id=room.id, user_id=host.id, role=PLAYER, seat_order=0))
+    await session.flush()
+    await session.refresh(room)
+    return room
+
+
+async def get_room(session: AsyncSession, room_id: int) -> Room | None:
+    """Return the room with ``room_id``, or None."""
+    return await session.get(Room, room_id)
+
+
+async def room_by_invite(session: AsyncSession, token: str) -> Room | None:
+    """Return the room whose invite token is ``token``, or None."""
+    return await session.scalar(select(Room).where(Room.invite_token == token))
+
+
+def _room_not_found() -> NotFoundError:
+    return NotFoundError(
+        "room_not_found",
+        "There is no such room.",
+        "Diesen Raum gibt es nicht.",
+    )
+
+
+async def room_for_member(session: AsyncSession, room_id: int, user_id: int) -> Room:
+    """Return the room if ``user_id`` is a member; else raise ``room_not_found``.
+
+    A non-member gets the same error as for a room that does not exist.
+    """
+    room = await session.scalar(
+        select(Room)
+        .join(RoomMember, RoomMember.room_id == Room.id)
+        .where(Room.id == room_id, RoomMember.user_id == user_id)
+    )
+    if room is None:
+        raise _room_not_found()
+    return room
+
+
+async def rooms_of_user(session: AsyncSession, user_id: int) -> list[Room]:
+    """Return the rooms ``user_id`` is a member of, newest first."""
+    result = await session.scalars(
+        select(Room)
+        .join(RoomMember, RoomMember.room_id == Room.id)
+        .where(RoomMember.user_id == user_id)
+        .order_by(Room.id.desc())
+    )
+    return list(result)
+
+
+async def _lock_room(session: AsyncSession, room_id: int) -> Room:
+    """Take the room's write lock for this transaction and return the room, fresh.
+
+    A no-op UPDATE locks the row on PostgreSQL and, on SQLite, begins the write
+    transaction before anything is read, so two joins cannot both take the last seat.
+    """
+    await session.execute(
+        update(Room).where(Room.id == room_id).values(status=Room.status),
+        execution_options={"synchronize_session": False},
+    )
+    room = await session.get(Room, room_id, populate_existing=True)
+    if room is None:
+        raise _room_not_found()
+    return room
+
+
+# --------------------------------------------------------------------------- members
+
+
+async def membership(session: AsyncSession, room_id: int, user_id: int) -> RoomMember | None:
+    """Return ``user_id``'s membership of ``room_id`` (role, seat order), or None."""
+    return await session.get(RoomMember, (room_id, user_id))
+
+
+async def members(session: AsyncSession, room_id: int) -> list[tuple[User, RoomMember]]:
+    """Return all members: players in seat order, then spectators in joining order."""
+    return (await members_of_rooms(session, [room_id])).get(room_id, [])
+
+
+async def members_of_rooms(
+    session: AsyncSession, room_ids: Sequence[int]
+) -> dict[int, list[tuple[User, RoomMember]]]:
+    """Return the members of each room in ``room_ids`` (ordered as in :func:`members`)."""
+    if not room_ids:
+        return {}
+    result = await session.execute(
+        select(User, RoomMember)
+        .join(RoomMember, RoomMember.user_id == User.id)
+        .where(RoomMember.room_id.in_(list(room_ids)))
+        .order_by(
+            RoomMember.room_id,
+            (RoomMember.role != PLAYER),
+            RoomMember.seat_order,
+            RoomMember.joined_at,
+            RoomMember.user_id,
+        )
+    )
+    grouped: dict[int, list[tuple[User, RoomMember]]] = {}
+    for user, member in result:
+        grouped.setdefault(member.room_id, []).append((user, member))
+    return grouped
+
+
+async def players_in_order(session: AsyncSession, room_id: int) -> list[tuple[User, RoomMember]]:
+    """Return the players of ``room_id`` with their users, in seat order."""
+    result = await session.execute(
+        select(User, RoomMember)
+        .join(RoomMember, RoomMember.user_id == User.id)
+        .where(RoomMember.room_id == room_id, RoomMember.role == PLAYER)
+        .order_by(RoomMember.seat_order, RoomMember.user_id)
+    )
+    return [(user, member) for user, member in result]
+
+
+async def _player_count(session: AsyncSession, room_id: int) -> int:
+    count = await session.scalar(
+        select(func.count())
+        .select_from(RoomMember)
+        .where(RoomMember.room_id == room_id, RoomMember.role == PLAYER)
+    )
+    return int(count or 0)
+
+
+async def seats_free(session: AsyncSession, room: Room) -> int:
+    """How many more players ``room`` can seat (0 once its match has started)."""
+    if room.status != "open":
+        return 0
+    return max(0, seat_limit(room.game) - await _player_count(session, room.id))
+
+
+def _not_open(room: Room) -> ConflictError:
+    if room.status == "playing":
+        return ConflictError(
+            "room_not_open",
+            "The match in this room has already started.",
+            "Die Partie in diesem Raum hat schon begonnen.",
+        )
+    return ConflictError(
+        "room_not_open",
+        "This room is closed.",
+        "Dieser Raum ist geschlossen.",
+    )
+
+
+async def _check_can_seat(session: AsyncSession, room: Room) -> None:
+    if room.status != "open":
+        raise _not_open(room)
+    if await _player_count(session, room.id) >= seat_limit(room.game):
+        raise ConflictError(
+            "room_full",
+            "Every seat in this room is taken.",
+            "Alle Plätze in diesem Raum sind besetzt.",
+        )
+
+
+def _check_spectators(room: Room) -> None:
+    if not room.allow_spectators:
+        raise ForbiddenError(
+            "spectators_not_allowed",
+            "This room does not admit spectators.",
+            "In diesem Raum sind keine Zuschauer erlaubt.",
+        )
+
+
+async def _renumber(session: AsyncSession, room_id: int) -> None:
+    for index, (_user, member) in enumerate(await players_in_order(session, room_id)):
+        member.seat_order = index
+    await session.flush()
+
+
+async def join_room(session: AsyncSession, room: Room, user: User, role: str) -> RoomMember:
+    """Make ``user`` a player or spectator of ``room``; return the membership.
+
+    A player joins only while the room is open and has a free seat (the new player takes
+    the last seat in the order); a spectator only where spectators are allowed. Joining
+    again in the same role changes nothing; a member may switch role under the same
+    conditions, except the host, who always plays.
+    """
+    if role not in (PLAYER, SPECTATOR):
+        raise InvalidError(
+            "bad_role",
+            "The role is 'player' or 'spectator'.",
+            "Die Rolle ist 'player' (Spieler) oder 'spectator' (Zuschauer).",
+        )
+    room = await _lock_room(session, room.id)
+    existing = await membership(session, room.id, user.id)
+    if existing is not None and existing.role == role:
+        return existing
+    seat: int | None = None
+    if role == PLAYER:
+        await _check_can_seat(session, room)
+        seat = await _player_count(session, room.id)
+    else:
+        _check_spectators(room)
+        if user.id == room.host_id:
+            raise ConflictError(
+                "host_must_play",
+                "The host of a room always plays.",
+                "Wer den Raum eröffnet hat, spielt immer mit.",
+            )
+        if existing is not None and room.status != "open":
+            raise _not_open(room)
+    if existing is None:
+        existing = RoomMember(room_id=room.id, user_id=user.id, role=role)
+        session.add(existing)
+    existing.role = role
+    existing.seat_order = seat
+    await session.flush()
+    await _renumber(session, room.id)
+    return existing
+
+
+def _check_host(room: Room, actor_id: int) -> None:
+    if room.host_id != actor_id:
+        raise ForbiddenError(
+            "not_host",
+            "Only the host of the room may do this.",
+            "Das darf nur, wer den Raum eröffnet hat.",
+        )
+
+
+async def reorder_seats(
+    session: AsyncSession, room_id: int, actor_id: int, order: Sequence[int]
+) -> list[tuple[User, RoomMember]]:
+    """Set the seat order to ``order`` (user ids); return the players in the new order.
+
+    Only the host may do this, only while the room is open, and ``order`` must list
+    every current player exactly once.
+    """
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    _check_host(room, actor_id)
+    if room.status != "open":
+        raise _not_open(room)
+    players = await players_in_order(session, room_id)
+    current = sorted(user.id for user, _member in players)
+    if len(order) != len(current) or sorted(order) != current:
+        raise InvalidError(
+            "bad_seat_order",
+            "The seat order must list every player of the room exactly once.",
+            "Die Sitzordnung muss jeden Spieler des Raums genau einmal nennen.",
+        )
+    by_user = {user.id: member for user, member in players}
+    for index, user_id in enumerate(order):
+        by_user[user_id].seat_order = index
+    await session.flush()
+    return await players_in_order(session, room_id)
+
+
+async def remove_member(session: AsyncSession, room_id: int, actor_id: int, user_id: int) -> None:
+    """Remove ``user_id`` from the room; host only, never the host, only while open."""
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    _check_host(room, actor_id)
+    if user_id == room.host_id:
+        raise ConflictError(
+            "cannot_remove_host",
+            "The host cannot be removed from the room.",
+            "Wer den Raum eröffnet hat, kann nicht entfernt werden.",
+        )
+    if room.status != "open":
+        raise _not_open(room)
+    member = await membership(session, room_id, user_id)
+    if member is None:
+        raise NotFoundError(
+            "member_not_found",
+            "That user is not a member of this room.",
+            "Diese Person ist nicht Mitglied dieses Raums.",
+        )
+    await session.delete(member)
+    await session.flush()
+    await _renumber(session, room_id)
+
+
+async def check_can_start(
+    session: AsyncSession, room_id: int, actor_id: int
+) -> list[tuple[User, RoomMember]]:
+    """Check that ``actor_id`` may start the match now; return the players in seat order.
+
+    Raises room_not_found (not a member), not_host, room_not_open or not_enough_players.
+    Starting itself (creating the match, setting the room's status) is the table
+    runtime's job.
+    """
+    room = await room_for_member(session, room_id, actor_id)
+    _check_host(room, actor_id)
+    if room.status != "open":
+        raise _not_open(room)
+    players = await players_in_order(session, room_id)
+    allowed = players_to_start(room.game)
+    if len(players) not in allowed:
+        wanted = " or ".join(str(n) for n in allowed)
+        wanted_de = " oder ".join(str(n) for n in allowed)
+        raise ConflictError(
+            "not_enough_players",
+            f"{game_info(room.game).title} needs {wanted} players; the room has {len(players)}.",
+            f"{game_info(room.game).title} braucht {wanted_de} Spieler; im Raum sind "
+            f"{len(players)}.",
+        )
+    return players

@@ -1,0 +1,135 @@
+"""The live match behind a table: the engine's match object, the current deal and its ids.
+
+The runtime does not know any game's rules: it asks the engine's match object (Dreierles
+Partie, Doppelkopf evening) for the next deal's seats and options, deals with a system
+random generator, and hands finished deals back. Recovery rebuilds the same object by
+replaying the stored records, which the engine checks action by action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.engine.base import JSON, Deal, Dealt
+from server.engine.games.doppelkopf.evening import DoppelkopfEvening
+from server.engine.games.dreierles.match import DreierlesMatch
+from server.engine.record import dump_record, load_record
+from server.engine.registry import get_rules
+
+
+class EngineMatch(Protocol):
+    """What the runtime needs of an engine match (Partie, evening)."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over."""
+
+    def start_deal(self, dealt: Dealt) -> Any:
+        """Create the next deal."""
+
+    def record(self, deal: Any) -> Any:
+        """Write a finished deal on the sheet."""
+
+    def to_json(self) -> JSON:
+        """The sheet."""
+
+
+def build_engine_match(game: str, players: Sequence[str], config: dict[str, Any]) -> EngineMatch:
+    """The engine's match object for ``game`` from a stored config."""
+    if game == "dreierles":
+        return DreierlesMatch(
+            players,
+            rounds=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            options=config["options"],
+        )
+    if game == "doppelkopf":
+        return DoppelkopfEvening(
+            players,
+            max_deals=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            options=config["options"],
+        )
+    raise ValueError(f"no match for game {game}")
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Make display names unique within a match ("Anna", "Anna (2)")."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+@dataclass
+class LiveMatch:
+    """A running match: engine match, players (names and user ids) and the current deal."""
+
+    match_id: int
+    game: str
+    players: list[str]
+    player_ids: list[int]
+    config: dict[str, Any]
+    engine: EngineMatch
+    deal: Deal | None = None
+    deal_id: int = 0
+    deal_number: int = 0
+
+    @property
+    def stake_cents(self) -> int:
+        """Money per point."""
+        return int(self.config["stake_cents"])
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The current deal's seat of ``user_id`` (``None``: sits out or is not a player)."""
+        if self.deal is None or user_id not in self.player_ids:
+            return None
+        name = self.players[self.player_ids.index(user_id)]
+        names = self.deal.seat_names
+        return names.index(name) if name in names else None
+
+    def next_deal(self, rng: random.Random) -> tuple[Deal, dict[str, Any]]:
+        """Shuffle and create the next deal; return it with its record (no actions yet)."""
+        rules = get_rules(self.game)
+        deal: Deal = self.engine.start_deal(rules.shuffle_and_deal(rng))
+        record = dump_record(deal, stake_cents=self.stake_cents, with_outcome=False)
+        del record["actions"]
+        return deal, record
+
+    def points_of(self, deal: Deal) -> dict[str, int]:
+        """Points per match player for a finished deal (0 for whoever sat out)."""
+        outcome = deal.outcome()
+        assert outcome is not None
+        points = dict.fromkeys(self.players, 0)
+        for seat, pts in enumerate(outcome["settlement"]):
+            points[deal.seat_names[seat]] += pts
+        return points
+
+
+def rebuild(
+    match_id: int,
+    game: str,
+    players: list[str],
+    player_ids: list[int],
+    config: dict[str, Any],
+    deals: Sequence[tuple[int, int, dict[str, Any], list[tuple[int, str]]]],
+) -> LiveMatch:
+    """Replay stored deals (id, number, record, actions) into a live match.
+
+    Every finished deal is written on the engine's sheet again; the last unfinished one
+    becomes the current deal. The engine re-checks every action on the way.
+    """
+    live = LiveMatch(match_id, game, players, player_ids, config,
+                     build_engine_match(game, players, config))  # fmt: skip
+    for deal_id, number, record, actions in deals:
+        deal = load_record({**record, "actions": [list(a) for a in actions]})
+        live.deal, live.deal_id, live.deal_number = deal, deal_id, number
+        if deal.finished:
+            live.engine.record(deal)
+    return live

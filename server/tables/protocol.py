@@ -1,0 +1,118 @@
+"""The WebSocket protocol's client messages, validated one by one (see docs/protocol.md).
+
+Every refusal is a :class:`ProtocolError` with a stable code and an English and a German
+message, in the same shape as the engine's errors, so the client shows both the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from server.engine.errors import EngineError
+
+MAX_MESSAGE = 4096  # characters of one client message
+
+
+class ProtocolError(EngineError):
+    """A message the server refuses before the rules are even asked."""
+
+
+MsgId = str | int | None
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Message):
+    """Join a room's table; ``last_version`` is the last version the client saw."""
+
+    type: Literal["hello"]
+    room: int
+    last_version: int | None = None
+    id: MsgId = None
+
+
+class Action(_Message):
+    """An action in canonical text at table version ``v`` (``seat`` is optional: if given it
+    must be the sender's own)."""
+
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=64)]
+    v: int | None = None
+    seat: int | None = None
+    id: MsgId = None
+
+
+class Chat(_Message):
+    """A chat line."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=1000)]
+    id: MsgId = None
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    id: MsgId = None
+
+
+ClientMessage = Hello | Action | Chat | Ping
+TYPES = {"hello", "action", "chat", "ping"}
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+
+
+def message_id(text: str) -> MsgId:
+    """The client's ``id`` of a message, if one can be read (to tie an error to it)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str | int) else None
+
+
+def parse_message(text: str) -> ClientMessage:
+    """Read one client message or raise :class:`ProtocolError` saying what is wrong."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(
+            "message_too_large",
+            f"a message may have at most {MAX_MESSAGE} characters, this one has {len(text)}",
+            f"eine Nachricht darf höchstens {MAX_MESSAGE} Zeichen haben, diese hat {len(text)}",
+        )
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ProtocolError(
+            "malformed_json", f"not valid JSON: {exc}", f"kein gültiges JSON: {exc}"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError(
+            "bad_message",
+            'a message is a JSON object with a "type"',
+            'eine Nachricht ist ein JSON-Objekt mit einem "type"',
+        )
+    if data["type"] not in TYPES:
+        kinds = ", ".join(sorted(TYPES))
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type '{data['type']}' (known: {kinds})",
+            f"unbekannter Nachrichtentyp '{data['type']}' (bekannt: {kinds})",
+        )
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
+        raise ProtocolError(
+            "bad_message",
+            f"{data['type']}: {where}: {problem['msg']}",
+            f"{data['type']}: {where}: {problem['msg']}",
+        ) from None

@@ -1,0 +1,338 @@
+"""One live table: the single writer of a running match, and its connections.
+
+Every command that changes the table runs under the table's lock, one at a time and in
+arrival order (an asyncio lock is FIFO): the action is checked (seat, version, engine),
+**stored and committed**, applied, and only then published. Each connection gets the event
+the way its seat sees it: the action as that seat may see it, and that seat's view.
+Spectators and a sitting-out dealer get the spectator view.
+
+Connections are decoupled from the table by a bounded send queue each, so a slow phone
+never holds up the others; a connection whose queue overflows is closed and resyncs with a
+snapshot when it comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.engine.base import JSON
+from server.engine.errors import EngineError
+from server.store import log
+from server.tables.matches import LiveMatch
+from server.tables.protocol import ProtocolError
+from server.tables.writer import StorageError, Writer
+
+logger = logging.getLogger(__name__)
+
+SEND_QUEUE = 256
+CHAT_KEEP = 50
+CHAT_MAX = 500
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket of a user at a table (several devices may be open at once)."""
+
+    user_id: int
+    name: str
+    send: Callable[[str], Awaitable[None]]
+    close: Callable[[], Awaitable[None]]
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
+    task: asyncio.Task[None] | None = None
+    role: str = "player"
+
+    def start(self) -> None:
+        """Start the task that drains the send queue into the socket."""
+        self.task = asyncio.create_task(self._pump())
+
+    def push(self, message: str) -> bool:
+        """Queue a message; ``False`` when the client is too far behind."""
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                await self.send(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket is gone; the endpoint notices and detaches
+            logger.debug("send failed for user %s", self.user_id)
+
+    async def stop(self) -> None:
+        """Stop the send task."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+class Table:
+    """A running match and everybody connected to it."""
+
+    def __init__(
+        self,
+        room_id: int,
+        live: LiveMatch,
+        writer: Writer,
+        rng: random.Random,
+        names: dict[int, str],
+    ) -> None:
+        self.room_id = room_id
+        self.live = live
+        self.writer = writer
+        self.rng = rng
+        self.names = names  # user id -> display name of every member we know
+        self.version = 0
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.chat: deque[JSON] = deque(maxlen=CHAT_KEEP)
+        self._background: set[asyncio.Task[None]] = set()
+        self.finished = live.engine.finished
+
+    # ------------------------------------------------------------------ who is who
+
+    def role_of(self, user_id: int) -> str:
+        """``player`` for a player of the match, else ``spectator``."""
+        return "player" if user_id in self.live.player_ids else "spectator"
+
+    def online(self) -> list[int]:
+        """User ids with at least one open connection."""
+        return sorted({c.user_id for c in self.connections})
+
+    # ------------------------------------------------------------------ messages
+
+    def snapshot(self, conn: Connection) -> str:
+        """The full state for one connection (on hello, resync and a new deal)."""
+        live = self.live
+        seat = live.seat_of(conn.user_id)
+        deal = live.deal
+        return json.dumps(
+            {
+                "type": "snapshot",
+                "room": self.room_id,
+                "v": self.version,
+                "you": {"user_id": conn.user_id, "role": conn.role, "seat": seat},
+                "match": {
+                    "id": live.match_id,
+                    "game": live.game,
+                    "players": live.players,
+                    "player_ids": live.player_ids,
+                    "deal_number": live.deal_number,
+                    "sheet": live.engine.to_json(),
+                    "finished": live.engine.finished,
+                },
+                "view": deal.view(seat) if deal is not None else None,
+                "online": self.online(),
+                "chat": list(self.chat),
+            },
+            ensure_ascii=False,
+        )
+
+    def _broadcast(self, make: Callable[[Connection], str]) -> None:
+        for conn in list(self.connections):
+            if not conn.push(make(conn)):
+                logger.info("dropping a connection of user %s: too far behind", conn.user_id)
+                self.connections.discard(conn)
+                task = asyncio.create_task(self._drop(conn))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    async def _drop(conn: Connection) -> None:
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            await conn.close()
+
+    def _event(self, conn: Connection, index: int, seat: int) -> str:
+        deal = self.live.deal
+        assert deal is not None
+        viewer = self.live.seat_of(conn.user_id)
+        return json.dumps(
+            {
+                "type": "event",
+                "v": self.version,
+                "seat": seat,
+                "action": deal.action_seen_by(index, viewer),
+                "view": deal.view(viewer),
+            },
+            ensure_ascii=False,
+        )
+
+    def _presence(self) -> None:
+        message = json.dumps({"type": "presence", "online": self.online()})
+        self._broadcast(lambda _conn: message)
+
+    # ------------------------------------------------------------------ commands
+
+    async def attach(self, conn: Connection, last_version: int | None) -> None:
+        """Add a connection; it gets a snapshot (a resync is always a fresh snapshot)."""
+        async with self.lock:
+            conn.role = self.role_of(conn.user_id)
+            conn.start()
+            self.connections.add(conn)
+            conn.push(self.snapshot(conn))
+            self._presence()
+
+    async def detach(self, conn: Connection) -> None:
+        """Remove a connection (the player shows as offline once no device is left)."""
+        async with self.lock:
+            self.connections.discard(conn)
+            self._presence()
+        await conn.stop()
+
+    async def act(self, conn: Connection, text: str, version: int | None) -> int:
+        """Check, store, apply and publish an action; return the version of its event.
+
+        Raises :class:`ProtocolError` or :class:`EngineError`; nothing changes then.
+        """
+        async with self.lock:
+            live = self.live
+            deal = live.deal
+            if self.finished or deal is None:
+                raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            seat = live.seat_of(conn.user_id)
+            if seat is None:
+                raise ProtocolError(
+                    "not_seated",
+                    "you have no seat in this deal (spectator or sitting out)",
+                    "du sitzt in diesem Spiel nicht mit (Zuschauer oder aussetzend)",
+                )
+            if version is not None and version != self.version:
+                raise ProtocolError(
+                    "stale_version",
+                    f"the table is at version {self.version}, not {version}; "
+                    "you were shown an older state",
+                    f"der Tisch ist bei Version {self.version}, nicht {version}; "
+                    "du hast einen älteren Stand gesehen",
+                )
+            move = deal.parse(text)
+            actor = deal.check(move, seat)
+            seq = len(deal.history)
+            canonical = deal.move_text(move)
+            deal_id = live.deal_id
+
+            async def store(session: AsyncSession) -> None:
+                session.add(log.action_row(deal_id, seq, actor, canonical))
+
+            await self.writer.run(store)
+            deal.apply(move, seat)
+            self.version += 1
+            acted = self.version
+            self._broadcast(lambda c: self._event(c, seq, actor))
+            if deal.finished:
+                await self._deal_finished()
+            return acted
+
+    async def _deal_finished(self) -> None:
+        live = self.live
+        deal = live.deal
+        assert deal is not None
+        outcome = deal.outcome()
+        assert outcome is not None
+        live.engine.record(deal)
+        points = live.points_of(deal)
+        match_id, deal_id, stake = live.match_id, live.deal_id, live.stake_cents
+        finished = live.engine.finished
+
+        async def store(session: AsyncSession) -> None:
+            await log.finish_deal(session, match_id, deal_id, outcome, points, stake)
+            if finished:
+                await log.finish_match(session, match_id, self.room_id)
+
+        await self.writer.run(store)
+        if finished:
+            self.finished = True
+        else:
+            await self.start_next_deal()
+        self.version += 1
+        self._broadcast(self.snapshot)
+
+    async def start_next_deal(self) -> None:
+        """Deal the next deal of the match and store it (called under the lock)."""
+        live = self.live
+        deal, record = live.next_deal(self.rng)
+        number = live.deal_number + 1
+
+        async def store(session: AsyncSession) -> int:
+            return await log.create_deal(session, live.match_id, number, record)
+
+        live.deal_id = await self.writer.run(store)
+        live.deal, live.deal_number = deal, number
+
+    async def say(self, conn: Connection, text: str) -> None:
+        """Publish a chat message (plain text; the client shows it as text, never as HTML)."""
+        text = text.strip()
+        if not text or len(text) > CHAT_MAX:
+            raise ProtocolError(
+                "bad_chat",
+                f"a chat message has 1 to {CHAT_MAX} characters",
+                f"eine Chatnachricht hat 1 bis {CHAT_MAX} Zeichen",
+            )
+        message = {
+            "type": "chat",
+            "user_id": conn.user_id,
+            "name": self.names.get(conn.user_id, conn.name),
+            "text": text,
+            "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        async with self.lock:
+            self.chat.append(message)
+            encoded = json.dumps(message, ensure_ascii=False)
+            self._broadcast(lambda _conn: encoded)
+
+    async def close(self) -> None:
+        """Close every connection (server shutdown)."""
+        for conn in list(self.connections):
+            await conn.stop()
+            await conn.close()
+        self.connections.clear()
+
+
+class RateLimit:
+    """A token bucket per connection: ``rate`` messages per second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float = 50.0, burst: float = 100.0) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take a token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def error_json(exc: EngineError | ProtocolError | StorageError, msg_id: Any = None) -> str:
+    """An error message for the client: stable code, English and German text."""
+    if isinstance(exc, StorageError):
+        body = {
+            "code": "storage_failed",
+            "message": "the action could not be stored; nothing changed, please try again",
+            "message_de": "die Aktion konnte nicht gespeichert werden; nichts hat sich geändert",
+        }
+    else:
+        body = exc.to_json()
+    return json.dumps({"type": "error", "id": msg_id, **body}, ensure_ascii=False)

@@ -1,0 +1,185 @@
+"""A scripted client of the real server: HTTP for accounts and rooms, a WebSocket for play.
+
+Every message a client receives is kept (``messages``) so that tests can check afterwards
+what each seat was told; ``version`` and ``view`` follow the latest event or snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+COOKIE = "stammtisch_session"
+
+
+class Client:
+    """One person: an HTTP session and (once connected) a WebSocket to a table."""
+
+    def __init__(self, base_url: str, name: str) -> None:
+        self.base_url = base_url
+        self.name = name
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
+        self.user_id = 0
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+        self.snapshot: dict[str, Any] | None = None
+        self.room = 0
+
+    async def register(self) -> None:
+        """Register with a login derived from the name."""
+        login = f"{self.name.lower()}{random.randrange(10**6)}"
+        response = await self.http.post(
+            "/api/register",
+            json={"login": login, "password": "kartenspiel", "display_name": self.name},
+        )
+        response.raise_for_status()
+        self.user_id = response.json()["id"]
+
+    @property
+    def cookie(self) -> str:
+        """The session token (the cookie's value)."""
+        token = self.http.cookies.get(COOKIE)
+        assert token
+        return token
+
+    async def open_socket(self, base_url: str | None = None) -> None:
+        """Open the WebSocket (no hello yet)."""
+        url = (base_url or self.base_url).replace("http://", "ws://") + "/ws"
+        self.ws = await connect(url, additional_headers={"Cookie": f"{COOKIE}={self.cookie}"})
+        self.reader = asyncio.create_task(self._read())
+
+    async def connect(self, room: int, base_url: str | None = None) -> dict[str, Any]:
+        """Open the socket, say hello to ``room`` and wait for the snapshot."""
+        await self.open_socket(base_url)
+        self.room = room
+        await self.send({"type": "hello", "room": room, "last_version": self.version})
+        return await self.expect("snapshot")
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                message = json.loads(raw)
+                self.messages.append(message)
+                if message["type"] in ("event", "snapshot"):
+                    self.version = message["v"]
+                    self.view = message["view"]
+                    if message["type"] == "snapshot":
+                        self.snapshot = message
+                await self.inbox.put(message)
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send a message (a dict as JSON, or raw text)."""
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def expect(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        """The next message of type ``kind`` (skipping others)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] == kind:
+                    return message
+
+    async def expect_any(self, kinds: tuple[str, ...], timeout: float = 10) -> dict[str, Any]:
+        """The next message of any type in ``kinds``."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] in kinds:
+                    return message
+
+    def move_to(self, base_url: str) -> None:
+        """Talk to a server at another address from now on (after a restart)."""
+        self.base_url = base_url
+        self.http.base_url = httpx.URL(base_url)
+
+    async def close_socket(self) -> None:
+        """Close the WebSocket (as a phone that drops off)."""
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await self.reader
+        self.ws = None
+
+    async def aclose(self) -> None:
+        """Close everything."""
+        await self.close_socket()
+        await self.http.aclose()
+
+    @property
+    def seat(self) -> int | None:
+        """This client's seat in the current deal (from its view)."""
+        return None if self.view is None else self.view.get("seat")
+
+    def my_turn(self) -> bool:
+        """Whether the view says it is this client's turn."""
+        view = self.view
+        return bool(view and view["to_move"] is not None and view["to_move"] == view["seat"])
+
+
+async def make_room(
+    base_url: str, game: str, names: list[str], **room: Any
+) -> tuple[list[Client], int, str]:
+    """Register ``names``; the first creates a room, the others join by the invite link."""
+    clients = [Client(base_url, name) for name in names]
+    for client in clients:
+        await client.register()
+    host = clients[0]
+    body = {"name": f"{game} test", "game": game, "options": {}, "stake_cents": 10,
+            "rounds": 1, "allow_spectators": True, **room}  # fmt: skip
+    response = await host.http.post("/api/rooms", json=body)
+    response.raise_for_status()
+    room_json = response.json()
+    token = room_json["invite_url"].rsplit("/", 1)[-1]
+    for client in clients[1:]:
+        joined = await client.http.post(f"/api/invite/{token}/join", json={"role": "player"})
+        joined.raise_for_status()
+    return clients, room_json["id"], token
+
+
+async def start(host: Client, room: int) -> int:
+    """The host starts the match; return its id."""
+    response = await host.http.post(f"/api/rooms/{room}/start")
+    response.raise_for_status()
+    match_id: int = response.json()["match_id"]
+    return match_id
+
+
+async def settle(clients: list[Client], version: int, timeout: float = 10) -> None:
+    """Wait until every client has seen ``version``."""
+    async with asyncio.timeout(timeout):
+        while any(c.version < version for c in clients):
+            await asyncio.sleep(0.002)
+
+
+async def step(clients: list[Client], rng: random.Random) -> bool:
+    """The client whose turn it is sends a random legal action; wait for everyone.
+
+    Returns ``False`` when nobody is to move (the match is over).
+    """
+    actor = next((c for c in clients if c.my_turn()), None)
+    if actor is None:
+        return False
+    assert actor.view is not None
+    legal = [a for a in actor.view["legal_actions"] if not a.startswith(("knock", "announce"))]
+    text = rng.choice(legal or actor.view["legal_actions"])
+    if "gesund" in legal and rng.random() < 0.9:  # as most Doppelkopf hands are
+        text = "gesund"
+    await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
+    ack = await actor.expect("ack")
+    await settle(clients, ack["v"])
+    event = next(m for m in actor.messages if m["type"] == "event" and m["v"] == ack["v"])
+    if event["view"]["phase"] == "finished":
+        await settle(clients, ack["v"] + 1)  # the snapshot of the next deal (or the end)
+    return True

@@ -1,0 +1,318 @@
+"""Games and rooms over HTTP against a real uvicorn server."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from server.engine.registry import get_rules, list_games
+from tests.support import LiveServer
+
+pytestmark = pytest.mark.live_server
+
+Guest = Callable[[str], httpx.Client]
+
+
+@pytest.fixture
+def guest(module_server: LiveServer) -> Iterator[Guest]:
+    """Make logged-in guest clients (each with its own cookie jar)."""
+    clients: list[httpx.Client] = []
+
+    def make(name: str) -> httpx.Client:
+        client = httpx.Client(base_url=module_server.base_url, timeout=15)
+        clients.append(client)
+        response = client.post("/api/guest", json={"display_name": name})
+        assert response.status_code == 201, response.text
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture
+def anonymous(module_server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=module_server.base_url, timeout=15) as client:
+        yield client
+
+
+def error(response: httpx.Response, status: int, code: str) -> dict[str, str]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "message_de"}
+    assert body["error"]["code"] == code, body
+    detail: dict[str, str] = body["error"]
+    return detail
+
+
+def create(client: httpx.Client, game: str = "doppelkopf", **fields: Any) -> dict[str, Any]:
+    response = client.post("/api/rooms", json={"name": f"{game} am Freitag", "game": game,
+                                               **fields})  # fmt: skip
+    assert response.status_code == 201, response.text
+    room: dict[str, Any] = response.json()
+    return room
+
+
+def token_of(room: dict[str, Any]) -> str:
+    url: str = room["invite_url"]
+    assert url.startswith("/r/")
+    return url.removeprefix("/r/")
+
+
+def join(client: httpx.Client, room: dict[str, Any], role: str = "player") -> httpx.Response:
+    return client.post(f"/api/invite/{token_of(room)}/join", json={"role": role})
+
+
+def me(client: httpx.Client) -> int:
+    user_id: int = client.get("/api/me").json()["id"]
+    return user_id
+
+
+# --------------------------------------------------------------------------- games
+
+
+def test_games_lists_the_registry_with_options(anonymous: httpx.Client) -> None:
+    response = anonymous.get("/api/games")
+    assert response.status_code == 200
+    games = {g["name"]: g for g in response.json()}
+    assert list(games) == [info.name for info in list_games()]
+    for info in list_games():
+        game = games[info.name]
+        assert game["title"] == info.title
+        assert game["players"] == list(info.players)
+        assert game["implemented"] is info.implemented
+        if not info.implemented:
+            assert game["options"] == []
+            continue
+        per_room = [o for o in get_rules(info.name).options if o.per_room]
+        assert [o["name"] for o in game["options"]] == [o.name for o in per_room]
+        for shown, option in zip(game["options"], per_room, strict=True):
+            assert shown["default"] == option.default
+            assert shown["choices"] == list(option.choices)
+            assert shown["help_de"] == option.help_de and shown["help_en"] == option.help_en
+    assert games["doppelkopf"]["rounds"] == {"min": 0, "max": 200, "default": 0}
+    assert games["dreierles"]["rounds"] == {"min": 1, "max": 50, "default": 4}
+
+
+# --------------------------------------------------------------------------- creation
+
+
+def test_create_rooms_with_default_options(guest: Guest) -> None:
+    host = guest("Wirt")  # guests may host rooms too
+    dreierles = create(host, "dreierles")
+    assert dreierles["options"]["counting"] == "whole"
+    assert "final_round" not in dreierles["options"]
+    doppelkopf = create(host, "doppelkopf", stake_cents=50, timer_seconds=30)
+    assert doppelkopf["options"]["dulle"] == "second"
+    assert doppelkopf["status"] == "open"
+    assert (doppelkopf["stake_cents"], doppelkopf["rounds"], doppelkopf["timer_seconds"]) == (
+        50,
+        0,
+        30,
+    )
+    assert doppelkopf["members"] == [
+        {"user_id": me(host), "display_name": "Wirt", "role": "player", "seat_order": 0,
+         "is_host": True},
+    ]  # fmt: skip
+    assert len(token_of(doppelkopf)) >= 32
+    assert (doppelkopf["seats"], doppelkopf["seats_free"]) == (4, 3)
+    mine = host.get("/api/rooms").json()["rooms"]
+    assert [r["id"] for r in mine] == [doppelkopf["id"], dreierles["id"]]
+    assert host.get(f"/api/rooms/{doppelkopf['id']}").json() == doppelkopf
+
+
+def test_create_room_refusals(guest: Guest, anonymous: httpx.Client) -> None:
+    host = guest("Wirt")
+    bad = error(
+        host.post("/api/rooms", json={"name": "R", "game": "doppelkopf",
+                                      "options": {"dulle": "third"}}),
+        422, "bad_option",
+    )  # fmt: skip
+    assert "dulle" in bad["message"] and "dulle" in bad["message_de"]
+    error(host.post("/api/rooms", json={"name": "R", "game": "skat"}), 422, "unknown_game")
+    error(host.post("/api/rooms", json={"name": "R", "game": "doppen"}), 422, "game_not_playable")
+    error(host.post("/api/rooms", json={"name": "R", "game": "dreierles",
+                                        "options": {"final_round": True}}),
+          422, "option_not_per_room")  # fmt: skip
+    error(host.post("/api/rooms", json={"name": "R", "game": "dreierles", "rounds": 0}), 422,
+          "bad_rounds")  # fmt: skip
+    error(host.post("/api/rooms", json={"name": "R", "game": "dreierles", "stake_cents": 20000}),
+          422, "bad_stake")  # fmt: skip
+    error(host.post("/api/rooms", json={"name": "R", "game": "dreierles", "timer_seconds": 5}),
+          422, "bad_timer")  # fmt: skip
+    wrong_type = error(
+        host.post("/api/rooms", json={"name": "R", "game": "dreierles", "stake_cents": "10"}),
+        422, "invalid_request",
+    )  # fmt: skip
+    assert "stake_cents" in wrong_type["message"]
+    error(anonymous.post("/api/rooms", json={"name": "R", "game": "dreierles"}), 401,
+          "login_required")  # fmt: skip
+    error(anonymous.get("/api/rooms"), 401, "login_required")
+    assert host.get("/api/rooms").json() == {"rooms": []}
+
+
+# --------------------------------------------------------------------------- invites
+
+
+def test_invite_preview_and_join(guest: Guest, anonymous: httpx.Client) -> None:
+    host = guest("Wirt")
+    room = create(host, "dreierles", options={"counting": "thirds"}, stake_cents=20, rounds=6)
+    preview = anonymous.get(f"/api/invite/{token_of(room)}")
+    assert preview.status_code == 200
+    shown = preview.json()
+    assert shown["name"] == room["name"]
+    assert shown["game"] == "dreierles" and shown["game_title"] == "Dreierles"
+    assert (shown["stake_cents"], shown["rounds"]) == (20, 6)
+    assert shown["host_name"] == "Wirt"
+    assert shown["members"] == [{"display_name": "Wirt", "role": "player", "is_host": True}]
+    assert shown["allow_spectators"] is False
+    assert (shown["seats"], shown["seats_free"]) == (4, 3)
+    assert shown["your_role"] is None
+    options = {o["name"]: o for o in shown["options"]}
+    assert options["counting"]["value"] == "thirds"
+    rules = {o.name: o for o in get_rules("dreierles").options}
+    for name, option in options.items():
+        assert option["help_de"] == rules[name].help_de
+        assert option["help_en"] == rules[name].help_en
+    assert "id" not in shown and "invite_url" not in shown
+
+    error(anonymous.get("/api/invite/not-a-token"), 404, "invite_not_found")
+    error(join(anonymous, room), 401, "login_required")
+
+    player = guest("Spieler")
+    joined = join(player, room)
+    assert joined.status_code == 200, joined.text
+    members = joined.json()["members"]
+    assert [(m["display_name"], m["role"], m["seat_order"]) for m in members] == [
+        ("Wirt", "player", 0),
+        ("Spieler", "player", 1),
+    ]
+    assert player.get(f"/api/rooms/{room['id']}").status_code == 200
+    assert [r["id"] for r in player.get("/api/rooms").json()["rooms"]] == [room["id"]]
+    assert player.get(f"/api/invite/{token_of(room)}").json()["your_role"] == "player"
+    assert join(player, room).status_code == 200  # again: nothing changes
+    error(
+        player.post(f"/api/invite/{token_of(room)}/join", json={"role": "kiebitz"}),
+        422,
+        "invalid_request",
+    )
+
+
+def test_spectators_only_where_allowed(guest: Guest) -> None:
+    host = guest("Wirt")
+    closed = create(host, "doppelkopf")
+    watcher = guest("Kiebitz")
+    error(join(watcher, closed, "spectator"), 403, "spectators_not_allowed")
+    error(watcher.get(f"/api/rooms/{closed['id']}"), 404, "room_not_found")
+
+    public = create(host, "doppelkopf", allow_spectators=True)
+    joined = join(watcher, public, "spectator")
+    assert joined.status_code == 200
+    spectator = [m for m in joined.json()["members"] if m["display_name"] == "Kiebitz"]
+    assert spectator == [{"user_id": me(watcher), "display_name": "Kiebitz",
+                          "role": "spectator", "seat_order": None, "is_host": False}]  # fmt: skip
+    assert joined.json()["seats_free"] == 3
+
+
+def test_fifth_doppelkopf_player_is_refused(guest: Guest) -> None:
+    host = guest("A")
+    room = create(host, "doppelkopf")
+    for name in ("B", "C", "D"):
+        assert join(guest(name), room).status_code == 200
+    full = error(join(guest("E"), room), 409, "room_full")
+    assert full["message_de"]
+    assert host.get(f"/api/rooms/{room['id']}").json()["seats_free"] == 0
+
+
+def test_non_members_never_see_a_room(guest: Guest, anonymous: httpx.Client) -> None:
+    host = guest("Wirt")
+    room = create(host, "dreierles", allow_spectators=True)
+    outsider = guest("Fremder")
+    hidden = outsider.get(f"/api/rooms/{room['id']}")
+    missing = outsider.get("/api/rooms/999999")
+    assert error(hidden, 404, "room_not_found") == error(missing, 404, "room_not_found")
+    assert room["name"] not in hidden.text and token_of(room) not in hidden.text
+    error(anonymous.get(f"/api/rooms/{room['id']}"), 401, "login_required")
+    error(outsider.put(f"/api/rooms/{room['id']}/seats", json={"order": [me(host)]}), 404,
+          "room_not_found")  # fmt: skip
+    error(outsider.delete(f"/api/rooms/{room['id']}/members/{me(host)}"), 404, "room_not_found")
+    error(outsider.post(f"/api/rooms/{room['id']}/start"), 404, "room_not_found")
+    error(outsider.get("/api/rooms/not-a-number"), 422, "invalid_request")
+    assert outsider.get("/api/rooms").json() == {"rooms": []}
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def test_host_reorders_seats(guest: Guest) -> None:
+    host = guest("A")
+    room = create(host, "dreierles", allow_spectators=True)
+    b, c, watcher = guest("B"), guest("C"), guest("W")
+    join(b, room)
+    join(c, room)
+    join(watcher, room, "spectator")
+    ids = {name: me(client) for name, client in (("A", host), ("B", b), ("C", c), ("W", watcher))}
+    url = f"/api/rooms/{room['id']}/seats"
+
+    reordered = host.put(url, json={"order": [ids["C"], ids["A"], ids["B"]]})
+    assert reordered.status_code == 200, reordered.text
+    players = [m for m in reordered.json()["members"] if m["role"] == "player"]
+    assert [(m["display_name"], m["seat_order"]) for m in players] == [
+        ("C", 0),
+        ("A", 1),
+        ("B", 2),
+    ]
+    for order in (
+        [ids["C"], ids["A"]],
+        [ids["C"], ids["A"], ids["B"], ids["W"]],
+        [ids["C"], ids["A"], ids["W"]],
+        [ids["C"], ids["C"], ids["B"]],
+    ):
+        error(host.put(url, json={"order": order}), 422, "bad_seat_order")
+    error(b.put(url, json={"order": [ids["A"], ids["B"], ids["C"]]}), 403, "not_host")
+    error(host.put(url, json={"order": "A,B,C"}), 422, "invalid_request")
+
+
+def test_host_removes_members(guest: Guest) -> None:
+    host = guest("A")
+    room = create(host, "dreierles")
+    b, c = guest("B"), guest("C")
+    join(b, room)
+    join(c, room)
+    base = f"/api/rooms/{room['id']}/members"
+    error(b.delete(f"{base}/{me(c)}"), 403, "not_host")
+    error(host.delete(f"{base}/{me(host)}"), 409, "cannot_remove_host")
+    error(host.delete(f"{base}/999999"), 404, "member_not_found")
+    removed = host.delete(f"{base}/{me(b)}")
+    assert removed.status_code == 200
+    assert [(m["display_name"], m["seat_order"]) for m in removed.json()["members"]] == [
+        ("A", 0),
+        ("C", 1),
+    ]
+    error(b.get(f"/api/rooms/{room['id']}"), 404, "room_not_found")
+
+
+# --------------------------------------------------------------------------- start
+
+
+def test_start_refusals(guest: Guest, module_server: LiveServer) -> None:
+    host = guest("A")
+    room = create(host, "doppelkopf")
+    start = f"/api/rooms/{room['id']}/start"
+    others = [guest(name) for name in ("B", "C")]
+    for client in others:
+        join(client, room)
+    needs = error(host.post(start), 409, "not_enough_players")
+    assert "4" in needs["message"]
+    error(others[0].post(start), 403, "not_host")
+
+    join(guest("D"), room)
+    with sqlite3.connect(module_server.database_path) as conn:  # as if a match had started
+        conn.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room["id"],))
+    error(host.post(start), 409, "room_not_open")
+    error(join(guest("E"), room), 409, "room_not_open")

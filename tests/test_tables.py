@@ -1,0 +1,397 @@
+"""The table runtime over real sockets: a real uvicorn server, real WebSocket clients.
+
+Every test plays through the documented protocol only. Afterwards the stored deals are
+read back from the database and replayed by the engine: what the clients were told must
+be exactly what the engine says each seat may see, and nothing may be lost or doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from server.engine.base import Deal
+from server.engine.playout import card_names, cards_in_view
+from server.engine.record import load_record
+from tests.support import REPO_ROOT, free_port, wait_until_up
+from tests.table_client import Client, make_room, settle, start, step
+
+# ---------------------------------------------------------------- helpers
+
+
+def stored_deals(db_url: str) -> list[dict[str, Any]]:
+    """Every stored deal (record, outcome, actions) in order, read with plain sqlite3."""
+    path = make_url(db_url).database
+    assert path
+    with sqlite3.connect(path) as db:
+        deals = db.execute(
+            "SELECT id, match_id, number, record, outcome FROM deals ORDER BY match_id, number"
+        ).fetchall()
+        result = []
+        for deal_id, match_id, number, record, outcome in deals:
+            rows = db.execute(
+                "SELECT seq, seat, text FROM actions WHERE deal_id = ? ORDER BY seq", (deal_id,)
+            ).fetchall()
+            assert [seq for seq, _, _ in rows] == list(range(len(rows))), "gap in the log"
+            result.append(
+                {
+                    "id": deal_id,
+                    "match_id": match_id,
+                    "number": number,
+                    "record": json.loads(record),
+                    "outcome": json.loads(outcome) if outcome else None,
+                    "actions": [[seat, text] for _, seat, text in rows],
+                }
+            )
+    return result
+
+
+def replay(deal: dict[str, Any], upto: int | None = None) -> Deal:
+    """The stored deal after its first ``upto`` actions (all by default)."""
+    actions = deal["actions"] if upto is None else deal["actions"][:upto]
+    return load_record({**deal["record"], "actions": actions})
+
+
+def check_messages(client: Client, deals: list[dict[str, Any]]) -> int:
+    """Every snapshot and event ``client`` received equals the engine's view for its seat at
+    that step, and names no card hidden from it. Returns the number of views checked."""
+    names = None
+    checked = 0
+    deal_index = -1
+    step_no = 0
+    for message in client.messages:
+        if message["type"] == "snapshot":
+            deal_index = message["match"]["deal_number"] - 1
+            deal = deals[deal_index]
+            step_no = len(deal["actions"]) if message["view"]["phase"] == "finished" else 0
+            if message["view"]["phase"] != "finished":
+                # a snapshot on (re)connect may come in the middle of a deal
+                step_no = _steps_seen(message["view"], deal)
+        elif message["type"] == "event":
+            step_no += 1
+        else:
+            continue
+        deal = deals[deal_index]
+        engine = replay(deal, step_no)
+        seat = message["view"]["seat"]
+        expected = json.loads(json.dumps(engine.view(seat)))
+        assert message["view"] == expected, (client.name, deal_index, step_no)
+        if message["type"] == "event":
+            assert message["action"] == engine.action_seen_by(step_no - 1, seat)
+        names = names or card_names(engine.rules.pack)
+        hidden = engine.hidden_from(seat)
+        for mask in cards_in_view(message, names):
+            assert mask & hidden != mask, (client.name, "was shown a hidden card", message)
+        checked += 1
+    return checked
+
+
+def _steps_seen(view: dict[str, Any], deal: dict[str, Any]) -> int:
+    """How many actions of ``deal`` had happened when ``view`` was made."""
+    for upto in range(len(deal["actions"]) + 1):
+        engine = replay(deal, upto)
+        if json.loads(json.dumps(engine.view(view["seat"]))) == view:
+            return upto
+    raise AssertionError("a snapshot that matches no state of the deal")
+
+
+async def play_to_end(clients: list[Client], seed: int, limit: int = 5000) -> int:
+    """Play random legal actions until nobody is to move; return the number of actions."""
+    rng = random.Random(seed)
+    count = 0
+    while count < limit and await step(clients, rng):
+        count += 1
+    return count
+
+
+async def connect_all(clients: list[Client], room: int) -> None:
+    for client in clients:
+        await client.connect(room)
+    await settle(clients, 0)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+# ---------------------------------------------------------------- whole matches
+
+
+def test_a_full_dreierles_match_through_the_protocol(
+    live_server: str, migrated_db_url: str
+) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        actions = await play_to_end(clients, seed=1)
+        assert actions > 3 * 40
+        sheet = clients[0].snapshot["match"]["sheet"]  # type: ignore[index]
+        assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
+        assert len(sheet["rows"]) == 3 and sum(sheet["totals"].values()) == 0
+        deals = stored_deals(migrated_db_url)
+        assert len(deals) == 3 and sum(len(d["actions"]) for d in deals) == actions
+        for deal in deals:  # every stored deal replays to exactly its stored outcome
+            assert deal["outcome"] == json.loads(json.dumps(replay(deal).outcome()))
+        for client in clients:
+            assert check_messages(client, deals) > 100
+            await client.aclose()
+
+    run(scenario())
+
+
+def test_a_doppelkopf_deal_through_the_protocol(live_server: str, migrated_db_url: str) -> None:
+    async def scenario() -> None:
+        names = ["Ute", "Paul", "Rita", "Olaf"]
+        clients, room, _ = await make_room(live_server, "doppelkopf", names)
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        await play_to_end(clients, seed=2)
+        deals = stored_deals(migrated_db_url)
+        assert deals and all(d["outcome"] is not None for d in deals)
+        assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
+        for client in clients:
+            check_messages(client, deals)
+            await client.aclose()
+
+    run(scenario())
+
+
+def test_four_at_a_dreierles_table_the_dealer_sits_out(
+    live_server: str, migrated_db_url: str
+) -> None:
+    async def scenario() -> None:
+        names = ["Anna", "Bernd", "Catrin", "Dieter"]
+        clients, room, _ = await make_room(live_server, "dreierles", names)
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        dealer = clients[0].view["dealer"]  # type: ignore[index]
+        sitter = next(c for c in clients if c.name == dealer)
+        assert sitter.seat is None and sitter.view["hand"] is None  # type: ignore[index]
+        assert sitter.view["legal_actions"] == []  # type: ignore[index]
+        await sitter.send({"type": "action", "action": "pass", "v": sitter.version, "id": 1})
+        error = await sitter.expect("error")
+        assert error["code"] == "not_seated"
+        rng = random.Random(3)
+        for _ in range(20):
+            await step(clients, rng)
+        deals = stored_deals(migrated_db_url)
+        for client in clients:
+            check_messages(client, deals)
+            await client.aclose()
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------- disconnects and restarts
+
+
+def test_reconnect_in_the_middle_of_a_trick(live_server: str, migrated_db_url: str) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        rng = random.Random(4)
+        while not (clients[0].view and clients[0].view["phase"] == "play"
+                   and len(clients[0].view["trick"]["cards"]) == 1):  # fmt: skip
+            await step(clients, rng)
+        leaver = next(c for c in clients if c.my_turn())
+        others = [c for c in clients if c is not leaver]
+        before_view, before_version = leaver.view, leaver.version
+        await leaver.close_socket()
+        presence = await others[0].expect("presence")
+        assert leaver.user_id not in presence["online"]
+        snapshot = await leaver.connect(room)  # a new device, same account
+        assert snapshot["v"] == before_version and snapshot["view"] == before_view
+        assert leaver.user_id in (await others[0].expect("presence"))["online"]
+        await play_to_end(clients, seed=5)
+        for client in clients:
+            check_messages(client, stored_deals(migrated_db_url))
+            await client.aclose()
+
+    run(scenario())
+
+
+@contextmanager
+def killable_server(db_url: str, log_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A uvicorn subprocess that the test may kill with SIGKILL."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": db_url}
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "server.api.app:app", "--host", "127.0.0.1",
+             "--port", str(port)],
+            cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            wait_until_up(f"http://127.0.0.1:{port}", process, 30)
+            yield f"http://127.0.0.1:{port}", process
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+
+
+def test_restart_in_the_middle_of_a_deal_loses_nothing(
+    migrated_db_url: str, tmp_path: Path
+) -> None:
+    log_path = tmp_path / "server.log"
+
+    async def first_half(base: str) -> tuple[list[Client], int, int]:
+        clients, room, _ = await make_room(base, "dreierles", ["Anna", "Bernd", "Catrin"])
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        rng = random.Random(6)
+        acted = 0
+        while not (clients[0].view and clients[0].view["phase"] == "play"
+                   and len(clients[0].view["trick"]["cards"]) == 2):  # fmt: skip
+            await step(clients, rng)
+            acted += 1
+        return clients, room, acted
+
+    async def second_half(clients: list[Client], room: int, base: str, acted: int) -> None:
+        before = [c.view for c in clients]
+        for client in clients:
+            await client.close_socket()
+            client.move_to(base)
+            snapshot = await client.connect(room)
+            assert snapshot["view"] == before[clients.index(client)]
+        acted += await play_to_end(clients, seed=7)
+        deals = stored_deals(migrated_db_url)
+        assert sum(len(d["actions"]) for d in deals) == acted  # nothing lost, nothing twice
+        for deal in deals:
+            assert deal["outcome"] == json.loads(json.dumps(replay(deal).outcome()))
+        for client in clients:
+            check_messages(client, deals)
+        for client in clients:
+            await client.aclose()
+
+    with killable_server(migrated_db_url, log_path) as (base, process):
+        loop = asyncio.new_event_loop()
+        clients, room, acted = loop.run_until_complete(first_half(base))
+        os.kill(process.pid, signal.SIGKILL)  # no shutdown, no flush: a crash
+        process.wait()
+    with killable_server(migrated_db_url, log_path) as (base, _):
+        loop.run_until_complete(second_half(clients, room, base, acted))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+    assert "recovered" in log_path.read_text()
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(live_server: str) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        outsiders, other_room, _ = await make_room(live_server, "dreierles", ["Xaver"])
+        outsider = outsiders[0]
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        anna = next(c for c in clients if c.my_turn())
+        bernd = next(c for c in clients if not c.my_turn())
+        version = anna.version
+
+        async def refused(client: Client, message: dict[str, Any] | str, code: str) -> None:
+            await client.send(message)
+            error = await client.expect("error")
+            assert error["code"] == code, error
+            assert error["message"] and error["message_de"]
+            await client.send({"type": "ping", "id": "still-there"})
+            assert (await client.expect("pong"))["id"] == "still-there"
+
+        await refused(anna, "{not json", "malformed_json")
+        await refused(anna, {"type": "teleport"}, "unknown_type")
+        await refused(anna, {"type": "action"}, "bad_message")
+        await refused(anna, {"type": "chat", "text": "x" * 5000}, "message_too_large")
+        await refused(anna, {"type": "action", "action": "bid vierer", "v": version},
+                      "unknown_contract")  # fmt: skip
+        await refused(anna, {"type": "action", "action": "play HK", "v": version}, "wrong_phase")
+        await refused(bernd, {"type": "action", "action": "pass", "v": version}, "not_your_turn")
+        await refused(anna, {"type": "action", "action": "pass", "v": version - 1},
+                      "stale_version")  # fmt: skip
+        await refused(anna, {"type": "action", "action": "pass", "v": version,
+                             "seat": (anna.seat + 1) % 3}, "not_your_seat")  # type: ignore[operator]  # fmt: skip
+        await refused(anna, {"type": "hello", "room": other_room}, "not_a_member")
+        await outsider.open_socket()
+        await refused(outsider, {"type": "hello", "room": room}, "not_a_member")
+        await refused(outsider, {"type": "action", "action": "pass"}, "hello_first")
+        # nothing changed: same version everywhere, and the table still plays
+        await asyncio.sleep(0.1)
+        assert all(c.version == version for c in clients)
+        await anna.send({"type": "action", "action": "pass", "v": version, "id": "ok"})
+        assert (await anna.expect("ack"))["v"] == version + 1
+        # a flood is rate-limited, and the connection survives it
+        for i in range(250):
+            await bernd.send({"type": "ping", "id": i})
+        codes = []
+        for _ in range(250):
+            message = await bernd.expect_any(("pong", "error"))
+            codes.append(message.get("code", "pong"))
+        assert "rate_limited" in codes and codes[0] == "pong"
+        await asyncio.sleep(0.5)
+        await bernd.send({"type": "ping", "id": "after"})
+        assert (await bernd.expect("pong"))["id"] == "after"
+        for client in [*clients, outsider]:
+            await client.aclose()
+
+    run(scenario())
+
+
+def test_not_logged_in_is_refused(live_server: str) -> None:
+    async def scenario() -> None:
+        from websockets.asyncio.client import connect
+
+        async with connect(live_server.replace("http://", "ws://") + "/ws") as ws:
+            message = json.loads(await ws.recv())
+            assert message["code"] == "login_required"
+
+    run(scenario())
+
+
+def test_chat_is_relayed_as_plain_text(live_server: str) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        text = "<b>Servus</b> & <script>alert(1)</script>"
+        await clients[0].send({"type": "chat", "text": text})
+        for client in clients:
+            message = await client.expect("chat")
+            assert message["text"] == text and message["name"] == "Anna"
+        for client in clients:
+            await client.aclose()
+
+    run(scenario())
+
+
+def test_two_starts_at_once_make_one_match(live_server: str, migrated_db_url: str) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        host = clients[0]
+        first, second = await asyncio.gather(
+            host.http.post(f"/api/rooms/{room}/start"), host.http.post(f"/api/rooms/{room}/start")
+        )
+        assert sorted([first.status_code, second.status_code]) == [200, 409]
+        refused = first if first.status_code == 409 else second
+        assert refused.json()["error"]["code"] == "room_not_open"
+        path = make_url(migrated_db_url).database
+        assert path
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT COUNT(*) FROM matches").fetchone() == (1,)
+        for client in clients:
+            await client.aclose()
+
+    run(scenario())
