@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from tests.support import (
     POSTGRES_URL,
     LiveServer,
     TestDatabase,
+    postgres_database,
     postgres_schema,
     sqlite_url,
     upgrade,
@@ -80,8 +82,30 @@ def postgres_url() -> str:
         asyncio.run(probe())
     except Exception as exc:
         shown = make_url(POSTGRES_URL).render_as_string(hide_password=True)
-        pytest.skip(f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})")
+        reason = f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})"
+        if os.environ.get("STAMMTISCH_REQUIRE_POSTGRES"):  # CI: both databases, always
+            pytest.fail(reason)
+        pytest.skip(reason)
     return POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def play_db_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A migrated database for a live server: an SQLite file, or a throw-away PostgreSQL
+    database (created for the test and dropped afterwards)."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("migrated_db_url")
+        return
+    with postgres_database(request.getfixturevalue("postgres_url")) as url:
+        upgrade(url)
+        yield url
+
+
+@pytest.fixture
+def play_server(play_db_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A real uvicorn server on ``play_db_url``: (base URL, database URL)."""
+    with uvicorn_subprocess(play_db_url, tmp_path / "uvicorn.log") as base_url:
+        yield base_url, play_db_url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -26,7 +26,7 @@ from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
 from sqlalchemy import text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import NullPool
 
@@ -258,3 +258,24 @@ class LiveServer:
 
     base_url: str
     database_path: Path
+
+
+@contextmanager
+def postgres_database(postgres_url: str) -> Iterator[str]:
+    """A throw-away database on the test PostgreSQL server (for a live server, which takes
+    only a URL); dropped afterwards, even if connections are left."""
+    name = f"stammtisch_test_{secrets.token_hex(6)}"
+
+    async def admin(statement: str) -> None:
+        engine = make_engine(postgres_url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+        try:
+            async with engine.connect() as connection:
+                await connection.execute(text(statement))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -12,7 +12,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,42 +19,61 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
+from sqlalchemy import select
+from sqlalchemy.pool import NullPool
 
 from server.engine.base import Deal
 from server.engine.playout import card_names, cards_in_view
 from server.engine.record import load_record
+from server.store.db import make_engine
+from server.store.models import ActionRow, DealRow, Match
 from tests.support import REPO_ROOT, free_port, wait_until_up
 from tests.table_client import Client, make_room, settle, start, step
 
 # ---------------------------------------------------------------- helpers
 
 
-def stored_deals(db_url: str) -> list[dict[str, Any]]:
-    """Every stored deal (record, outcome, actions) in order, read with plain sqlite3."""
-    path = make_url(db_url).database
-    assert path
-    with sqlite3.connect(path) as db:
-        deals = db.execute(
-            "SELECT id, match_id, number, record, outcome FROM deals ORDER BY match_id, number"
-        ).fetchall()
-        result = []
-        for deal_id, match_id, number, record, outcome in deals:
-            rows = db.execute(
-                "SELECT seq, seat, text FROM actions WHERE deal_id = ? ORDER BY seq", (deal_id,)
-            ).fetchall()
-            assert [seq for seq, _, _ in rows] == list(range(len(rows))), "gap in the log"
-            result.append(
-                {
-                    "id": deal_id,
-                    "match_id": match_id,
-                    "number": number,
-                    "record": json.loads(record),
-                    "outcome": json.loads(outcome) if outcome else None,
-                    "actions": [[seat, text] for _, seat, text in rows],
-                }
-            )
-    return result
+async def stored_deals(db_url: str) -> list[dict[str, Any]]:
+    """Every stored deal (record, outcome, actions) in order, read back from the database."""
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            deals = (
+                await db.execute(
+                    select(
+                        DealRow.id,
+                        DealRow.match_id,
+                        DealRow.number,
+                        DealRow.record,
+                        DealRow.outcome,
+                    ).order_by(DealRow.match_id, DealRow.number)
+                )
+            ).all()
+            result = []
+            for deal_id, match_id, number, record, outcome in deals:
+                rows = (
+                    await db.execute(
+                        select(ActionRow.seq, ActionRow.seat, ActionRow.text)
+                        .where(ActionRow.deal_id == deal_id)
+                        .order_by(ActionRow.seq)
+                    )
+                ).all()
+                assert [seq for seq, _, _ in rows] == list(range(len(rows))), "gap in the log"
+                result.append({"id": deal_id, "match_id": match_id, "number": number,
+                               "record": record, "outcome": outcome,
+                               "actions": [[seat, text] for _, seat, text in rows]})  # fmt: skip
+            return result
+    finally:
+        await engine.dispose()
+
+
+async def count_matches(db_url: str) -> int:
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            return len((await db.execute(select(Match.id))).all())
+    finally:
+        await engine.dispose()
 
 
 def replay(deal: dict[str, Any], upto: int | None = None) -> Deal:
@@ -129,9 +147,9 @@ def run(coro: Any) -> Any:
 # ---------------------------------------------------------------- whole matches
 
 
-def test_a_full_dreierles_match_through_the_protocol(
-    live_server: str, migrated_db_url: str
-) -> None:
+def test_a_full_dreierles_match_through_the_protocol(play_server: tuple[str, str]) -> None:
+    live_server, db_url = play_server
+
     async def scenario() -> None:
         clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
         await start(clients[0], room)
@@ -141,7 +159,7 @@ def test_a_full_dreierles_match_through_the_protocol(
         sheet = clients[0].snapshot["match"]["sheet"]  # type: ignore[index]
         assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
         assert len(sheet["rows"]) == 3 and sum(sheet["totals"].values()) == 0
-        deals = stored_deals(migrated_db_url)
+        deals = await stored_deals(db_url)
         assert len(deals) == 3 and sum(len(d["actions"]) for d in deals) == actions
         for deal in deals:  # every stored deal replays to exactly its stored outcome
             assert deal["outcome"] == json.loads(json.dumps(replay(deal).outcome()))
@@ -152,14 +170,16 @@ def test_a_full_dreierles_match_through_the_protocol(
     run(scenario())
 
 
-def test_a_doppelkopf_deal_through_the_protocol(live_server: str, migrated_db_url: str) -> None:
+def test_a_doppelkopf_deal_through_the_protocol(play_server: tuple[str, str]) -> None:
+    live_server, db_url = play_server
+
     async def scenario() -> None:
         names = ["Ute", "Paul", "Rita", "Olaf"]
         clients, room, _ = await make_room(live_server, "doppelkopf", names)
         await start(clients[0], room)
         await connect_all(clients, room)
         await play_to_end(clients, seed=2)
-        deals = stored_deals(migrated_db_url)
+        deals = await stored_deals(db_url)
         assert deals and all(d["outcome"] is not None for d in deals)
         assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
         for client in clients:
@@ -169,9 +189,9 @@ def test_a_doppelkopf_deal_through_the_protocol(live_server: str, migrated_db_ur
     run(scenario())
 
 
-def test_four_at_a_dreierles_table_the_dealer_sits_out(
-    live_server: str, migrated_db_url: str
-) -> None:
+def test_four_at_a_dreierles_table_the_dealer_sits_out(play_server: tuple[str, str]) -> None:
+    live_server, db_url = play_server
+
     async def scenario() -> None:
         names = ["Anna", "Bernd", "Catrin", "Dieter"]
         clients, room, _ = await make_room(live_server, "dreierles", names)
@@ -187,7 +207,7 @@ def test_four_at_a_dreierles_table_the_dealer_sits_out(
         rng = random.Random(3)
         for _ in range(20):
             await step(clients, rng)
-        deals = stored_deals(migrated_db_url)
+        deals = await stored_deals(db_url)
         for client in clients:
             check_messages(client, deals)
             await client.aclose()
@@ -198,7 +218,9 @@ def test_four_at_a_dreierles_table_the_dealer_sits_out(
 # ---------------------------------------------------------------- disconnects and restarts
 
 
-def test_reconnect_in_the_middle_of_a_trick(live_server: str, migrated_db_url: str) -> None:
+def test_reconnect_in_the_middle_of_a_trick(play_server: tuple[str, str]) -> None:
+    live_server, db_url = play_server
+
     async def scenario() -> None:
         clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
         await start(clients[0], room)
@@ -218,7 +240,7 @@ def test_reconnect_in_the_middle_of_a_trick(live_server: str, migrated_db_url: s
         assert leaver.user_id in (await others[0].expect("presence"))["online"]
         await play_to_end(clients, seed=5)
         for client in clients:
-            check_messages(client, stored_deals(migrated_db_url))
+            check_messages(client, await stored_deals(db_url))
             await client.aclose()
 
     run(scenario())
@@ -244,9 +266,8 @@ def killable_server(db_url: str, log_path: Path) -> Iterator[tuple[str, subproce
             process.wait()
 
 
-def test_restart_in_the_middle_of_a_deal_loses_nothing(
-    migrated_db_url: str, tmp_path: Path
-) -> None:
+def test_restart_in_the_middle_of_a_deal_loses_nothing(play_db_url: str, tmp_path: Path) -> None:
+    db_url = play_db_url
     log_path = tmp_path / "server.log"
 
     async def first_half(base: str) -> tuple[list[Client], int, int]:
@@ -269,7 +290,7 @@ def test_restart_in_the_middle_of_a_deal_loses_nothing(
             snapshot = await client.connect(room)
             assert snapshot["view"] == before[clients.index(client)]
         acted += await play_to_end(clients, seed=7)
-        deals = stored_deals(migrated_db_url)
+        deals = await stored_deals(db_url)
         assert sum(len(d["actions"]) for d in deals) == acted  # nothing lost, nothing twice
         for deal in deals:
             assert deal["outcome"] == json.loads(json.dumps(replay(deal).outcome()))
@@ -278,12 +299,12 @@ def test_restart_in_the_middle_of_a_deal_loses_nothing(
         for client in clients:
             await client.aclose()
 
-    with killable_server(migrated_db_url, log_path) as (base, process):
+    with killable_server(db_url, log_path) as (base, process):
         loop = asyncio.new_event_loop()
         clients, room, acted = loop.run_until_complete(first_half(base))
         os.kill(process.pid, signal.SIGKILL)  # no shutdown, no flush: a crash
         process.wait()
-    with killable_server(migrated_db_url, log_path) as (base, _):
+    with killable_server(db_url, log_path) as (base, _):
         loop.run_until_complete(second_half(clients, room, base, acted))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
@@ -293,7 +314,9 @@ def test_restart_in_the_middle_of_a_deal_loses_nothing(
 # ---------------------------------------------------------------- bad input
 
 
-def test_bad_input_gets_a_clear_error_and_changes_nothing(live_server: str) -> None:
+def test_bad_input_gets_a_clear_error_and_changes_nothing(play_server: tuple[str, str]) -> None:
+    live_server, _ = play_server
+
     async def scenario() -> None:
         clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
         outsiders, other_room, _ = await make_room(live_server, "dreierles", ["Xaver"])
@@ -377,7 +400,9 @@ def test_chat_is_relayed_as_plain_text(live_server: str) -> None:
     run(scenario())
 
 
-def test_two_starts_at_once_make_one_match(live_server: str, migrated_db_url: str) -> None:
+def test_two_starts_at_once_make_one_match(play_server: tuple[str, str]) -> None:
+    live_server, db_url = play_server
+
     async def scenario() -> None:
         clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
         host = clients[0]
@@ -387,10 +412,7 @@ def test_two_starts_at_once_make_one_match(live_server: str, migrated_db_url: st
         assert sorted([first.status_code, second.status_code]) == [200, 409]
         refused = first if first.status_code == 409 else second
         assert refused.json()["error"]["code"] == "room_not_open"
-        path = make_url(migrated_db_url).database
-        assert path
-        with sqlite3.connect(path) as db:
-            assert db.execute("SELECT COUNT(*) FROM matches").fetchone() == (1,)
+        assert await count_matches(db_url) == 1
         for client in clients:
             await client.aclose()
 
