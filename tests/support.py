@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 import uvicorn
 from alembic import command
 from alembic.config import Config
@@ -38,6 +39,7 @@ from server.store.db import (
     make_engine,
     make_session_factory,
 )
+from server.store.errors import StoreError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -279,3 +281,24 @@ def postgres_database(postgres_url: str) -> Iterator[str]:
         yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
     finally:
         asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def api_error(response: httpx.Response, status: int, code: str) -> dict[str, str]:
+    """Assert that ``response`` is the API's error shape with ``status`` and ``code``."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "message_de"}
+    assert body["error"]["code"] == code, body
+    detail: dict[str, str] = body["error"]
+    return detail
+
+
+@contextmanager
+def store_refused(kind: type[StoreError], code: str) -> Iterator[None]:
+    """Assert that the block raises the store refusal ``kind`` with ``code`` and both texts."""
+    with pytest.raises(kind) as raised:
+        yield
+    assert raised.value.code == code
+    assert raised.value.message and raised.value.message_de
+    assert raised.value.message != raised.value.message_de  # really translated

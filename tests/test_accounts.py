@@ -16,6 +16,7 @@ from server.api.deps import SESSION_COOKIE
 from server.api.throttle import LoginThrottle
 from server.settings import Settings
 from tests.support import LiveServer, uvicorn_thread
+from tests.support import api_error as error
 
 pytestmark = pytest.mark.live_server
 
@@ -30,16 +31,6 @@ def unique(prefix: str = "user") -> str:
 def client(module_server: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=module_server.base_url, timeout=15) as c:
         yield c
-
-
-def error(response: httpx.Response, status: int, code: str) -> dict[str, str]:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "message_de"}
-    assert body["error"]["code"] == code, body
-    detail: dict[str, str] = body["error"]
-    return detail
 
 
 def register(client: httpx.Client, login: str, password: str = PASSWORD) -> httpx.Response:

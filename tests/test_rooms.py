@@ -11,6 +11,7 @@ import pytest
 
 from server.engine.registry import get_rules, list_games
 from tests.support import LiveServer
+from tests.support import api_error as error
 
 pytestmark = pytest.mark.live_server
 
@@ -38,16 +39,6 @@ def guest(module_server: LiveServer) -> Iterator[Guest]:
 def anonymous(module_server: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=module_server.base_url, timeout=15) as client:
         yield client
-
-
-def error(response: httpx.Response, status: int, code: str) -> dict[str, str]:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "message_de"}
-    assert body["error"]["code"] == code, body
-    detail: dict[str, str] = body["error"]
-    return detail
 
 
 def create(client: httpx.Client, game: str = "doppelkopf", **fields: Any) -> dict[str, Any]:

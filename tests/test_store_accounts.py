@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,21 +16,12 @@ from server.store.errors import (
     CredentialsError,
     ForbiddenError,
     InvalidError,
-    StoreError,
 )
 from server.store.models import UserSession
 from tests.support import TestDatabase, run_with_sessions
+from tests.support import store_refused as refused
 
 Sessions = async_sessionmaker[AsyncSession]
-
-
-@contextmanager
-def refused(kind: type[StoreError], code: str) -> Iterator[None]:
-    with pytest.raises(kind) as raised:
-        yield
-    assert raised.value.code == code
-    assert raised.value.message and raised.value.message_de
-    assert raised.value.message != raised.value.message_de
 
 
 def test_register_normalizes_and_hashes(store_db: TestDatabase) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -21,16 +19,9 @@ from server.store.errors import (
 )
 from server.store.models import Room, User
 from tests.support import TestDatabase, run_with_sessions
+from tests.support import store_refused as refused
 
 Sessions = async_sessionmaker[AsyncSession]
-
-
-@contextmanager
-def refused(kind: type[StoreError], code: str) -> Iterator[None]:
-    with pytest.raises(kind) as raised:
-        yield
-    assert raised.value.code == code
-    assert raised.value.message and raised.value.message_de
 
 
 async def guests(db: AsyncSession, *names: str) -> list[User]:
