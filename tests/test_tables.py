@@ -417,3 +417,23 @@ def test_two_starts_at_once_make_one_match(play_server: tuple[str, str]) -> None
             await client.aclose()
 
     run(scenario())
+
+
+def test_turn_timer_plays_the_first_legal_action(live_server: str, migrated_db_url: str) -> None:
+    async def scenario() -> None:
+        names = ["Anna", "Bernd", "Catrin"]
+        clients, room, _ = await make_room(live_server, "dreierles", names, timer_seconds=10)
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        assert clients[0].snapshot["match"]["timer_seconds"] == 10  # type: ignore[index]
+        waiting = next(c for c in clients if c.my_turn())
+        first_legal = waiting.view["legal_actions"][0]  # type: ignore[index]
+        event = await clients[1].expect("event", timeout=20)  # nobody acts: the timer does
+        assert event["auto"] is True and event["seat"] == waiting.seat
+        assert event["action"] == first_legal and event["v"] == 1
+        deals = await stored_deals(migrated_db_url)
+        assert deals[0]["actions"] == [[waiting.seat, first_legal]]
+        for client in clients:
+            await client.aclose()
+
+    run(scenario())

@@ -67,6 +67,7 @@ class TableManager:
                 "options": dict(room.options),
                 "stake_cents": room.stake_cents,
                 "rounds": room.rounds,
+                "timer_seconds": room.timer_seconds,
                 "first_dealer": self.rng.randrange(len(names)),
             }
             game = room.game
@@ -79,6 +80,7 @@ class TableManager:
         async with table.lock:
             live.match_id = await self.writer.run(store)
             await table.start_next_deal()
+            table.arm_timer()
         self.tables[room_id] = table
         logger.info("room %s: match %s started (%s)", room_id, live.match_id, game)
         return live.match_id
@@ -109,6 +111,7 @@ class TableManager:
                 # as live: one version per action, one more when a deal is finished
                 finished = sum(1 for d in match.deals if d.outcome is not None)
                 table.version = sum(len(d.actions) for d in match.deals) + finished
+                table.arm_timer()
             self.tables[match.room_id] = table
             logger.info("room %s: match %s recovered at deal %s, version %s", match.room_id,
                         match.id, live.deal_number, table.version)  # fmt: skip

@@ -105,6 +105,9 @@ class Table:
         self.chat: deque[JSON] = deque(maxlen=CHAT_KEEP)
         self._background: set[asyncio.Task[None]] = set()
         self.finished = live.engine.finished
+        timer = live.config.get("timer_seconds")
+        self.timer_seconds: float | None = float(timer) if timer else None
+        self._timer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -137,6 +140,7 @@ class Table:
                     "deal_number": live.deal_number,
                     "sheet": live.engine.to_json(),
                     "finished": live.engine.finished,
+                    "timer_seconds": self.timer_seconds,
                 },
                 "view": deal.view(seat) if deal is not None else None,
                 "online": self.online(),
@@ -160,7 +164,7 @@ class Table:
         with contextlib.suppress(Exception):
             await conn.close()
 
-    def _event(self, conn: Connection, index: int, seat: int) -> str:
+    def _event(self, conn: Connection, index: int, seat: int, auto: bool = False) -> str:
         deal = self.live.deal
         assert deal is not None
         viewer = self.live.seat_of(conn.user_id)
@@ -170,6 +174,7 @@ class Table:
                 "v": self.version,
                 "seat": seat,
                 "action": deal.action_seen_by(index, viewer),
+                "auto": auto,
                 "view": deal.view(viewer),
             },
             ensure_ascii=False,
@@ -223,22 +228,54 @@ class Table:
                     "du hast einen älteren Stand gesehen",
                 )
             move = deal.parse(text)
-            actor = deal.check(move, seat)
-            seq = len(deal.history)
-            canonical = deal.move_text(move)
-            deal_id = live.deal_id
+            deal.check(move, seat)
+            return await self._perform(move, seat, auto=False)
 
-            async def store(session: AsyncSession) -> None:
-                session.add(log.action_row(deal_id, seq, actor, canonical))
+    async def _perform(self, move: int, seat: int, *, auto: bool) -> int:
+        """Store, apply and publish a checked move (under the lock); return its version."""
+        live = self.live
+        deal = live.deal
+        assert deal is not None
+        actor = deal.check(move, seat)
+        seq = len(deal.history)
+        canonical = deal.move_text(move)
+        deal_id = live.deal_id
 
-            await self.writer.run(store)
-            deal.apply(move, seat)
-            self.version += 1
-            acted = self.version
-            self._broadcast(lambda c: self._event(c, seq, actor))
-            if deal.finished:
-                await self._deal_finished()
-            return acted
+        async def store(session: AsyncSession) -> None:
+            session.add(log.action_row(deal_id, seq, actor, canonical))
+
+        await self.writer.run(store)
+        deal.apply(move, seat)
+        self.version += 1
+        acted = self.version
+        self._broadcast(lambda c: self._event(c, seq, actor, auto))
+        if deal.finished:
+            await self._deal_finished()
+        self.arm_timer()
+        return acted
+
+    def arm_timer(self) -> None:
+        """With a turn timer, play the first legal action of the seat to move when it lets
+        the time run out ("gesund", "pass", the lowest card …)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.timer_seconds and not self.finished and self.live.deal is not None:
+            self._timer = asyncio.create_task(self._expire(self.version))
+
+    async def _expire(self, version: int) -> None:
+        await asyncio.sleep(self.timer_seconds or 0)
+        async with self.lock:
+            deal = self.live.deal
+            if version != self.version or self.finished or deal is None or deal.finished:
+                return
+            seat = deal.to_move
+            assert seat is not None
+            self._timer = None  # this task is the timer; do not cancel it from inside
+            try:
+                await self._perform(deal.legal_moves()[0], seat, auto=True)
+            except StorageError:
+                self.arm_timer()  # try again after another period
 
     async def _deal_finished(self) -> None:
         live = self.live
@@ -298,7 +335,9 @@ class Table:
             self._broadcast(lambda _conn: encoded)
 
     async def close(self) -> None:
-        """Close every connection (server shutdown)."""
+        """Stop the timer and close every connection (server shutdown)."""
+        if self._timer is not None:
+            self._timer.cancel()
         for conn in list(self.connections):
             await conn.stop()
             await conn.close()
