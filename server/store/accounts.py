@@ -25,7 +25,6 @@ import asyncio
 import hashlib
 import re
 import secrets
-import unicodedata
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
@@ -39,6 +38,7 @@ from server.store.errors import (
     CredentialsError,
     ForbiddenError,
     InvalidError,
+    clean_name,
 )
 from server.store.models import User, UserSession
 
@@ -70,14 +70,13 @@ def normalize_login(login: str) -> str:
 
 def clean_display_name(name: str) -> str:
     """Return ``name`` stripped (NFC); raise ``bad_name`` unless 1–40 printable characters."""
-    cleaned = unicodedata.normalize("NFC", name).strip() if isinstance(name, str) else ""
-    if not 1 <= len(cleaned) <= MAX_NAME or not cleaned.isprintable():
-        raise InvalidError(
-            "bad_name",
-            f"A display name has 1 to {MAX_NAME} printable characters.",
-            f"Ein Anzeigename hat 1 bis {MAX_NAME} druckbare Zeichen.",
-        )
-    return cleaned
+    return clean_name(
+        name,
+        MAX_NAME,
+        "bad_name",
+        f"A display name has 1 to {MAX_NAME} printable characters.",
+        f"Ein Anzeigename hat 1 bis {MAX_NAME} druckbare Zeichen.",
+    )
 
 
 def check_password(password: str) -> None:

@@ -12,6 +12,8 @@ without knowing every code (``server/api/errors.py`` maps them):
 
 from __future__ import annotations
 
+import unicodedata
+
 
 class StoreError(Exception):
     """Base class: a refusal with a stable machine-readable code and two messages."""
@@ -45,3 +47,12 @@ class NotFoundError(StoreError):
 
 class ConflictError(StoreError):
     """The current state forbids the change (a taken login, a full room)."""
+
+
+def clean_name(value: object, limit: int, code: str, message: str, message_de: str) -> str:
+    """``value`` normalised (NFC) and stripped; :class:`InvalidError` ``code`` unless it is a
+    string of 1 to ``limit`` printable characters (display names, room names)."""
+    cleaned = unicodedata.normalize("NFC", value).strip() if isinstance(value, str) else ""
+    if not 1 <= len(cleaned) <= limit or not cleaned.isprintable():
+        raise InvalidError(code, message, message_de)
+    return cleaned

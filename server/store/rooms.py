@@ -30,7 +30,6 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -46,6 +45,7 @@ from server.store.errors import (
     ForbiddenError,
     InvalidError,
     NotFoundError,
+    clean_name,
 )
 from server.store.models import Room, RoomMember, User
 
@@ -149,14 +149,13 @@ def _check_int(value: object, low: int, high: int) -> bool:
 
 
 def _clean_room_name(name: str) -> str:
-    cleaned = unicodedata.normalize("NFC", name).strip() if isinstance(name, str) else ""
-    if not 1 <= len(cleaned) <= MAX_ROOM_NAME or not cleaned.isprintable():
-        raise InvalidError(
-            "bad_room_name",
-            f"A room name has 1 to {MAX_ROOM_NAME} printable characters.",
-            f"Ein Raumname hat 1 bis {MAX_ROOM_NAME} druckbare Zeichen.",
-        )
-    return cleaned
+    return clean_name(
+        name,
+        MAX_ROOM_NAME,
+        "bad_room_name",
+        f"A room name has 1 to {MAX_ROOM_NAME} printable characters.",
+        f"Ein Raumname hat 1 bis {MAX_ROOM_NAME} druckbare Zeichen.",
+    )
 
 
 # --------------------------------------------------------------------------- rooms
