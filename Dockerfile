@@ -27,4 +27,4 @@ EXPOSE 8000
 
 # The migrate service overrides this with `alembic upgrade head`. uvicorn trusts
 # X-Forwarded-* headers from the addresses in $FORWARDED_ALLOW_IPS (compose sets it).
-CMD ["uvicorn", "server.api.app:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]
+CMD ["uvicorn", "server.api.app:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-per-message-deflate", "false"]

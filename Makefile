@@ -50,7 +50,7 @@ migrate: $(STAMP) var
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn server.api.app:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn server.api.app:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -223,7 +223,7 @@ def serve(database_url: str, log_path: Path) -> tuple[subprocess.Popen[bytes], s
     command = [
         sys.executable, "-m", "uvicorn", "server.api.app:app",
         "--host", "127.0.0.1", "--port", str(port),
-        "--no-access-log", "--log-level", "warning",
+        "--no-access-log", "--log-level", "warning", "--ws-per-message-deflate", "false",
     ]  # fmt: skip
     with log_path.open("wb") as log:
         process = subprocess.Popen(

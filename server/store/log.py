@@ -64,11 +64,6 @@ async def create_deal(
     return deal.id
 
 
-def action_row(deal_id: int, seq: int, seat: int, text: str) -> ActionRow:
-    """One entry of the action log, ready to be added to a session."""
-    return ActionRow(deal_id=deal_id, seq=seq, seat=seat, text=text)
-
-
 async def finish_deal(
     session: AsyncSession,
     match_id: int,

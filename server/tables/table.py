@@ -239,12 +239,7 @@ class Table:
         actor = deal.check(move, seat)
         seq = len(deal.history)
         canonical = deal.move_text(move)
-        deal_id = live.deal_id
-
-        async def store(session: AsyncSession) -> None:
-            session.add(log.action_row(deal_id, seq, actor, canonical))
-
-        await self.writer.run(store)
+        await self.writer.append_action(live.deal_id, seq, actor, canonical)
         deal.apply(move, seat)
         self.version += 1
         acted = self.version

@@ -17,14 +17,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store.errors import StoreError
+from server.store.models import ActionRow
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Work = Callable[[AsyncSession], Awaitable[Any]]
+Unit = Work | dict[str, Any]  # a unit of work, or one action-log row to insert
 
 
 class Writer:
@@ -33,7 +36,7 @@ class Writer:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], max_batch: int = 500) -> None:
         self._sessions = sessions
         self._max_batch = max_batch
-        self._queue: asyncio.Queue[tuple[Work, asyncio.Future[Any]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Unit, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.units = 0
@@ -61,6 +64,18 @@ class Writer:
         self._queue.put_nowait((work, future))
         return await future
 
+    async def append_action(self, deal_id: int, seq: int, seat: int, text: str) -> None:
+        """Append one entry to the action log and wait until it is committed.
+
+        The rows of one batch go in with a single INSERT, the bulk of the writes at play.
+        """
+        if self._task is None:
+            raise RuntimeError("the writer is not running")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        row = {"deal_id": deal_id, "seq": seq, "seat": seat, "text": text}
+        self._queue.put_nowait((row, future))
+        await future
+
     async def _loop(self) -> None:
         while True:
             batch = [await self._queue.get()]
@@ -72,10 +87,15 @@ class Writer:
                 for _ in batch:
                     self._queue.task_done()
 
-    async def _commit(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
+    async def _commit(self, batch: list[tuple[Unit, asyncio.Future[Any]]]) -> None:
         try:
             async with self._sessions() as session:
-                results = [await work(session) for work, _ in batch]
+                rows = [unit for unit, _ in batch if isinstance(unit, dict)]
+                if rows:
+                    await session.execute(insert(ActionRow), rows)
+                results = [
+                    None if isinstance(unit, dict) else await unit(session) for unit, _ in batch
+                ]
                 await session.commit()
         except Exception as exc:
             if len(batch) == 1:
