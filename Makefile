@@ -27,7 +27,7 @@ export DATABASE_URL
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
-	@echo "make bench      run the engine benchmarks (bench/run.py)"
+	@echo "make bench      engine benchmarks (bench/run.py), then the WebSocket load test (bench/load.py)"
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
