@@ -26,7 +26,7 @@ from server.engine.base import Deal
 from server.engine.playout import card_names, cards_in_view
 from server.engine.record import load_record
 from server.store.db import make_engine
-from server.store.models import ActionRow, DealRow, Match
+from server.store.models import ActionRow, DealRow, Match, PotMovement
 from tests.support import REPO_ROOT, free_port, wait_until_up
 from tests.table_client import Client, make_room, settle, start, step
 
@@ -63,6 +63,16 @@ async def stored_deals(db_url: str) -> list[dict[str, Any]]:
                                "record": record, "outcome": outcome,
                                "actions": [[seat, text] for _, seat, text in rows]})  # fmt: skip
             return result
+    finally:
+        await engine.dispose()
+
+
+async def pot_movements(db_url: str) -> list[tuple[str, str, int]]:
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            rows = await db.execute(select(PotMovement.pot, PotMovement.player, PotMovement.cents))
+            return sorted((pot, player, cents) for pot, player, cents in rows.all())
     finally:
         await engine.dispose()
 
@@ -181,7 +191,10 @@ def test_a_doppelkopf_deal_through_the_protocol(play_server: tuple[str, str]) ->
         await play_to_end(clients, seed=2)
         deals = await stored_deals(db_url)
         assert deals and all(d["outcome"] is not None for d in deals)
+        sheet = clients[0].snapshot["match"]["sheet"]  # type: ignore[index]
         assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
+        depot = {name: place * 50 for name, place in sheet["placings"].items()}
+        assert await pot_movements(db_url) == sorted(("depot", n, c) for n, c in depot.items())
         for client in clients:
             check_messages(client, deals)
             await client.aclose()

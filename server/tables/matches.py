@@ -102,6 +102,17 @@ class LiveMatch:
         del record["actions"]
         return deal, record
 
+    def closing_pots(self) -> list[tuple[str, str, int, str]]:
+        """Money paid into pots when the match ends (pot, player, cents, reason): the
+        Doppelkopf Depot, placing × 0.50 €."""
+        if not isinstance(self.engine, DoppelkopfEvening):
+            return []
+        placings = self.engine.placings()
+        return [
+            ("depot", name, cents, f"{placings[name]}. Platz")
+            for name, cents in self.engine.depot().items()
+        ]
+
     def points_of(self, deal: Deal) -> dict[str, int]:
         """Points per match player for a finished deal (0 for whoever sat out)."""
         outcome = deal.outcome()

@@ -283,8 +283,10 @@ class Table:
         match_id, deal_id, stake = live.match_id, live.deal_id, live.stake_cents
         finished = live.engine.finished
 
+        pots = live.closing_pots() if finished else []
+
         async def store(session: AsyncSession) -> None:
-            await log.finish_deal(session, match_id, deal_id, outcome, points, stake)
+            await log.finish_deal(session, match_id, deal_id, outcome, points, stake, pots)
             if finished:
                 await log.finish_match(session, match_id, self.room_id)
 
