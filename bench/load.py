@@ -25,11 +25,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import platform
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +36,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support import REPO_ROOT, free_port, sqlite_url, upgrade, wait_until_up
+from bench.run import machine
+from tests.support import server_process, sqlite_url, upgrade
 from tests.table_client import Client, make_room, start
 
 GAME = "dreierles"
@@ -216,39 +214,6 @@ async def bench(base_url: str, args: argparse.Namespace) -> list[dict[str, Any]]
     return results
 
 
-def serve(database_url: str, log_path: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start the server process on a free port; return it and its URL once it answers."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url}
-    command = [
-        sys.executable, "-m", "uvicorn", "server.api.app:app",
-        "--host", "127.0.0.1", "--port", str(port),
-        "--no-access-log", "--log-level", "warning", "--ws-per-message-deflate", "false",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base_url, process, 30.0)
-    except BaseException:
-        stop(process)
-        raise
-    return process, base_url
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Terminate the server process (kill it if it does not stop)."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def main() -> int:
     """Run the load benchmark and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -268,37 +233,27 @@ def main() -> int:
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="stammtisch-load-"))
-    process: subprocess.Popen[bytes] | None = None
     log_path = workdir / "server.log"
+    quiet = ("--no-access-log", "--log-level", "warning")
     try:
         database_url = args.database_url
         if database_url is None:
             database_url = sqlite_url(workdir / "load.sqlite3")
             upgrade(database_url)
-        process, base_url = serve(database_url, log_path)
-        results = asyncio.run(bench(base_url, args))
-        if process.poll() is not None:
-            raise RuntimeError(f"the server died (exit code {process.returncode})")
+        with server_process(database_url, log_path, *quiet) as (base_url, process):
+            results = asyncio.run(bench(base_url, args))
+            if process.poll() is not None:
+                raise RuntimeError(f"the server died (exit code {process.returncode})")
     except BaseException:
         if log_path.exists():
             print(log_path.read_text()[-4000:], file=sys.stderr)
         raise
     finally:
-        if process is not None:
-            stop(process)
         shutil.rmtree(workdir, ignore_errors=True)
 
     backend = database_url.split("+", 1)[0].split(":", 1)[0]
     summary = {
-        "machine": " ".join(
-            [
-                platform.machine(),
-                platform.python_implementation(),
-                platform.python_version(),
-                platform.system(),
-                f"{os.cpu_count()} CPUs",
-            ]
-        ),
+        "machine": machine(),
         "database": backend,
         "note": "clients run in the benchmark process on the same machine: a lower bound",
         "results": results,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -97,6 +98,19 @@ def baseline_run(deals: int, seed: int) -> tuple[int, int]:
     return deals, actions
 
 
+def machine() -> str:
+    """The machine the figures were measured on, in one line."""
+    return " ".join(
+        [
+            platform.machine(),
+            platform.python_implementation(),
+            platform.python_version(),
+            platform.system(),
+            f"{os.cpu_count()} CPUs",
+        ]
+    )
+
+
 def measure(
     fn: Callable[[int, int], tuple[int, int]], deals: int, repeats: int
 ) -> dict[str, float]:
@@ -130,14 +144,7 @@ def main() -> int:
     doppelkopf_checked = measure(checked_run("doppelkopf"), max(50, args.deals // 25), args.repeats)
     baseline = measure(baseline_run, args.deals, args.repeats)
     result = {
-        "machine": " ".join(
-            [
-                platform.machine(),
-                platform.python_implementation(),
-                platform.python_version(),
-                platform.system(),
-            ]
-        ),
+        "machine": machine(),
         "dreierles_engine": engine,
         "dreierles_engine_with_checks": checked,
         "doppelkopf_engine": doppelkopf,

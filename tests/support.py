@@ -112,19 +112,22 @@ def wait_until_up(base_url: str, process: subprocess.Popen[bytes] | None, timeou
 
 
 @contextmanager
-def uvicorn_subprocess(database_url: str, log_path: Path, timeout: float = 30.0) -> Iterator[str]:
-    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port; yield its URL.
+def server_process(
+    database_url: str, log_path: Path, *extra_args: str, timeout: float = 30.0
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port, as ``make run``
+    starts it; yield its URL and the process (which the caller may kill, as in a crash).
 
-    The server runs exactly as ``make run`` starts it (same module, environment-driven
-    settings); its output goes to ``log_path``, which the assertion messages point at.
+    Its output goes to ``log_path`` (appended), which the error messages point at.
     """
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url}
     command_line = [
         sys.executable, "-m", "uvicorn", "server.api.app:app",
-        "--host", "127.0.0.1", "--port", str(port),
+        "--host", "127.0.0.1", "--port", str(port), "--ws-per-message-deflate", "false",
+        *extra_args,
     ]  # fmt: skip
-    with log_path.open("wb") as log:
+    with log_path.open("ab") as log:
         process = subprocess.Popen(
             command_line, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
         )
@@ -133,14 +136,23 @@ def uvicorn_subprocess(database_url: str, log_path: Path, timeout: float = 30.0)
                 wait_until_up(f"http://127.0.0.1:{port}", process, timeout)
             except (RuntimeError, TimeoutError) as exc:
                 raise RuntimeError(f"{exc}; log:\n{log_path.read_text()}") from exc
-            yield f"http://127.0.0.1:{port}"
+            yield f"http://127.0.0.1:{port}", process
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+            process.wait()
+
+
+@contextmanager
+def uvicorn_subprocess(database_url: str, log_path: Path, timeout: float = 30.0) -> Iterator[str]:
+    """Serve the app on ``database_url`` in a subprocess (see :func:`server_process`); yield
+    its URL."""
+    with server_process(database_url, log_path, timeout=timeout) as (url, _process):
+        yield url
 
 
 @contextmanager

@@ -12,10 +12,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +23,7 @@ from server.engine.playout import card_names, cards_in_view
 from server.engine.record import load_record
 from server.store.db import make_engine
 from server.store.models import ActionRow, DealRow, Match, PotMovement
-from tests.support import REPO_ROOT, free_port, wait_until_up
+from tests.support import server_process
 from tests.table_client import Client, make_room, settle, start, step
 
 # ---------------------------------------------------------------- helpers
@@ -259,26 +255,6 @@ def test_reconnect_in_the_middle_of_a_trick(play_server: tuple[str, str]) -> Non
     run(scenario())
 
 
-@contextmanager
-def killable_server(db_url: str, log_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A uvicorn subprocess that the test may kill with SIGKILL."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": db_url}
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server.api.app:app", "--host", "127.0.0.1",
-             "--port", str(port)],
-            cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_until_up(f"http://127.0.0.1:{port}", process, 30)
-            yield f"http://127.0.0.1:{port}", process
-        finally:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-
-
 def test_restart_in_the_middle_of_a_deal_loses_nothing(play_db_url: str, tmp_path: Path) -> None:
     db_url = play_db_url
     log_path = tmp_path / "server.log"
@@ -312,12 +288,12 @@ def test_restart_in_the_middle_of_a_deal_loses_nothing(play_db_url: str, tmp_pat
         for client in clients:
             await client.aclose()
 
-    with killable_server(db_url, log_path) as (base, process):
+    with server_process(db_url, log_path) as (base, process):
         loop = asyncio.new_event_loop()
         clients, room, acted = loop.run_until_complete(first_half(base))
         os.kill(process.pid, signal.SIGKILL)  # no shutdown, no flush: a crash
         process.wait()
-    with killable_server(db_url, log_path) as (base, _):
+    with server_process(db_url, log_path) as (base, _):
         loop.run_until_complete(second_half(clients, room, base, acted))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()

@@ -329,11 +329,6 @@ class DoppelkopfDeal(Deal):
 
     # ------------------------------------------------------------------ applying
 
-    def _card_of_kind(self, seat: int, card: int) -> int:
-        """The copy of ``card``'s kind that ``seat`` gives up: the lower one held."""
-        kind = KIND[PACK.cards[card].kind] & self.hands[seat]
-        return (kind & -kind).bit_length() - 1 if kind else card
-
     def _apply(self, move: Move) -> None:
         seat = self._to_move
         assert seat is not None
@@ -450,7 +445,6 @@ class DoppelkopfDeal(Deal):
             self.announcements[seat] = move - ANNOUNCE + 1
 
     def _play(self, seat: int, card: int) -> None:
-        card = self._card_of_kind(seat, card)
         rules = self._rules_now()
         self.hands[seat] &= ~(1 << card)
         self.cards_played += 1
