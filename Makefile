@@ -22,7 +22,7 @@ DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
 export DATABASE_URL
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint typecheck pytest bench clean
+.PHONY: help venv run migrate test lint typecheck pytest bench clean chromium
 
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
@@ -31,6 +31,7 @@ help:
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
+	@echo "make chromium   install Debian's chromium for the browser tests (make test does it when missing)"
 	@echo "make clean      remove .venv, var/ and caches"
 
 $(BIN)/python:
@@ -62,7 +63,20 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-test: $(STAMP)
+# The browser tests drive Debian's chromium (Playwright with executable_path); install it
+# with apt when it is missing (as root, or through sudo without a password). Where that is
+# impossible the browser tests are skipped with a notice (CI fails instead).
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "NOTICE: $(CHROMIUM) is missing and apt needs root: the browser tests will be skipped"; exit 0; fi; \
+	  echo "Installing Debian's chromium for the browser tests (apt-get)..."; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+	    chromium fonts-dejavu-core; \
+	fi
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 from server import __version__
 from server.api import auth, health, pages, rooms, ws
 from server.api.errors import install_error_handlers
+from server.api.i18n import load_catalogs
 from server.api.runtime import Runtime
 from server.settings import Settings, get_settings
 from server.store.db import (
@@ -91,6 +92,7 @@ def create_app(
         known_revisions=known_revisions(config),
         web_dir=web_dir,
         templates=make_templates(web_dir),
+        catalogs=load_catalogs(web_dir / "locale"),
     )
 
     @asynccontextmanager

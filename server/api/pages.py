@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from functools import partial
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from server import __version__
-from server.api.runtime import Runtime, get_runtime
+from server.api.i18n import LANG_COOKIE, LANGUAGES, pick_language
+from server.api.runtime import get_runtime
 from server.engine.registry import GameInfo, list_games
+from server.store.models import User
 
 router = APIRouter(tags=["pages"])
 
@@ -49,20 +54,50 @@ class GameCard:
         )
 
 
-@router.get("/", response_class=HTMLResponse)
-async def start_page(
-    request: Request, runtime: Annotated[Runtime, Depends(get_runtime)]
+def render(
+    request: Request,
+    template: str,
+    context: Mapping[str, Any] | None = None,
+    *,
+    user: User | None = None,
+    status_code: int = 200,
 ) -> HTMLResponse:
+    """Render ``template`` in the request's language.
+
+    Every page gets ``lang``, ``_`` (the message lookup: ``_("key", name=...)``),
+    ``i18n_json`` (the language's whole catalogue, embedded for the JavaScript modules),
+    ``user`` and ``version``. A valid ``?lang=`` is remembered in a cookie for a year.
+    """
+    runtime = get_runtime(request)
+    lang = pick_language(request, user.language if user is not None else None)
+    catalogs = runtime.catalogs
+    page_context: dict[str, Any] = {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "_": partial(catalogs.gettext, lang),
+        "i18n_json": json.dumps(catalogs.table(lang), ensure_ascii=False).replace("</", "<\\/"),
+        "user": user,
+        "version": __version__,
+        **(context or {}),
+    }
+    response: HTMLResponse = runtime.templates.TemplateResponse(
+        request, template, page_context, status_code=status_code
+    )
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, path="/", samesite="lax")
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+async def start_page(request: Request) -> HTMLResponse:
     """The start page: which games this server knows, and which are playable yet."""
     games = [GameCard.from_info(info) for info in list_games()]
-    response: HTMLResponse = runtime.templates.TemplateResponse(
+    return render(
         request,
         "index.html",
         {
             "games": games,
             "playable": [g for g in games if g.implemented],
             "coming": [g for g in games if not g.implemented],
-            "version": __version__,
         },
     )
-    return response

@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
+from server.api.i18n import Catalogs
 from server.settings import Settings
 
 
@@ -27,6 +28,7 @@ class Runtime:
     known_revisions: frozenset[str]
     web_dir: Path
     templates: Jinja2Templates
+    catalogs: Catalogs
 
 
 def get_runtime(request: HTTPConnection) -> Runtime:

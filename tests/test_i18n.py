@@ -1,0 +1,97 @@
+"""The UI text catalogues: German and English hold the same keys, every key the pages and
+the JavaScript modules use exists, and placeholders agree between the languages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from server.api.i18n import LANGUAGES, Catalogs, load_catalogs, pick_language
+from tests.support import REPO_ROOT
+
+WEB = REPO_ROOT / "web"
+#: ``_('key')`` in templates, ``t("key")`` / ``has("key")`` in the JavaScript modules.
+TEMPLATE_KEY = re.compile(r"""\b_\(\s*['"]([a-z0-9_.-]+)['"]""")
+JS_KEY = re.compile(r"""\b(?:t|has)\(\s*['"]([a-z0-9_.-]+)['"]""")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+@pytest.fixture(scope="module")
+def catalogs() -> Catalogs:
+    return load_catalogs(WEB / "locale")
+
+
+def used_keys() -> dict[str, list[str]]:
+    """Every literal key used in a template or a JavaScript module, with where."""
+    found: dict[str, list[str]] = {}
+    sources = [(p, TEMPLATE_KEY) for p in (WEB / "templates").rglob("*.html")]
+    sources += [(p, JS_KEY) for p in (WEB / "static").rglob("*.js")]
+    for path, pattern in sources:
+        for key in pattern.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(key, []).append(str(path.relative_to(REPO_ROOT)))
+    return found
+
+
+def test_both_languages_have_the_same_keys(catalogs: Catalogs) -> None:
+    german, english = (set(catalogs.messages[lang]) for lang in LANGUAGES)
+    assert german, "the German catalogue is empty"
+    assert sorted(german - english) == [], "keys missing in English"
+    assert sorted(english - german) == [], "keys missing in German"
+
+
+def test_every_used_key_exists(catalogs: Catalogs) -> None:
+    used = used_keys()
+    assert "nav.my_rooms" in used  # the scan itself works
+    missing = {key: where for key, where in used.items() if key not in catalogs.messages["de"]}
+    assert missing == {}
+
+
+def test_placeholders_agree(catalogs: Catalogs) -> None:
+    for key, german in catalogs.messages["de"].items():
+        english = catalogs.messages["en"][key]
+        assert sorted(PLACEHOLDER.findall(german)) == sorted(PLACEHOLDER.findall(english)), key
+
+
+def test_gettext_fills_placeholders_and_falls_back(catalogs: Catalogs) -> None:
+    table = Catalogs(
+        {"de": {"a": "Hallo %(name)s", "b": "nur deutsch"}, "en": {"a": "Hi %(name)s"}}
+    )
+    assert table.gettext("en", "a", name="Anna") == "Hi Anna"
+    assert table.gettext("de", "a", name="<b>") == "Hallo <b>"  # escaping is the template's job
+    assert table.gettext("en", "b") == "nur deutsch"
+    assert table.gettext("en", "nope") == "nope"
+
+
+def test_a_key_defined_twice_is_refused(tmp_path: Path) -> None:
+    for lang in LANGUAGES:
+        (tmp_path / lang).mkdir()
+        for name in ("one.po", "two.po"):
+            (tmp_path / lang / name).write_text('msgid "x"\nmsgstr "y"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="defined twice"):
+        load_catalogs(tmp_path)
+
+
+class _Connection:
+    def __init__(self, query: dict[str, str], cookies: dict[str, str]) -> None:
+        self.query_params = query
+        self.cookies = cookies
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie", "user", "expected"),
+    [
+        ({}, {}, None, "de"),
+        ({"lang": "en"}, {}, None, "en"),
+        ({"lang": "fr"}, {}, None, "de"),
+        ({}, {"stammtisch_lang": "en"}, None, "en"),
+        ({}, {}, "en", "en"),
+        ({"lang": "de"}, {"stammtisch_lang": "en"}, "en", "de"),
+    ],
+)
+def test_language_choice(
+    query: dict[str, str], cookie: dict[str, str], user: str | None, expected: str
+) -> None:
+    connection = _Connection(query, cookie)
+    assert pick_language(connection, user) == expected  # type: ignore[arg-type]
