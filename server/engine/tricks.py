@@ -127,6 +127,24 @@ class TrickRules:
                 allowed = winning
         return allowed
 
+    def hand_order(self, hand: int) -> list[int]:
+        """The cards of ``hand`` in the order players hold them: the trumps strongest first,
+        then every plain group (in pack order) strongest first; equal cards by index.
+
+        >>> from server.engine.cards import TAROCK
+        >>> rules = tarock_rules(TAROCK)
+        >>> [TAROCK.code(c) for c in rules.hand_order(TAROCK.mask("HK T1 SK HA T21 PK"))]
+        ['SK', 'T21', 'T1', 'HK', 'HA', 'PK']
+        """
+
+        def key(card: int) -> tuple[int, int, int, int]:
+            if (self.trumps >> card) & 1:
+                return (0, 0, self.beats[card].bit_count(), card)
+            group = self.group_of[card]
+            return (1, (group & -group).bit_length(), self.beats[card].bit_count(), card)
+
+        return sorted(cards_of(hand), key=key)
+
     def winner(self, cards: Sequence[int]) -> int:
         """Return the position (0-based, in playing order) of the card that takes the trick."""
         beats = self.beats

@@ -352,3 +352,19 @@ def test_reservations_and_armut_cards_are_announced_masked() -> None:
         "push CQ", "push", "push CQ", "push", "push"]  # fmt: skip
     assert [deal.action_seen_by(9, v) for v in (0, 1, 2)] == ["return C9", "return", "return C9"]
     assert deal.action_seen_by(8, 1) == "take"
+
+
+def test_hand_is_sorted_as_players_hold_it() -> None:
+    """Trumps strongest first (Dulle, Damen, Buben, Karo), then Kreuz, Pik, Herz; in a solo
+    the contract's trumps come first (the Herz 10 ranks as a Herz: no Dulle in a Farbsolo by
+    default) and the Karo cards become a plain suit."""
+
+    def hand(seat: int) -> str:
+        return " ".join(deal.view(seat)["hand"])
+
+    deal = new_deal()
+    assert hand(0) == "H10.1 CQ.1 CQ.2 DA.1 DA.2 CA.1 CA.2 C10.1 SA.1 HA.1 HK.1 H9.1"
+    assert hand(3) == "HJ.1 HJ.2 DJ.1 DJ.2 DK.2 D9.1 D9.2 C9.2 SK.1 SK.2 S9.1 S9.2"
+    play(deal, "solo herz", "gesund", "gesund", "gesund")
+    assert deal.view(0)["contract"] == "herz"
+    assert hand(0) == "CQ.1 CQ.2 HA.1 H10.1 HK.1 H9.1 CA.1 CA.2 C10.1 SA.1 DA.1 DA.2"

@@ -58,6 +58,8 @@ PACK = DOPPELKOPF
 KIND = DOPPELKOPF.kind_mask
 COUNTER = PointCounter(DOPPELKOPF)
 HOCHZEIT_KINDS = ("erster", "herz", "pik", "kreuz", "trumpf")
+#: The hand order before the contract is known: that of the normal game.
+_NORMAL_ORDER = trick_rules("normal")
 PRIORITY = {"solo": 0, "schmeissen": 1, "armut": 2, "hochzeit": 3}
 PUSH, RETURN = 64, 128
 GESUND, SOLO, SCHMEISSEN, ARMUT, HOCHZEIT = 200, 201, 210, 211, 212
@@ -226,6 +228,12 @@ class DoppelkopfDeal(Deal):
         """The trick rules of the current trick (they change with a Schweinchen knock and,
         with ``dulle = second_except_last``, for the twelfth trick)."""
         return self._rules[1] if len(self.tricks) == 11 else self._rules[0]
+
+    def _sorted_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as players hold them: trumps of the contract (the normal game's
+        while the Vorbehalte run) strongest first, then the plain suits."""
+        rules = self._rules_now() if self._rules else _NORMAL_ORDER
+        return [PACK.code(c) for c in rules.hand_order(self.hands[seat])]
 
     def _set_rules(self) -> None:
         family = self.contract in NORMAL_FAMILY
@@ -745,7 +753,7 @@ class DoppelkopfDeal(Deal):
             "dealer": self.dealer,
             "phase": self._phase,
             "to_move": self._to_move,
-            "hand": PACK.codes(self.hands[seat]) if seat is not None else None,
+            "hand": self._sorted_hand(seat) if seat is not None else None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "reservations": [
                 r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
