@@ -1,4 +1,5 @@
-"""Accounts over HTTP: register, log in, play as a guest, claim a guest account, log out.
+"""Accounts over HTTP: register, log in, play as a guest, claim a guest account, log out,
+change the display name and language.
 
 Every route answers with the user (``UserOut``) and, where a session starts, sets the
 session cookie. Refusals use the error shape of :mod:`server.api.errors`.
@@ -10,7 +11,7 @@ import math
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from server.api.deps import (
     CurrentUser,
@@ -20,6 +21,7 @@ from server.api.deps import (
     set_session_cookie,
 )
 from server.api.errors import ApiError
+from server.api.i18n import LANGUAGES
 from server.api.runtime import get_runtime
 from server.api.throttle import LoginThrottle, get_login_throttle
 from server.store import accounts
@@ -63,6 +65,13 @@ class ClaimRequest(_Strict):
 
     login: str = Field(max_length=_TEXT)
     password: str = Field(max_length=_PASSWORD)
+
+
+class ProfileRequest(_Strict):
+    """What a user may change about themselves; fields left out stay as they are."""
+
+    display_name: StrictStr | None = Field(default=None, max_length=_TEXT)
+    language: StrictStr | None = Field(default=None, max_length=_TEXT)
 
 
 class UserOut(BaseModel):
@@ -162,3 +171,26 @@ async def claim(
     claimed = await accounts.claim_guest(db, user, body.login, body.password)
     await _start_session(request, response, db, claimed)
     return UserOut.of(claimed)
+
+
+@router.patch("/me", response_model=UserOut)
+async def update_me(body: ProfileRequest, db: Db, user: CurrentUser) -> UserOut:
+    """Change the display name and/or the language (``de`` or ``en``) of the logged-in user.
+
+    Refuses ``bad_name`` (as at registration) and ``bad_language``; nothing changes unless
+    every given field is valid.
+    """
+    name = None if body.display_name is None else accounts.clean_display_name(body.display_name)
+    if body.language is not None and body.language not in LANGUAGES:
+        raise ApiError(
+            422,
+            "bad_language",
+            f"The language is one of: {', '.join(LANGUAGES)}.",
+            f"Die Sprache ist eine von: {', '.join(LANGUAGES)}.",
+        )
+    if name is not None:
+        user.display_name = name
+    if body.language is not None:
+        user.language = body.language
+    await db.commit()
+    return UserOut.of(user)
