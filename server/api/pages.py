@@ -1,57 +1,67 @@
-"""Server-rendered HTML pages (Jinja2, autoescaped). German first, English second."""
+"""Server-rendered HTML pages (Jinja2, autoescaped). German first, English second.
+
+The pages other than the card table: the start page (log in, register, play as a guest;
+then "Meine Räume"), creating a room, the invite page behind ``/r/{token}``, the room page
+(seats, members, start) and the account page. They are thin: the data comes from the same
+functions that answer the JSON API (:mod:`server.api.rooms`), the forms and the live parts
+are plain JavaScript modules under ``web/static/js/`` that call that API.
+
+Logged-out visitors of a page that needs a login are sent to ``/?next=<path>``; a room or
+invite they may not see is a 404 page that says nothing about the room.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from server import __version__
-from server.api.i18n import LANG_COOKIE, LANGUAGES, pick_language
+from server.api import rooms as rooms_api
+from server.api.deps import Db, OptionalUser
+from server.api.i18n import LANG_COOKIE, LANGUAGES, Catalogs, pick_language
 from server.api.runtime import get_runtime
+from server.engine.base import OptionValue
 from server.engine.registry import GameInfo, list_games
+from server.store import rooms
+from server.store.errors import NotFoundError
 from server.store.models import User
 
 router = APIRouter(tags=["pages"])
 
-_PACKS_DE = {
-    "tarock": "Tarockkarten (54 Blatt)",
-    "doppelkopf": "Doppelkopfkarten (48 Blatt)",
-    "german": "Deutsches Blatt (36 Blatt)",
-}
+Gettext = Callable[..., str]
 
 
-@dataclass(frozen=True, slots=True)
-class GameCard:
-    """One game as the start page shows it."""
+# --------------------------------------------------------------------------- rendering
 
-    name: str
-    title: str
-    players_de: str
-    pack_de: str
-    implemented: bool
-    summary_de: str
-    summary_en: str
 
-    @classmethod
-    def from_info(cls, info: GameInfo) -> GameCard:
-        """Build the display form of a registry entry."""
-        counts = [str(n) for n in info.players]
-        players = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " oder " + counts[-1]
-        return cls(
-            name=info.name,
-            title=info.title,
-            players_de=f"{players} Spieler",
-            pack_de=_PACKS_DE.get(info.pack, info.pack),
-            implemented=info.implemented,
-            summary_de=info.summary_de,
-            summary_en=info.summary_en,
+def page_language(request: Request, user: User | None) -> str:
+    """The language a page for ``request`` is shown in (see :func:`pick_language`)."""
+    return pick_language(request, user.language if user is not None else None)
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside ``<script type="application/json">``: the
+    characters ``<``, ``>`` and ``&`` are written as ``\\u`` escapes, so no user text
+    (a name like ``</script><script>…``) can end the element or look like markup."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _lang_links(request: Request) -> dict[str, str]:
+    """For each language, the current URL with ``?lang=`` set (other parameters kept)."""
+    return {
+        code: str(request.url.include_query_params(lang=code)).removeprefix(
+            f"{request.url.scheme}://{request.url.netloc}"
         )
+        for code in LANGUAGES
+    }
 
 
 def render(
@@ -66,14 +76,16 @@ def render(
 
     Every page gets ``lang``, ``_`` (the message lookup: ``_("key", name=...)``),
     ``i18n_json`` (the language's whole catalogue, embedded for the JavaScript modules),
-    ``user`` and ``version``. A valid ``?lang=`` is remembered in a cookie for a year.
+    ``lang_links`` (this page in each language), ``user`` and ``version``. A valid
+    ``?lang=`` is remembered in a cookie for a year.
     """
     runtime = get_runtime(request)
-    lang = pick_language(request, user.language if user is not None else None)
+    lang = page_language(request, user)
     catalogs = runtime.catalogs
     page_context: dict[str, Any] = {
         "lang": lang,
         "languages": LANGUAGES,
+        "lang_links": _lang_links(request),
         "_": partial(catalogs.gettext, lang),
         "i18n_json": json.dumps(catalogs.table(lang), ensure_ascii=False).replace("</", "<\\/"),
         "user": user,
@@ -88,10 +100,123 @@ def render(
     return response
 
 
+def not_found(request: Request, user: User | None) -> HTMLResponse:
+    """The friendly 404 page (it names nothing of what was asked for)."""
+    return render(request, "not_found.html", user=user, status_code=404)
+
+
+def login_first(request: Request) -> RedirectResponse:
+    """Send a logged-out visitor to the start page, which comes back here after login."""
+    return RedirectResponse("/?" + urlencode({"next": request.url.path}), status_code=303)
+
+
+# --------------------------------------------------------------------------- display helpers
+
+
+def format_money(cents: int, lang: str) -> str:
+    """Cents in the page's language: ``0,10 €`` (German) or ``€0.10`` (English)."""
+    euros, rest = divmod(cents, 100)
+    if lang == "de":
+        return f"{euros:,}".replace(",", ".") + f",{rest:02d} €"
+    return f"€{euros:,}.{rest:02d}"
+
+
+def _text_or(catalogs: Catalogs, lang: str, key: str, fallback: str) -> str:
+    """The catalogue text of ``key`` if there is one, else ``fallback`` (no warning)."""
+    return catalogs.messages.get(lang, {}).get(key, fallback)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionRow:
+    """A room's house rule as the pages show it: label, value and one-line explanation."""
+
+    name: str
+    label: str
+    value: str
+    help: str
+
+
+def option_rows(
+    catalogs: Catalogs, lang: str, game: str, values: Mapping[str, OptionValue]
+) -> list[OptionRow]:
+    """The rows of a room's options in ``lang``: labels and value names come from the
+    catalogue (``opt.<game>.<name>`` and ``opt.<game>.<name>.<value>``) where it has them,
+    the explanations from the game's registry entry."""
+    helps = {o.name: o for o in rooms.per_room_options(game)}
+    rows = []
+    for name, value in values.items():
+        key = f"opt.{game}.{name}"
+        if isinstance(value, bool):
+            shown = catalogs.gettext(lang, "opt.yes" if value else "opt.no")
+        else:
+            shown = _text_or(catalogs, lang, f"{key}.{value}", str(value))
+        option = helps.get(name)
+        help_text = "" if option is None else option.help_de if lang == "de" else option.help_en
+        rows.append(OptionRow(name, _text_or(catalogs, lang, key, name), shown, help_text))
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class GameCard:
+    """One game as the start page shows it, in the page's language."""
+
+    name: str
+    title: str
+    players: str
+    pack: str
+    implemented: bool
+    summary: str
+    #: The English summary under the German one on German pages (empty on English pages).
+    summary_en: str
+
+    @classmethod
+    def from_info(cls, info: GameInfo, _: Gettext, lang: str) -> GameCard:
+        """Build the display form of a registry entry."""
+        counts = [str(n) for n in info.players]
+        if len(counts) > 1:
+            counts = [", ".join(counts[:-1]) + " " + _("game.or") + " " + counts[-1]]
+        return cls(
+            name=info.name,
+            title=info.title,
+            players=_("game.players", counts=counts[0]),
+            pack=_(f"pack.{info.pack}"),
+            implemented=info.implemented,
+            summary=info.summary_de if lang == "de" else info.summary_en,
+            summary_en=info.summary_en if lang == "de" else "",
+        )
+
+
+def _timer_text(_: Gettext, seconds: int | None) -> str:
+    return _("room.timer_none") if seconds is None else _("room.timer_seconds", seconds=seconds)
+
+
+def _rounds_text(_: Gettext, rounds: int) -> str:
+    return _("room.rounds_until_zero") if rounds == 0 else str(rounds)
+
+
+def _room_facts(
+    request: Request, user: User | None, stake: int, rounds_: int, timer: int | None
+) -> dict[str, str]:
+    """The settings every room view shows, formatted in the page's language."""
+    lang = page_language(request, user)
+    _ = partial(get_runtime(request).catalogs.gettext, lang)
+    return {
+        "stake_text": format_money(stake, lang),
+        "rounds_text": _rounds_text(_, rounds_),
+        "timer_text": _timer_text(_, timer),
+    }
+
+
+# --------------------------------------------------------------------------- pages
+
+
 @router.get("/", response_class=HTMLResponse)
-async def start_page(request: Request) -> HTMLResponse:
-    """The start page: which games this server knows, and which are playable yet."""
-    games = [GameCard.from_info(info) for info in list_games()]
+async def start_page(request: Request, db: Db, user: OptionalUser) -> HTMLResponse:
+    """The start page: the ways in when logged out; "Meine Räume" and the games after."""
+    lang = page_language(request, user)
+    _ = partial(get_runtime(request).catalogs.gettext, lang)
+    games = [GameCard.from_info(info, _, lang) for info in list_games()]
+    my_rooms = (await rooms_api.my_rooms(db, user)).rooms if user is not None else []
     return render(
         request,
         "index.html",
@@ -99,5 +224,106 @@ async def start_page(request: Request) -> HTMLResponse:
             "games": games,
             "playable": [g for g in games if g.implemented],
             "coming": [g for g in games if not g.implemented],
+            "rooms": my_rooms,
         },
+        user=user,
     )
+
+
+@router.get("/rooms/new", response_class=HTMLResponse)
+async def new_room_page(request: Request, user: OptionalUser) -> Response:
+    """The form that creates a room (the games and their options come from the registry)."""
+    if user is None:
+        return login_first(request)
+    games = [g.model_dump() for g in await rooms_api.games() if g.implemented]
+    chosen = request.query_params.get("game")
+    return render(
+        request,
+        "room_new.html",
+        {
+            "games": games,
+            "chosen": chosen if any(g["name"] == chosen for g in games) else None,
+            "games_json": script_json(games),
+            "timer_choices": (10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600),
+        },
+        user=user,
+    )
+
+
+@router.get("/r/{token}", response_class=HTMLResponse)
+async def invite_page(token: str, request: Request, db: Db, user: OptionalUser) -> Response:
+    """The invite link: a preview of the room and the one form or button that joins it."""
+    room = await rooms.room_by_invite(db, token)
+    if room is None:
+        return not_found(request, user)
+    preview = await rooms_api.invite_preview(token, db, user)
+    lang = page_language(request, user)
+    catalogs = get_runtime(request).catalogs
+    values = {o.name: o.value for o in preview.options}
+    return render(
+        request,
+        "invite.html",
+        {
+            "token": token,
+            "room_id": room.id,
+            "preview": preview,
+            "options": option_rows(catalogs, lang, preview.game, values),
+            "invite_json": script_json(
+                {
+                    "token": token,
+                    "room_id": room.id,
+                    "seats_free": preview.seats_free,
+                    "allow_spectators": preview.allow_spectators,
+                    "status": preview.status,
+                }
+            ),
+            **_room_facts(
+                request, user, preview.stake_cents, preview.rounds, preview.timer_seconds
+            ),
+        },
+        user=user,
+    )
+
+
+@router.get("/rooms/{room_id}", response_class=HTMLResponse)
+async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) -> Response:
+    """A room for its members: invite link, seats, members, settings; the host's controls."""
+    if user is None:
+        return login_first(request)
+    if not room_id.isdecimal() or len(room_id) > 18:
+        return not_found(request, user)
+    try:
+        room = await rooms_api.get_room(int(room_id), db, user)
+    except NotFoundError:
+        return not_found(request, user)
+    lang = page_language(request, user)
+    catalogs = get_runtime(request).catalogs
+    base = str(request.base_url).rstrip("/")
+    return render(
+        request,
+        "room.html",
+        {
+            "room": room,
+            "invite_link": base + room.invite_url,
+            "options": option_rows(catalogs, lang, room.game, room.options),
+            "players": [m for m in room.members if m.role == rooms.PLAYER],
+            "spectators": [m for m in room.members if m.role != rooms.PLAYER],
+            "room_json": script_json(
+                {
+                    "room": room.model_dump(),
+                    "me": user.id,
+                    "start_with": list(rooms.players_to_start(room.game)),
+                }
+            ),
+            **_room_facts(request, user, room.stake_cents, room.rounds, room.timer_seconds),
+        },
+        user=user,
+    )
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request, user: OptionalUser) -> Response:
+    """The account: display name, language, claiming a guest account, logging out."""
+    if user is None:
+        return login_first(request)
+    return render(request, "account.html", {}, user=user)

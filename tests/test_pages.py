@@ -1,0 +1,237 @@
+"""The HTML pages against a real uvicorn server: each page in German and English, the
+login redirects, 404 pages that give nothing away, escaping of user text, and the
+PATCH /api/me route the account page uses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support import LiveServer
+from tests.support import api_error as error
+
+pytestmark = pytest.mark.live_server
+
+MARKUP = "<b>Anna</b><script>alert(1)</script>"
+Person = Callable[..., httpx.Client]
+
+
+@pytest.fixture
+def person(module_server: LiveServer) -> Iterator[Person]:
+    """Make clients, each with its own cookies: logged in as a guest with ``name``, or
+    logged out with ``name=None``."""
+    clients: list[httpx.Client] = []
+
+    def make(name: str | None = "Gast") -> httpx.Client:
+        client = httpx.Client(base_url=module_server.base_url, timeout=15)
+        clients.append(client)
+        if name is not None:
+            response = client.post("/api/guest", json={"display_name": name})
+            assert response.status_code == 201, response.text
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+def create_room(client: httpx.Client, name: str = "Stammtisch Nord", **fields: Any) -> Any:
+    body = {"name": name, "game": "dreierles", **fields}
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def token_of(room: dict[str, Any]) -> str:
+    return str(room["invite_url"]).removeprefix("/r/")
+
+
+def page(client: httpx.Client, path: str, status: int = 200, **params: str) -> str:
+    response = client.get(path, params=params, follow_redirects=False)
+    assert response.status_code == status, response.text[:500]
+    if status == 200:
+        assert response.headers["content-type"].startswith("text/html")
+    return response.text
+
+
+def redirects_to_login(client: httpx.Client, path: str) -> None:
+    response = client.get(path, follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/?" + str(httpx.QueryParams({"next": path}))
+
+
+# --------------------------------------------------------------------------- each page
+
+
+def test_start_page_logged_out_in_both_languages(person: Person) -> None:
+    visitor = person(None)
+    german = page(visitor, "/")
+    assert '<html lang="de">' in german
+    for text in ("Als Gast spielen", "Anmelden", "Registrieren", "Dreierles", "Spielbar"):
+        assert text in german
+    assert 'href="/?lang=en"' in german
+    english = page(visitor, "/", lang="en")
+    assert '<html lang="en">' in english
+    for text in ("Play as a guest", "Log in", "Register", "Playable"):
+        assert text in english
+    # The choice is remembered in a cookie.
+    assert "Play as a guest" in page(visitor, "/")
+
+
+def test_language_switch_keeps_the_next_parameter(person: Person) -> None:
+    html = page(person(None), "/", next="/r/abc")
+    assert 'href="/?next=%2Fr%2Fabc&amp;lang=en"' in html
+
+
+def test_start_page_logged_in_lists_my_rooms(person: Person) -> None:
+    host = person("Wirtin")
+    html = page(host, "/")
+    assert "Meine Räume" in html and "Noch keine Räume" in html
+    assert 'href="/rooms/new"' in html
+    room = create_room(host)
+    html = page(host, "/")
+    assert f'href="/rooms/{room["id"]}"' in html and "Stammtisch Nord" in html
+    assert "wartet auf Spieler" in html
+    english = page(host, "/", lang="en")
+    assert "My rooms" in english and "waiting for players" in english
+
+
+def test_new_room_page(person: Person) -> None:
+    redirects_to_login(person(None), "/rooms/new")
+    host = person("Wirt")
+    html = page(host, "/rooms/new")
+    assert "Neuen Raum anlegen" in html and "Hausregeln" in html
+    data = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', html)
+    assert data is not None
+    games = httpx.Response(200, content=data.group(1)).json()
+    assert [g["name"] for g in games] == ["doppelkopf", "dreierles"]  # playable ones only
+    registry = {g["name"]: g for g in host.get("/api/games").json()}
+    for game in games:
+        assert game == registry[game["name"]]
+    assert "Create a room" in page(host, "/rooms/new", lang="en")
+    assert '<option value="dreierles" selected>' in page(host, "/rooms/new", game="dreierles")
+
+
+def test_invite_page(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(host, stake_cents=25, timer_seconds=30, options={"counting": "thirds"})
+    path = room["invite_url"]
+    visitor = person(None)
+    html = page(visitor, path)
+    for text in ("Stammtisch Nord", "Wirtin lädt dich ein", "Dreierles", "0,25 € pro Punkt",
+                 "30 Sekunden", "genaue Drittel", "Zählweise: ganze Punkte", "3 von 4 Plätzen frei",
+                 'id="invite-guest-form"', f'href="/?next=/r/{token_of(room)}"'):  # fmt: skip
+        assert text in html, text
+    english = page(visitor, path, lang="en")
+    for text in ("Wirtin invites you", "€0.25 per point", "exact thirds", "Counting: whole"):
+        assert text in english, text
+    logged_in = page(person("Gast"), path)
+    assert 'data-role="player"' in logged_in and "Mitspielen" in logged_in
+    assert 'data-role="spectator"' not in logged_in  # spectators not allowed here
+    assert "Du bist schon in diesem Raum" in page(host, path)
+
+
+def test_unknown_invite_is_a_404_page(person: Person) -> None:
+    html = page(person(None), "/r/no-such-token", status=404)
+    assert "Nicht gefunden" in html
+    assert "Not found" in page(person(None), "/r/no-such-token", status=404, lang="en")
+
+
+def test_room_page_for_members_only(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(host, name="Geheimrunde")
+    path = f"/rooms/{room['id']}"
+    redirects_to_login(person(None), path)
+    html = page(host, path)
+    for text in ("Geheimrunde", "Einladen", "Kopieren", "Plätze", "Wirtin", "Gastgeber",
+                 "ganze Punkte", room["invite_url"], "kein Zeitlimit"):  # fmt: skip
+        assert text in html, text
+    assert "Invite" in page(host, path, lang="en")
+    stranger = person("Fremder")
+    for other in (path, "/rooms/999999", "/rooms/abc"):
+        body = page(stranger, other, status=404)
+        assert "Nicht gefunden" in body
+        assert "Geheimrunde" not in body and "Wirtin" not in body
+        assert token_of(room) not in body
+
+
+def test_account_page(person: Person) -> None:
+    redirects_to_login(person(None), "/account")
+    guest = person("Gustav")
+    html = page(guest, "/account")
+    assert "Mein Konto" in html and 'id="claim-form"' in html and 'value="Gustav"' in html
+    assert "Keep your account" in page(guest, "/account", lang="en")
+    registered = person(None)
+    response = registered.post(
+        "/api/register",
+        json={"login": "konto_" + str(id(registered)), "password": "geheim123",
+              "display_name": "Rita"},
+    )  # fmt: skip
+    assert response.status_code == 201
+    assert 'id="claim-form"' not in page(registered, "/account")
+
+
+def test_pages_follow_the_stored_language(person: Person) -> None:
+    client = person("Emma")
+    assert client.patch("/api/me", json={"language": "en"}).status_code == 200
+    assert "My account" in page(client, "/account")
+    assert "My rooms" in page(client, "/")
+    assert "Mein Konto" in page(client, "/account", lang="de")  # ?lang= wins
+
+
+# --------------------------------------------------------------------------- escaping
+
+
+def test_user_text_is_escaped_everywhere(person: Person) -> None:
+    host = person(MARKUP)
+    room = create_room(host, name=MARKUP)
+    guest = person(MARKUP)
+    assert guest.post(f"/api/invite/{token_of(room)}/join", json={"role": "player"}).is_success
+    escaped = "&lt;b&gt;Anna&lt;/b&gt;&lt;script&gt;alert(1)&lt;/script&gt;"
+    visitor = person(None)
+    views = [(host, "/"), (host, f"/rooms/{room['id']}"), (visitor, room["invite_url"]),
+             (host, "/account"), (host, "/rooms/new")]  # fmt: skip
+    for client, path in views:
+        html = page(client, path)
+        assert "<b>Anna" not in html, path
+        assert "<script>alert(1)" not in html, path
+        if path != "/rooms/new":
+            assert escaped in html, path
+
+
+# --------------------------------------------------------------------------- PATCH /api/me
+
+
+def test_patch_me_changes_name_and_language(person: Person) -> None:
+    client = person("Alt")
+    response = client.patch("/api/me", json={"display_name": "  Neu  "})
+    assert response.status_code == 200, response.text
+    assert response.json()["display_name"] == "Neu"
+    assert response.json()["language"] == "de"
+    response = client.patch("/api/me", json={"language": "en"})
+    assert response.json() == {**client.get("/api/me").json(), "language": "en"}
+    assert client.get("/api/me").json()["display_name"] == "Neu"
+    both = client.patch("/api/me", json={"display_name": "Beide", "language": "de"}).json()
+    assert (both["display_name"], both["language"]) == ("Beide", "de")
+    assert client.patch("/api/me", json={}).json()["display_name"] == "Beide"
+
+
+def test_patch_me_refusals(person: Person) -> None:
+    client = person("Bleibt")
+    error(client.patch("/api/me", json={"display_name": ""}), 422, "bad_name")
+    error(client.patch("/api/me", json={"display_name": "x" * 41}), 422, "bad_name")
+    error(client.patch("/api/me", json={"display_name": "a\nb"}), 422, "bad_name")
+    refused = error(client.patch("/api/me", json={"language": "fr"}), 422, "bad_language")
+    assert "de, en" in refused["message"] and "de, en" in refused["message_de"]
+    error(client.patch("/api/me", json={"display_name": 5}), 422, "invalid_request")
+    error(client.patch("/api/me", json={"login": "neu"}), 422, "invalid_request")
+    # Nothing changes unless every field is valid.
+    error(client.patch("/api/me", json={"display_name": "Neu", "language": "fr"}), 422,
+          "bad_language")  # fmt: skip
+    me = client.get("/api/me").json()
+    assert (me["display_name"], me["language"]) == ("Bleibt", "de")
+    error(person(None).patch("/api/me", json={"language": "en"}), 401, "login_required")

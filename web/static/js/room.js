@@ -1,0 +1,245 @@
+/**
+ * The room page: the invite link with a copy button, the seats and members (re-read from
+ * GET /api/rooms/{id} every 2 seconds), and for the host the seat order, removing members
+ * and starting the match. When the match starts everybody is taken to the table page.
+ */
+
+import { api, ApiError, showError } from "./api.js";
+import { el, pageData } from "./forms.js";
+import { t } from "./i18n.js";
+
+const POLL_MS = 2000;
+
+/**
+ * @typedef {{user_id: number, display_name: string, role: string, seat_order: number|null,
+ *            is_host: boolean}} Member
+ * @typedef {{id: number, status: string, host_id: number, seats: number, seats_free: number,
+ *            invite_url: string, members: Member[]}} Room
+ */
+
+/** @type {{room: Room, me: number, start_with: number[]}} */
+const data = pageData("room-data");
+const roomId = data.room.id;
+const tablePath = `/rooms/${roomId}/table`;
+const errorBox = /** @type {HTMLElement} */ (document.getElementById("room-error"));
+let lastSeen = "";
+let busy = false;
+/** @type {number | undefined} */
+let timer;
+
+/**
+ * Run a host action; the answer (the room) is shown at once, a refusal below the seats.
+ * @param {() => Promise<Room | null>} action
+ */
+async function act(action) {
+  if (busy) return;
+  busy = true;
+  showError(errorBox, "");
+  try {
+    const room = await action();
+    if (room) show(room);
+  } catch (error) {
+    showError(errorBox, error instanceof ApiError ? error.message : t("error.unknown"));
+  } finally {
+    busy = false;
+  }
+}
+
+/**
+ * A small button with a visible symbol and a spoken label.
+ * @param {string} symbol
+ * @param {string} label
+ * @param {() => void} onClick
+ * @param {boolean} [disabled]
+ */
+function iconButton(symbol, label, onClick, disabled = false) {
+  const button = el("button", "icon", symbol);
+  button.setAttribute("type", "button");
+  button.setAttribute("aria-label", label);
+  button.title = label;
+  button.toggleAttribute("disabled", disabled);
+  button.addEventListener("click", onClick);
+  return button;
+}
+
+/**
+ * A member's line: name (as text), marks, and the host's controls.
+ * @param {Room} room
+ * @param {Member} member
+ * @param {Member[]} players
+ */
+function memberLine(room, member, players) {
+  const line = el("li", member.role === "player" ? "seat" : "");
+  line.append(el("span", "person-name", member.display_name));
+  const marks = [];
+  if (member.is_host) marks.push(t("role.host"));
+  if (member.user_id === data.me) marks.push(t("room.you"));
+  if (marks.length) line.append(" ", el("span", "meta", marks.join(" · ")));
+  const iHost = room.host_id === data.me && room.status === "open";
+  if (!iHost) return line;
+  const controls = el("span", "controls");
+  if (member.role === "player") {
+    const index = players.indexOf(member);
+    const order = players.map((p) => p.user_id);
+    /** @param {number} delta */
+    const move = (delta) => {
+      const next = order.slice();
+      [next[index], next[index + delta]] = [next[index + delta], next[index]];
+      act(() => api("PUT", `/api/rooms/${roomId}/seats`, { order: next }));
+    };
+    const name = member.display_name;
+    controls.append(
+      iconButton("↑", t("room.move_up", { name }), () => move(-1), index === 0),
+      iconButton("↓", t("room.move_down", { name }), () => move(1), index === players.length - 1),
+    );
+  }
+  if (!member.is_host) {
+    controls.append(
+      iconButton("✕", t("room.remove", { name: member.display_name }), () =>
+        act(() => api("DELETE", `/api/rooms/${roomId}/members/${member.user_id}`)),
+      ),
+    );
+  }
+  line.append(controls);
+  return line;
+}
+
+/**
+ * The start button (host) or what everyone else waits for.
+ * @param {Room} room
+ * @param {Member[]} players
+ */
+function startArea(room, players) {
+  const area = /** @type {HTMLElement} */ (document.getElementById("start-area"));
+  area.replaceChildren();
+  if (room.status !== "open") return;
+  const ready = data.start_with.includes(players.length);
+  if (room.host_id === data.me) {
+    const button = el("button", "primary", t("room.start"));
+    button.setAttribute("type", "button");
+    button.id = "start-match";
+    button.toggleAttribute("disabled", !ready);
+    button.addEventListener("click", () =>
+      act(async () => {
+        await api("POST", `/api/rooms/${roomId}/start`);
+        location.assign(tablePath);
+        return null;
+      }),
+    );
+    area.append(button);
+  }
+  const needed = Math.min(...data.start_with);
+  const hint = ready
+    ? room.host_id === data.me
+      ? t("room.ready")
+      : t("room.wait_for_host")
+    : t("room.need_players", { count: players.length, needed });
+  area.append(el("p", "hint", hint));
+}
+
+/**
+ * Show `room` (members, seats, status); go to the table when the match has started since
+ * the page was opened.
+ * @param {Room} room
+ * @param {boolean} [initial]
+ */
+function show(room, initial = false) {
+  if (room.status === "playing" && !initial) {
+    stop();
+    location.assign(tablePath);
+    return;
+  }
+  const seen = JSON.stringify(room);
+  if (seen === lastSeen) return;
+  lastSeen = seen;
+  const players = room.members.filter((m) => m.role === "player");
+  const spectators = room.members.filter((m) => m.role !== "player");
+  const seats = /** @type {HTMLElement} */ (document.getElementById("seats"));
+  seats.replaceChildren(...players.map((m) => memberLine(room, m, players)));
+  for (let i = 0; i < room.seats_free; i++) seats.append(el("li", "seat free", t("room.seat_free")));
+  const watchers = /** @type {HTMLElement} */ (document.getElementById("spectators"));
+  watchers.replaceChildren(...spectators.map((m) => memberLine(room, m, players)));
+  /** @type {HTMLElement} */ (document.getElementById("spectators-block")).hidden =
+    spectators.length === 0;
+  const status = document.getElementById("room-status");
+  if (status) {
+    status.textContent =
+      room.status === "open"
+        ? t("status.open")
+        : room.status === "playing"
+          ? t("status.playing")
+          : t("status.finished");
+    status.className = "status status-" + room.status;
+  }
+  startArea(room, players);
+  if (room.status !== "open") {
+    /** @type {HTMLElement} */ (document.getElementById("invite-panel")).hidden = true;
+    const label = room.status === "finished" ? t("room.to_sheet") : t("room.to_table");
+    const link = el("a", "button primary", label);
+    link.setAttribute("href", tablePath);
+    notice([link]);
+  }
+}
+
+/**
+ * Show `nodes` in the notice line above the room.
+ * @param {(Node|string)[]} nodes
+ */
+function notice(nodes) {
+  const box = /** @type {HTMLElement} */ (document.getElementById("room-notice"));
+  box.replaceChildren(...nodes);
+  box.hidden = nodes.length === 0;
+}
+
+function stop() {
+  if (timer !== undefined) clearInterval(timer);
+  timer = undefined;
+}
+
+async function poll() {
+  if (busy || document.hidden) return;
+  try {
+    show(await api("GET", `/api/rooms/${roomId}`));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      stop();
+      const home = el("a", undefined, t("room.back_home"));
+      home.setAttribute("href", "/");
+      notice([t("room.gone"), " ", home]);
+    }
+    // Anything else (network, a restart): try again at the next tick.
+  }
+}
+
+// ------------------------------------------------------------------ the invite link
+
+const linkField = /** @type {HTMLInputElement} */ (document.getElementById("invite-link"));
+const feedback = /** @type {HTMLElement} */ (document.getElementById("copy-feedback"));
+linkField.value = new URL(linkField.dataset.path || "", location.origin).href;
+linkField.addEventListener("focus", () => linkField.select());
+
+document.getElementById("copy-invite")?.addEventListener("click", async () => {
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(linkField.value);
+    copied = true;
+  } catch {
+    linkField.focus();
+    linkField.select();
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  feedback.textContent = copied ? t("room.copied") : t("room.copy_by_hand");
+  setTimeout(() => (feedback.textContent = ""), 4000);
+});
+
+show(data.room, true);
+if (data.room.status === "open") {
+  timer = setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && timer !== undefined) poll();
+  });
+}
