@@ -3,18 +3,20 @@ the JavaScript modules use exists, and placeholders agree between the languages.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
 from server.api.i18n import LANGUAGES, Catalogs, load_catalogs, pick_language
+from server.engine.registry import get_rules
 from tests.support import REPO_ROOT
 
 WEB = REPO_ROOT / "web"
 #: ``_('key')`` in templates, ``t("key")`` / ``has("key")`` in the JavaScript modules.
-TEMPLATE_KEY = re.compile(r"""\b_\(\s*['"]([a-z0-9_.-]+)['"]""")
-JS_KEY = re.compile(r"""\b(?:t|has)\(\s*['"]([a-z0-9_.-]+)['"]""")
+TEMPLATE_KEY = re.compile(r"""\b_\(\s*['"]([a-z0-9_.-]+)['"]\s*[,)]""")
+JS_KEY = re.compile(r"""\b(?:t|has)\(\s*['"]([a-z0-9_.-]+)['"]\s*[,)]""")
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
@@ -95,3 +97,30 @@ def test_language_choice(
 ) -> None:
     connection = _Connection(query, cookie)
     assert pick_language(connection, user) == expected  # type: ignore[arg-type]
+
+
+CARD_VERBS = {"play", "discard", "push", "return"}
+
+
+@pytest.mark.parametrize("game", ["dreierles", "doppelkopf"])
+def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
+    """The table labels its buttons ``action.<text>`` (web/static/js/table-games.js): every
+    non-card action the engine can offer needs one, in both languages."""
+    rules = get_rules(game)
+    deal = rules.new_deal(rules.shuffle_and_deal(random.Random(1)))
+    texts = set()
+    for move in range(1000):
+        try:
+            text = deal.move_text(move)
+        except ValueError:
+            continue
+        if text.split()[0] not in CARD_VERBS:
+            texts.add(text)
+    assert len(texts) > 5
+    for lang in LANGUAGES:
+        missing = [
+            t
+            for t in sorted(texts)
+            if "action." + t.replace(" ", "_") not in catalogs.messages[lang]
+        ]
+        assert missing == [], lang

@@ -6,6 +6,9 @@
   (CI), where they fail.
 - ``new_person``: a function that opens a fresh browser context (its own cookies, like
   another phone) at phone size unless told otherwise; every page is closed afterwards.
+- ``module_server``: tests/conftest.py's live server, with the migration run in a worker
+  thread: the session-wide Playwright (set up first) keeps an event loop running in the
+  main thread, where Alembic's ``asyncio.run`` would refuse to start.
 - ``artifacts``: the folder for screenshots (``artifacts/browser/``, kept by CI runs and
   ignored by git).
 """
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
-from tests.support import REPO_ROOT
+from tests.support import REPO_ROOT, LiveServer, sqlite_url, upgrade, uvicorn_subprocess
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 #: Flags that keep chromium quiet on a machine without a display or outside network.
@@ -52,6 +56,17 @@ def browser() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real uvicorn server on its own migrated SQLite file, shared within a module."""
+    directory = tmp_path_factory.mktemp("server")
+    path = directory / "stammtisch.sqlite3"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade, sqlite_url(path)).result()
+    with uvicorn_subprocess(sqlite_url(path), directory / "uvicorn.log") as base_url:
+        yield LiveServer(base_url, path)
 
 
 @pytest.fixture(scope="session")

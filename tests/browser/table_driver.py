@@ -1,0 +1,98 @@
+"""Playing at the table through the browser, as a person would: read the turn banner,
+press one of the offered buttons or tap a highlighted card, wait for the table to move on.
+
+Only what a person sees is used: the turn text, enabled buttons and the cards marked
+playable (``aria-disabled="false"``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from playwright.sync_api import Page
+
+YOUR_TURN = re.compile(r"^(Du bist am Zug|Your turn)")
+
+
+@dataclass
+class Person:
+    """One browser at the table."""
+
+    name: str
+    page: Page
+
+    def my_turn(self) -> bool:
+        """Whether the turn banner says it is this person's turn."""
+        return bool(YOUR_TURN.match(self.page.locator("#turn").inner_text().strip()))
+
+    def options(self) -> list[str]:
+        """What this person may do now: the enabled buttons' texts and the playable cards
+        (``card:<name>``)."""
+        buttons = self.page.locator("#actions button:enabled").all_inner_texts()
+        cards = self.page.locator('#hand button[aria-disabled="false"]').evaluate_all(
+            "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+        )
+        return [*buttons, *(f"card:{c}" for c in cards)]
+
+    def choose(self, option: str) -> None:
+        """Press a button or tap a card by what it shows."""
+        if option.startswith("card:"):
+            label = option.removeprefix("card:")
+            playable = '#hand button[aria-disabled="false"]'
+            self.page.locator(f'{playable}[aria-label="{label}"]').first.click()
+        else:
+            self.page.locator("#actions button:enabled", has_text=option).first.click()
+
+    def close_result(self) -> None:
+        """Dismiss the result panel if it is open."""
+        dialog = self.page.locator("#result-dialog")
+        if dialog.is_visible():
+            dialog.get_by_role("button").click()
+
+
+def register_by_api(page: Page, base_url: str, name: str) -> int:
+    """Register ``name`` in ``page``'s browser context (shares its cookies); the user id."""
+    login = f"{name.lower()}{random.randrange(10**6)}"
+    body = {"login": login, "password": "kartenspiel", "display_name": name}
+    response = page.request.post(f"{base_url}/api/register", data=body)
+    assert response.status == 201, response.text()
+    user_id: int = response.json()["id"]
+    return user_id
+
+
+def version(page: Page) -> int:
+    """The table version the page has rendered (``data-version``; -1 before the first)."""
+    return int(page.locator("#table").get_attribute("data-version") or -1)
+
+
+def play_until(
+    people: list[Person],
+    done: Callable[[], bool],
+    rng: random.Random,
+    prefer: Sequence[str] = (),
+    timeout: float = 180.0,
+) -> int:
+    """Let whoever's turn it is pick an option (the first of ``prefer`` that is offered,
+    else a random one) until ``done()``; return the number of moves made."""
+    moves = 0
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the table did not finish in time"
+        mover = next((p for p in people if p.my_turn() and p.options()), None)
+        if mover is None:
+            time.sleep(0.05)
+            continue
+        options = mover.options()
+        wanted = [o for o in prefer if o in options]
+        choice = wanted[0] if wanted else rng.choice(options)
+        before = version(mover.page)
+        mover.choose(choice)
+        moves += 1
+        mover.page.wait_for_function(
+            f"document.getElementById('table').dataset.version > {before}", timeout=10_000
+        )
+    return moves

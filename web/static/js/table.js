@@ -1,0 +1,544 @@
+/**
+ * The card table: one WebSocket to the server (docs/protocol.md), the state it sends, and
+ * the page built from it. The server decides every rule: legal cards and buttons come
+ * from the view's `legal_actions`; a tap on an illegal card is sent anyway so that the
+ * server's refusal names the rule ("Farbzwang: …"), and nothing changes.
+ *
+ * Reconnects by itself (with growing pauses) and resyncs from a fresh snapshot.
+ */
+
+import { cardBackSvg, cardSvg } from "./cards.js";
+import { el } from "./forms.js";
+import { errorText, t } from "./i18n.js";
+import {
+  CARD_VERBS,
+  actionGroup,
+  actionLabel,
+  infoLines,
+  kindOf,
+  nameOf,
+  outcomeSummary,
+  seatBadges,
+  turnText,
+} from "./table-games.js";
+import { renderSheet, signed } from "./table-sheet.js";
+
+const root = /** @type {HTMLElement} */ (document.getElementById("table"));
+const roomId = Number(root.dataset.room);
+const game = root.dataset.game || "";
+const userId = Number(root.dataset.user);
+const pack = /** @type {"tarock"|"doppelkopf"|"german"} */ (root.dataset.pack);
+/** Clockwise games put the next player on the left, anticlockwise ones on the right. */
+const CLOCKWISE = game === "doppelkopf";
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** Everything the server has told us. */
+const state = {
+  /** @type {any} */ snapshot: null,
+  /** @type {any} */ view: null,
+  v: /** @type {number | null} */ (null),
+  /** @type {number[]} */ online: [],
+  /** @type {any[]} */ chat: [],
+  /** the action sent and not yet answered (buttons wait meanwhile) */
+  pending: /** @type {string | null} */ (null),
+  unread: 0,
+};
+
+// ------------------------------------------------------------------------- connection
+
+/** @type {WebSocket | null} */
+let socket = null;
+let attempts = 0;
+let nextId = 1;
+let stopped = false;
+/** @type {number | undefined} */
+let noticeTimer;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    attempts = 0;
+    send({ type: "hello", room: roomId, last_version: state.v });
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  });
+  ws.addEventListener("close", () => {
+    if (socket !== ws) return;
+    socket = null;
+    state.pending = null;
+    if (stopped) return;
+    attempts += 1;
+    const delay = Math.min(8000, 400 * 2 ** Math.min(attempts, 5));
+    showConnection(t("table.reconnecting"));
+    window.setTimeout(connect, delay);
+  });
+}
+
+/** @param {Record<string, unknown>} message */
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify({ ...message, id: message.id ?? `c${nextId++}` }));
+  return true;
+}
+
+/** @param {string} action */
+function act(action) {
+  if (state.pending) return;
+  if (send({ type: "action", action, v: state.v })) {
+    state.pending = action;
+    renderActions();
+  } else {
+    showNotice(t("table.offline_action"));
+  }
+}
+
+/** @param {any} message */
+function receive(message) {
+  switch (message.type) {
+    case "snapshot":
+      hideConnection();
+      state.snapshot = message;
+      state.v = message.v;
+      state.online = message.online || [];
+      state.chat = message.chat || [];
+      state.pending = null;
+      setView(message.view);
+      renderChat();
+      break;
+    case "event":
+      state.v = message.v;
+      if (message.view && message.view.phase === "finished" && message.view.outcome) {
+        showResult(message.view);
+      }
+      setView(message.view);
+      break;
+    case "ack":
+      state.pending = null;
+      renderActions();
+      break;
+    case "error":
+      state.pending = null;
+      handleError(message);
+      break;
+    case "presence":
+      state.online = message.online || [];
+      renderSeats();
+      break;
+    case "chat":
+      state.chat.push(message);
+      if (state.chat.length > 200) state.chat.shift();
+      if (!( /** @type {HTMLDialogElement} */ ($("chat-dialog")).open)) state.unread += 1;
+      renderChat();
+      break;
+    default:
+      break;
+  }
+}
+
+/** @param {any} error */
+function handleError(error) {
+  const code = error.code;
+  if (code === "login_required") {
+    stopped = true;
+    showConnection(t("table.login_required"), "/?next=" + encodeURIComponent(location.pathname));
+    return;
+  }
+  if (code === "not_a_member" || code === "match_not_started") {
+    stopped = true;
+    showConnection(t(code === "not_a_member" ? "table.not_a_member" : "table.not_started"), `/rooms/${roomId}`);
+    if (socket) socket.close();
+    return;
+  }
+  showNotice(errorText(error));
+  renderActions();
+}
+
+// ----------------------------------------------------------------------------- views
+
+/** @param {any} view */
+function setView(view) {
+  state.view = view;
+  render();
+}
+
+/** The player name of a seat of the current deal. */
+function seatName(/** @type {number} */ seat) {
+  return state.view && state.view.seats ? state.view.seats[seat] : "?";
+}
+
+/** The user id of a seat (through the match's player list), for presence. */
+function seatUser(/** @type {number} */ seat) {
+  const match = state.snapshot && state.snapshot.match;
+  if (!match) return null;
+  const index = match.players.indexOf(seatName(seat));
+  return index >= 0 ? match.player_ids[index] : null;
+}
+
+/** Where a seat sits on screen: 0 = bottom (me), then around the table. */
+function position(/** @type {number} */ seat) {
+  const view = state.view;
+  const n = view.seats.length;
+  const me = view.seat === null || view.seat === undefined ? 0 : view.seat;
+  const rel = (seat - me + n) % n;
+  if (rel === 0) return "bottom";
+  if (n === 3) return (rel === 1) === CLOCKWISE ? "left" : "right";
+  if (rel === 2) return "top";
+  return (rel === 1) === CLOCKWISE ? "left" : "right";
+}
+
+function render() {
+  if (!state.view) return;
+  root.dataset.version = String(state.v);
+  const match = state.snapshot ? state.snapshot.match : null;
+  if (match) {
+    $("deal-number").textContent = t("table.deal_number", { n: match.deal_number });
+  }
+  renderTurn();
+  renderSeats();
+  renderTrick();
+  renderInfo();
+  renderActions();
+  renderHand();
+  const last = /** @type {HTMLButtonElement} */ ($("show-last-trick"));
+  last.disabled = !state.view.last_trick;
+  if (match) renderSheet($("sheet"), match.sheet);
+}
+
+function renderTurn() {
+  const view = state.view;
+  const turn = $("turn");
+  const match = state.snapshot && state.snapshot.match;
+  const you = state.snapshot && state.snapshot.you;
+  if (match && match.finished) {
+    turn.textContent = t("table.match_finished");
+    turn.className = "turn";
+    return;
+  }
+  const { text, mine } = turnText(view, seatName);
+  let line = text;
+  if (you && you.role === "spectator") line = t("table.spectating") + " · " + text;
+  else if (you && you.seat === null) line = t("table.sitting_out") + " · " + text;
+  turn.textContent = line;
+  turn.className = mine ? "turn mine" : "turn";
+}
+
+function renderSeats() {
+  const view = state.view;
+  if (!view) return;
+  const box = $("seats");
+  box.replaceChildren();
+  view.seats.forEach((/** @type {string} */ name, /** @type {number} */ seat) => {
+    const user = seatUser(seat);
+    const online = user !== null && state.online.includes(user);
+    const div = el("div", `seat seat-${position(seat)}`);
+    if (view.to_move === seat && view.phase !== "finished") div.classList.add("to-move");
+    if (!online) div.classList.add("offline");
+    div.dataset.seat = String(seat);
+    const head = el("div", "seat-name");
+    head.append(el("span", online ? "dot on" : "dot off"));
+    head.append(el("span", "", name));
+    if (seat === view.seat) head.append(el("span", "you", ` (${t("table.you")})`));
+    div.append(head);
+    const meta = el("div", "seat-meta");
+    const cards = view.hand_sizes ? view.hand_sizes[seat] : 0;
+    meta.append(el("span", "", t("table.cards_count", { n: cards })));
+    if (view.tricks_won) meta.append(el("span", "", t("table.tricks_count", { n: view.tricks_won[seat] })));
+    if (!online) meta.append(el("span", "offline-label", t("table.offline")));
+    div.append(meta);
+    const badges = seatBadges(view, seat);
+    if (badges.length) {
+      const list = el("div", "badges");
+      for (const b of badges) list.append(el("span", "badge", b));
+      div.append(list);
+    }
+    box.append(div);
+  });
+  const out = sittingOut();
+  if (out) box.append(el("div", "seat seat-out muted", t("table.sits_out", { player: out })));
+}
+
+/** The player who sits this deal out (four at a three-player game), or "". */
+function sittingOut() {
+  const match = state.snapshot && state.snapshot.match;
+  if (!match || !state.view) return "";
+  const out = match.players.filter((/** @type {string} */ p) => !state.view.seats.includes(p));
+  return out.join(", ");
+}
+
+/**
+ * One card face (or back) as an element.
+ * @param {string | null} code
+ * @param {string} [tag]
+ */
+function cardElement(code, tag = "div") {
+  const node = el(tag, "card");
+  // The SVG strings are built by cards.js from card codes only, never from user text.
+  node.innerHTML = code ? cardSvg(code, pack) : cardBackSvg();
+  if (code) {
+    node.dataset.card = code;
+    node.setAttribute("title", nameOf(code, pack));
+  }
+  return node;
+}
+
+/**
+ * Lay out `trick` ({leader, cards, winner}) in `target` by seat.
+ * @param {HTMLElement} target
+ * @param {any} trick
+ * @param {boolean} done
+ */
+function layTrick(target, trick, done) {
+  const view = state.view;
+  const n = view.seats.length;
+  target.replaceChildren();
+  trick.cards.forEach((/** @type {string} */ code, /** @type {number} */ i) => {
+    const seat = (trick.leader + i) % n;
+    const slot = el("div", `slot slot-${position(seat)}`);
+    const card = cardElement(code);
+    if (done && trick.winner === seat) card.classList.add("winner");
+    slot.append(card, el("span", "slot-name", seatName(seat)));
+    target.append(slot);
+  });
+  if (done && trick.winner !== null && trick.winner !== undefined) {
+    target.append(el("p", "trick-caption", t("table.trick_to", { player: seatName(trick.winner) })));
+  }
+}
+
+function renderTrick() {
+  const view = state.view;
+  const target = $("trick");
+  target.classList.toggle("idle", view.phase !== "play");
+  target.classList.toggle("four", view.seats.length === 4);
+  if (view.trick && view.trick.cards.length) {
+    layTrick(target, view.trick, false);
+  } else if (view.last_trick && view.phase === "play") {
+    layTrick(target, view.last_trick, true); // the finished trick stays until the next lead
+    target.classList.add("collected");
+    return;
+  } else {
+    target.replaceChildren();
+  }
+  target.classList.remove("collected");
+}
+
+function renderInfo() {
+  const box = $("info");
+  box.replaceChildren();
+  for (const line of infoLines(state.view, seatName)) {
+    const p = el("div", "info-line");
+    p.append(el("span", "", line.text));
+    if (line.cards) {
+      const row = el("span", "mini-cards");
+      for (const code of line.cards) row.append(cardElement(code));
+      p.append(row);
+    }
+    box.append(p);
+  }
+}
+
+/** The legal actions of my seat, split into card actions and buttons. */
+function legal() {
+  const actions = (state.view && state.view.legal_actions) || [];
+  /** @type {Map<string, string>} kind → action */
+  const cards = new Map();
+  /** @type {string[]} */
+  const buttons = [];
+  for (const action of actions) {
+    const [verb, arg] = action.split(" ");
+    if (CARD_VERBS.includes(verb) && arg) cards.set(arg, action);
+    else buttons.push(action);
+  }
+  return { cards, buttons, verb: cards.size ? [...cards.values()][0].split(" ")[0] : null };
+}
+
+function renderActions() {
+  const box = $("actions");
+  box.replaceChildren();
+  if (!state.view) return;
+  const { buttons } = legal();
+  /** @type {Map<string, HTMLElement>} */
+  const groups = new Map();
+  for (const action of buttons) {
+    const group = actionGroup(action);
+    let row = groups.get(group);
+    if (!row) {
+      row = el("div", "action-row");
+      if (group) row.append(el("span", "action-group", t("table.group." + group)));
+      groups.set(group, row);
+    }
+    const button = /** @type {HTMLButtonElement} */ (el("button", "action", actionLabel(action)));
+    button.type = "button";
+    button.dataset.action = action;
+    button.disabled = state.pending !== null;
+    button.addEventListener("click", () => act(action));
+    row.append(button);
+  }
+  for (const key of ["", "announce", "solo", "hochzeit"]) {
+    const row = groups.get(key);
+    if (row) box.append(row);
+  }
+}
+
+function renderHand() {
+  const view = state.view;
+  const box = $("hand");
+  box.replaceChildren();
+  if (!view.hand) {
+    box.classList.add("empty");
+    return;
+  }
+  box.classList.remove("empty");
+  const { cards, verb } = legal();
+  const n = view.hand.length;
+  for (const code of view.hand) {
+    const button = /** @type {HTMLButtonElement} */ (cardElement(code, "button"));
+    button.type = "button";
+    const action = cards.get(kindOf(code));
+    button.setAttribute("aria-label", nameOf(code, pack));
+    button.setAttribute("aria-disabled", action ? "false" : "true");
+    if (action) button.classList.add("legal");
+    else if (verb) button.classList.add("illegal");
+    if (state.pending) button.classList.add("waiting");
+    button.addEventListener("click", () => tapCard(code, action, verb));
+    box.append(button);
+  }
+  layoutHand(n);
+}
+
+/**
+ * @param {string} code
+ * @param {string | undefined} action
+ * @param {string | null} verb
+ */
+function tapCard(code, action, verb) {
+  if (action) {
+    act(action);
+    return;
+  }
+  const view = state.view;
+  // Ask the server: its refusal names the rule (Farbzwang, not your turn…) and changes nothing.
+  const probe = verb || (view.phase === "play" ? "play" : null);
+  if (probe) {
+    send({ type: "action", action: `${probe} ${kindOf(code)}`, v: state.v });
+  } else {
+    showNotice(t("table.no_card_now"));
+  }
+}
+
+/** Overlap the hand's cards so that they fit the width (two rows on narrow screens). */
+function layoutHand(/** @type {number} */ n) {
+  const box = $("hand");
+  const width = box.clientWidth || window.innerWidth;
+  const cardWidth = width < 500 ? 64 : 88;
+  const rows = n > 8 && width < 700 ? 2 : 1;
+  const perRow = Math.ceil(n / rows);
+  const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth - 8) / (perRow - 1)) : cardWidth;
+  box.style.setProperty("--card-w", `${cardWidth}px`);
+  box.style.setProperty("--overlap", `${Math.min(0, step - cardWidth)}px`);
+  box.style.setProperty("--per-row", String(perRow));
+  // Two rows overlap too: the upper row shows its corner indices above the lower one.
+  box.style.setProperty("--lift", `${-Math.round(cardWidth * 0.62)}px`);
+  box.querySelectorAll(".card").forEach((card, i) => card.classList.toggle("lower", rows > 1 && i >= perRow));
+}
+
+// -------------------------------------------------------------------- panels, notices
+
+/** @param {string} text */
+function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
+  window.clearTimeout(noticeTimer);
+  noticeTimer = window.setTimeout(() => (box.hidden = true), 5000);
+}
+
+/**
+ * @param {string} text
+ * @param {string} [link]
+ */
+function showConnection(text, link) {
+  const box = $("connection");
+  box.replaceChildren(el("span", "", text));
+  if (link) {
+    const a = /** @type {HTMLAnchorElement} */ (el("a", "button", t("table.go_on")));
+    a.href = link;
+    box.append(" ", a);
+  }
+  box.hidden = false;
+}
+
+function hideConnection() {
+  $("connection").hidden = true;
+}
+
+/** @param {any} view a finished deal's view */
+function showResult(view) {
+  const summary = outcomeSummary(view, (seat) => view.seats[seat]);
+  $("result-title").textContent = summary.title;
+  const box = $("result");
+  box.replaceChildren();
+  const list = el("ul", "result-lines");
+  for (const line of summary.lines) list.append(el("li", "", line));
+  box.append(list);
+  const table = el("table", "settlement");
+  for (const row of summary.settlement) {
+    const tr = el("tr");
+    tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
+    table.append(tr);
+  }
+  box.append(table);
+  const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+  if (!dialog.open) dialog.showModal();
+}
+
+function renderChat() {
+  const list = $("chat-lines");
+  list.replaceChildren();
+  for (const line of state.chat) {
+    const li = el("li", line.user_id === userId ? "mine" : "");
+    li.append(el("strong", "", line.name), el("span", "", " " + line.text));
+    list.append(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  const badge = $("chat-unread");
+  badge.textContent = String(state.unread);
+  badge.hidden = state.unread === 0;
+}
+
+function setUpPanels() {
+  const open = (/** @type {string} */ id) => /** @type {HTMLDialogElement} */ ($(id)).showModal();
+  $("open-sheet").addEventListener("click", () => open("sheet-dialog"));
+  $("open-chat").addEventListener("click", () => {
+    state.unread = 0;
+    renderChat();
+    open("chat-dialog");
+    $("chat-text").focus();
+  });
+  $("show-last-trick").addEventListener("click", () => {
+    if (!state.view || !state.view.last_trick) return;
+    layTrick($("last-trick"), state.view.last_trick, true);
+    open("last-trick-dialog");
+  });
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = /** @type {HTMLInputElement} */ ($("chat-text"));
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) input.value = "";
+    else showNotice(t("table.offline_action"));
+  });
+  window.addEventListener("resize", () => state.view && state.view.hand && layoutHand(state.view.hand.length));
+}
+
+setUpPanels();
+connect();
