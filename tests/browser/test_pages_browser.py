@@ -1,0 +1,151 @@
+"""The pages in a real browser: register, create a room, invite two guests, start.
+
+Three people, each in their own browser context at phone size, as friends on a video
+call would be. The assertions are on what a person sees; the table page itself belongs
+to another part of the project, so only its URL is checked.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPerson
+from tests.support import LiveServer, sqlite_url, upgrade, uvicorn_subprocess
+
+MARKUP_NAME = "<b>Cilli</b><script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """tests/conftest.py's ``module_server``, with the migration run in a worker thread:
+    the session-wide Playwright (set up first) keeps an event loop running in this one,
+    where Alembic's ``asyncio.run`` would refuse to start."""
+    directory = tmp_path_factory.mktemp("server")
+    path = directory / "stammtisch.sqlite3"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade, sqlite_url(path)).result()
+    with uvicorn_subprocess(sqlite_url(path), directory / "uvicorn.log") as base_url:
+        yield LiveServer(base_url, path)
+
+
+def no_dialogs(page: Page) -> list[str]:
+    """Record every alert/confirm the page opens (there must be none)."""
+    seen: list[str] = []
+
+    def record(dialog: object) -> None:
+        seen.append(getattr(dialog, "message", "?"))
+        dialog.dismiss()  # type: ignore[attr-defined]
+
+    page.on("dialog", record)
+    return seen
+
+
+def register(page: Page, base_url: str, name: str) -> None:
+    """Register on the start page and wait for the logged-in start page."""
+    page.goto(base_url + "/")
+    form = page.locator("#register-form")
+    form.get_by_label("Login-Name").fill("user" + secrets.token_hex(4))
+    form.get_by_label("Anzeigename").fill(name)
+    form.get_by_label("Passwort").fill("geheim-genug")
+    form.get_by_role("button", name="Konto anlegen").click()
+    expect(page.get_by_role("heading", name="Meine Räume")).to_be_visible()
+
+
+def join_as_guest(page: Page, link: str, name: str) -> None:
+    """Open the invite link and join with the one guest form."""
+    page.goto(link)
+    page.get_by_label("Anzeigename").fill(name)
+    page.get_by_role("button", name="Mitspielen").click()
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
+
+
+def test_register_create_invite_join_and_start(
+    module_server: LiveServer, new_person: NewPerson, artifacts: Path
+) -> None:
+    base = module_server.base_url
+    anna = new_person()
+    dialogs = no_dialogs(anna)
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    register(anna, base, "Anna")
+    expect(anna.get_by_text("Noch keine Räume")).to_be_visible()
+
+    anna.get_by_role("link", name="Neuen Raum anlegen").click()
+    anna.get_by_label("Name des Raums").fill("Donnerstag")
+    anna.get_by_label("Spiel", exact=True).select_option(label="Dreierles")
+    counting = anna.get_by_label("Zählweise")
+    expect(counting).to_have_value("whole")  # the default is preselected
+    counting.select_option(label="genaue Drittel")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_url = anna.url
+    expect(anna.get_by_role("heading", name="Donnerstag")).to_be_visible()
+    expect(anna.get_by_text("genaue Drittel", exact=True)).to_be_visible()
+
+    anna.get_by_role("button", name="Kopieren").click()
+    expect(anna.get_by_text("Link kopiert")).to_be_visible()
+    link = anna.get_by_label("Einladungslink").input_value()
+    assert re.fullmatch(re.escape(base) + r"/r/[\w-]+", link), link
+    assert anna.evaluate("navigator.clipboard.readText()") == link
+    start = anna.get_by_role("button", name="Partie starten")
+    expect(start).to_be_disabled()
+
+    bernd, cilli = new_person(), new_person()
+    join_as_guest(bernd, link, "Bernd")
+    expect(bernd.get_by_text("Warten, bis der Gastgeber startet")).to_be_hidden()  # 2 of 3
+    join_as_guest(cilli, link, MARKUP_NAME)
+    cilli_dialogs = no_dialogs(cilli)
+    expect(bernd.get_by_text("Warten, bis der Gastgeber startet.")).to_be_visible()
+
+    # Anna's page polls: both guests appear, the markup name as plain text.
+    seats = anna.locator("#seats")
+    expect(seats.get_by_text("Bernd", exact=True)).to_be_visible()
+    expect(seats.get_by_text(MARKUP_NAME, exact=True)).to_be_visible()
+    assert seats.locator("b, script").count() == 0
+    expect(start).to_be_enabled()
+    anna.screenshot(path=str(artifacts / "room-360.png"), full_page=True)
+
+    start.click()
+    table = re.compile(re.escape(room_url) + r"/table$")
+    for person in (anna, bernd, cilli):
+        expect(person).to_have_url(table, timeout=10_000)
+    assert dialogs == [] and cilli_dialogs == []
+
+
+def test_start_page_fits_a_phone_and_switches_language(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    page = new_person(viewport=PHONE)
+    page.goto(module_server.base_url + "/")
+    expect(page.get_by_role("heading", name="Als Gast spielen")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.get_by_role("link", name="EN").click()
+    expect(page.get_by_role("heading", name="Play as a guest")).to_be_visible()
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+
+    # Logged in (the language stays English), the page still fits.
+    page.locator("#guest-form").get_by_label("Display name").fill("Dora")
+    page.get_by_role("button", name="Continue as a guest").click()
+    expect(page.get_by_role("heading", name="My rooms")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_login_error_is_shown_next_to_the_form(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    page = new_person()
+    dialogs = no_dialogs(page)
+    page.goto(module_server.base_url + "/")
+    form = page.locator("#login-form")
+    form.get_by_label("Login-Name").fill("niemand")
+    form.get_by_label("Passwort").fill("falsch-falsch")
+    form.get_by_role("button", name="Anmelden").click()
+    expect(form.get_by_role("alert")).to_have_text(re.compile(r"\S"))
+    assert dialogs == []
