@@ -9,30 +9,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
-from tests.support import LiveServer, sqlite_url, upgrade, uvicorn_subprocess
+from tests.support import LiveServer
 
 MARKUP_NAME = "<b>Cilli</b><script>alert(1)</script>"
-
-
-@pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """tests/conftest.py's ``module_server``, with the migration run in a worker thread:
-    the session-wide Playwright (set up first) keeps an event loop running in this one,
-    where Alembic's ``asyncio.run`` would refuse to start."""
-    directory = tmp_path_factory.mktemp("server")
-    path = directory / "stammtisch.sqlite3"
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(upgrade, sqlite_url(path)).result()
-    with uvicorn_subprocess(sqlite_url(path), directory / "uvicorn.log") as base_url:
-        yield LiveServer(base_url, path)
 
 
 def no_dialogs(page: Page) -> list[str]:
