@@ -1,20 +1,28 @@
 """WebSocket load benchmark: one real server process, many Dreierles tables of scripted clients.
 
 Starts ``python -m uvicorn server.api.app:app`` (one process, access log off, log level
-warning) against a fresh migrated SQLite database in a temporary directory — or, with
-``--database-url``, against a database the caller provides and has migrated (e.g.
-``postgresql+asyncpg://...``; run ``make migrate`` on it first). Then it sets up ``--tables``
-Dreierles tables with three scripted clients each (``tests.table_client``: register, room,
-invite, start, WebSocket hello) and drives every table from its own asyncio task: the seat
-to move sends a random legal action, and the task waits until all three seats have
+warning, no per-message compression) against a fresh migrated SQLite database in a temporary
+directory — or, with ``--database-url``, against a database the caller provides and has
+migrated (e.g. ``postgresql+asyncpg://...``; run ``make migrate`` on it first). Then it sets
+up ``--tables`` Dreierles tables with three players each over HTTP (``tests.table_client``:
+register, room, invite, start) and hands them to ``--client-procs`` client processes, which
+open the three WebSockets of every table and drive it from one asyncio task per table: the
+seat to move sends a random legal action, and the task waits until all three seats have
 received the event of that version. Latency is the time from sending the action to the
 *last* seat of the table receiving its event; every action is committed to the database
 before it is broadcast.
 
-Modes: ``saturation`` (every table acts as fast as it can) and ``offered`` (a global rate
-``--rate`` spread over the tables by a pacing schedule). By default both run, saturation
-first, on the same tables. All clients run in this process on one asyncio loop and share
-the machine with the server, so the figures are a lower bound for the server alone.
+With ``--baseline`` the same client code also drives ``bench/baseline_app.py`` (a bare
+FastAPI/uvicorn broadcast: no game, no database), served by the same uvicorn command line,
+with the same number of groups of three and the same latency definition. The phases of the
+two targets alternate, so both see the same machine, and the summary gives the ratios.
+
+Modes: ``saturation`` (every table acts as fast as it can, one action in flight per table)
+and ``offered`` (a global rate ``--rate`` spread over the tables by a pacing schedule). By
+default both run, saturation first, on the same tables; ``--repeats`` runs the whole
+sequence several times and the summary reports medians. The client processes share the
+machine with the server, so the figures are a lower bound for the server alone; the CPU used
+by the server and by the clients during each phase is reported too (from ``/proc``).
 
 Run ``python bench/load.py --help`` for the knobs. Results go into docs/benchmarks.md.
 """
@@ -25,32 +33,106 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
+import os
 import random
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from websockets.asyncio.client import ClientConnection, connect
+
 from bench.run import machine
-from tests.support import server_process, sqlite_url, upgrade
-from tests.table_client import Client, make_room, start
+from tests.support import REPO_ROOT, free_port, sqlite_url, upgrade, wait_until_up
+from tests.table_client import COOKIE, make_room, start
 
 GAME = "dreierles"
 NAMES = ["Anna", "Bernd", "Catrin"]
+UVICORN_FLAGS = ("--ws-per-message-deflate", "false", "--no-access-log", "--log-level", "warning")
+
+
+# --------------------------------------------------------------------------- servers
+
+
+@contextlib.contextmanager
+def uvicorn_process(
+    app: str, log_path: Path, cwd: Path = REPO_ROOT, database_url: str | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Serve ``app`` with ``python -m uvicorn`` and :data:`UVICORN_FLAGS` from ``cwd`` (the
+    same command line for the server, an older checkout of it and the baseline)."""
+    port = free_port()
+    env = dict(os.environ)
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
+    command_line = [sys.executable, "-m", "uvicorn", app,
+                    "--host", "127.0.0.1", "--port", str(port), *UVICORN_FLAGS]  # fmt: skip
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(command_line, cwd=cwd, env=env, stdout=log, stderr=log)
+        try:
+            wait_until_up(f"http://127.0.0.1:{port}", process, 30.0)
+            yield f"http://127.0.0.1:{port}", process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (all threads), from ``/proc``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --------------------------------------------------------------------------- the clients
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a client process needs to play one table: room and the three session cookies."""
+
+    index: int
+    room: int
+    cookies: tuple[str, str, str]
+
+
+@dataclass(eq=False)
+class Seat:
+    """One WebSocket of a table; ``version``, ``seat`` and ``view`` follow its messages."""
+
+    ws: ClientConnection
+    version: int = -1
+    seat: int | None = None
+    view: dict[str, Any] | None = None
+
+    def my_turn(self) -> bool:
+        """Whether the last view says it is this seat's turn."""
+        view = self.view
+        return bool(view and view["to_move"] is not None and view["to_move"] == self.seat)
 
 
 @dataclass(eq=False)
 class BenchTable:
-    """One table under load: its three clients and what was measured there."""
+    """One table under load: its three seats and what was measured there."""
 
     index: int
-    clients: list[Client]
     rng: random.Random
+    seats: list[Seat] = field(default_factory=list)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     target: int | None = None
     sent_at: float = 0.0
@@ -58,35 +140,49 @@ class BenchTable:
     errors: dict[str, int] = field(default_factory=dict)
     error_seen: bool = False
     finished: bool = False
-    consumers: list[asyncio.Task[None]] = field(default_factory=list)
+    readers: list[asyncio.Task[None]] = field(default_factory=list)
 
-    def start_consumers(self) -> None:
-        """Start one task per client that drains its inbox and notices versions and errors."""
-        self.consumers = [asyncio.create_task(self._consume(c)) for c in self.clients]
+    async def connect(self, url: str, spec: TableSpec) -> None:
+        """Open the three sockets, say hello and wait for the three snapshots."""
+        for cookie in spec.cookies:
+            ws = await connect(url, additional_headers={"Cookie": f"{COOKIE}={cookie}"},
+                               compression=None, max_queue=None)  # fmt: skip
+            seat = Seat(ws)
+            self.seats.append(seat)
+            await ws.send(json.dumps({"type": "hello", "room": spec.room, "last_version": None}))
+            snapshot = json.loads(await ws.recv())
+            if snapshot["type"] != "snapshot":
+                raise RuntimeError(f"expected a snapshot, got {snapshot}")
+            self.on_message(seat, snapshot)
+        self.readers = [asyncio.create_task(self._read(seat)) for seat in self.seats]
 
-    async def _consume(self, client: Client) -> None:
-        while True:
-            message = await client.inbox.get()
-            client.messages.clear()  # the client keeps every message; not needed here
-            kind = message["type"]
-            if kind == "error":
-                code = str(message.get("code"))
-                self.errors[code] = self.errors.get(code, 0) + 1
-                self.error_seen = True
-            elif kind in ("event", "snapshot"):
-                target = self.target
-                if target is not None and all(c.version >= target for c in self.clients):
-                    self.latencies.append(time.perf_counter() - self.sent_at)
-                    self.target = None
-                if kind == "snapshot" and message.get("match", {}).get("finished"):
-                    self.finished = True
-            self.wake.set()
+    async def _read(self, seat: Seat) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in seat.ws:
+                self.on_message(seat, json.loads(raw))
 
-    def actor(self) -> Client | None:
-        """The client whose turn it is, if any."""
-        return next((c for c in self.clients if c.my_turn()), None)
+    def on_message(self, seat: Seat, message: dict[str, Any]) -> None:
+        """Note versions, views and errors; record the latency once every seat has the event."""
+        kind = message["type"]
+        if kind == "error":
+            code = str(message.get("code"))
+            self.errors[code] = self.errors.get(code, 0) + 1
+            self.error_seen = True
+        elif kind in ("event", "snapshot"):
+            seat.version = message["v"]
+            view = seat.view = message["view"]
+            seat.seat = view.get("seat", seat.seat)
+            target = self.target
+            if target is not None and all(s.version >= target for s in self.seats):
+                self.latencies.append(time.perf_counter() - self.sent_at)
+                self.target = None
+            if kind == "snapshot" and message.get("match", {}).get("finished"):
+                self.finished = True
+        else:
+            return
+        self.wake.set()
 
-    def choose(self, actor: Client) -> str:
+    def choose(self, actor: Seat) -> str:
         """A random legal action of ``actor`` (no knocks or announcements if avoidable)."""
         assert actor.view is not None
         every: list[str] = actor.view["legal_actions"]
@@ -95,7 +191,7 @@ class BenchTable:
 
     async def act_once(self) -> bool:
         """Send one action and wait until all seats saw it; ``False`` if nobody is to move."""
-        actor = self.actor()
+        actor = next((s for s in self.seats if s.my_turn()), None)
         if actor is None:
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -106,7 +202,9 @@ class BenchTable:
         self.error_seen = False
         self.wake.clear()
         self.sent_at = time.perf_counter()
-        await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
+        await actor.ws.send(
+            json.dumps({"type": "action", "action": text, "v": actor.version, "id": text})
+        )
         async with asyncio.timeout(30):
             while self.target is not None and not self.error_seen:
                 await self.wake.wait()
@@ -117,58 +215,114 @@ class BenchTable:
         return True
 
     async def aclose(self) -> None:
-        """Stop the consumers and close the clients."""
-        for task in self.consumers:
-            task.cancel()
-        for client in self.clients:
+        """Close the sockets and stop the readers."""
+        for seat in self.seats:
             with contextlib.suppress(Exception):
-                await client.aclose()
+                await seat.ws.close()
+        for task in self.readers:
+            task.cancel()
 
 
-async def set_up(base_url: str, tables: int, rounds: int, seed: int) -> list[BenchTable]:
-    """Create ``tables`` Dreierles rooms of three connected clients each (five at a time)."""
+async def drive(
+    tables: list[BenchTable], total: int, t0: float, seconds: float, rate: float | None
+) -> dict[str, Any]:
+    """Drive ``tables`` from ``t0`` for ``seconds``; ``rate`` None = saturation, else the
+    offered actions/s over all ``total`` tables (of every client process)."""
+    for table in tables:
+        table.latencies = []
+        table.errors = {}
+    deadline = t0 + seconds
+
+    async def run(table: BenchTable) -> None:
+        interval = total / rate if rate else 0.0
+        due = t0 + table.index / rate if rate else t0
+        while time.perf_counter() < deadline and not table.finished:
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            due += interval
+            if not await table.act_once() and rate:
+                due = time.perf_counter()  # between deals: do not bank the missed slots
+
+    await asyncio.sleep(max(0.0, t0 - time.perf_counter()))
+    await asyncio.gather(*(run(t) for t in tables))
+    errors: dict[str, int] = {}
+    for table in tables:
+        for code, n in table.errors.items():
+            errors[code] = errors.get(code, 0) + n
+    return {
+        "latencies": [x for t in tables for x in t.latencies],
+        "elapsed": time.perf_counter() - t0,
+        "errors": errors,
+        "finished": sum(t.finished for t in tables),
+    }
+
+
+def client_process(pipe: Connection, targets: dict[str, tuple[str, list[TableSpec]]]) -> None:
+    """A client process: connect the given tables of every target, then run the phases the
+    benchmark sends through ``pipe`` until it says stop."""
+    with contextlib.suppress(ImportError):
+        import uvloop  # the client's own event loop; it does not change the server
+
+        uvloop.install()
+    asyncio.run(_client_main(pipe, targets))
+
+
+async def _client_main(pipe: Connection, targets: dict[str, tuple[str, list[TableSpec]]]) -> None:
+    loop = asyncio.get_running_loop()
+    tables: dict[str, list[BenchTable]] = {}
+    gate = asyncio.Semaphore(10)
+
+    async def one(url: str, spec: TableSpec) -> BenchTable:
+        async with gate:
+            table = BenchTable(spec.index, random.Random(1000 + spec.index))
+            await table.connect(url, spec)
+            return table
+
+    for name, (url, specs) in targets.items():
+        tables[name] = list(await asyncio.gather(*(one(url, s) for s in specs)))
+    pipe.send("ready")
+    try:
+        while True:
+            order = await loop.run_in_executor(None, pipe.recv)
+            if order is None:
+                break
+            name, total, t0, seconds, rate = order
+            pipe.send(await drive(tables[name], total, t0, seconds, rate))
+    finally:
+        for group in tables.values():
+            for table in group:
+                await table.aclose()
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+async def set_up_rooms(base_url: str, tables: int, rounds: int) -> list[TableSpec]:
+    """Create ``tables`` started Dreierles rooms of three players (five at a time)."""
     gate = asyncio.Semaphore(5)
 
-    async def one(index: int) -> BenchTable:
+    async def one(index: int) -> TableSpec:
         async with gate:
             names = [f"{n}{index}" for n in NAMES]
             clients, room, _ = await make_room(base_url, GAME, names, rounds=rounds)
             await start(clients[0], room)
+            cookies = tuple(c.cookie for c in clients)
             for client in clients:
-                await client.connect(room)
-            table = BenchTable(index, clients, random.Random(seed + index))
-            table.start_consumers()
-            return table
+                await client.aclose()
+            assert len(cookies) == 3
+            return TableSpec(index, room, (cookies[0], cookies[1], cookies[2]))
 
     return list(await asyncio.gather(*(one(i) for i in range(tables))))
 
 
-async def drive(tables: list[BenchTable], seconds: float, rate: float | None) -> dict[str, Any]:
-    """Drive every table for ``seconds``; ``rate`` None = saturation, else actions/s overall."""
-    for table in tables:
-        table.latencies = []
-        table.errors = {}
-    t0 = time.perf_counter()
-    deadline = t0 + seconds
-
-    async def run(table: BenchTable) -> None:
-        interval = len(tables) / rate if rate else 0.0
-        due = t0 + table.index / rate if rate else t0
-        while time.perf_counter() < deadline and not table.finished:
-            if rate:
-                delay = due - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                due += interval
-            if not await table.act_once() and rate:
-                due = time.perf_counter()  # between deals: do not bank the missed slots
-
-    await asyncio.gather(*(run(t) for t in tables))
-    elapsed = time.perf_counter() - t0
-    latencies = sorted(x for t in tables for x in t.latencies)
+def summarise(samples: list[dict[str, Any]], phase: dict[str, Any], tables: int) -> dict[str, Any]:
+    """One phase's figures from the reports of every client process."""
+    latencies: list[float] = sorted(x for s in samples for x in s["latencies"])
+    elapsed = max(s["elapsed"] for s in samples)
     errors: dict[str, int] = {}
-    for table in tables:
-        for code, n in table.errors.items():
+    for sample in samples:
+        for code, n in sample["errors"].items():
             errors[code] = errors.get(code, 0) + n
 
     def pct(q: float) -> float:
@@ -177,8 +331,7 @@ async def drive(tables: list[BenchTable], seconds: float, rate: float | None) ->
         return round(1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2)
 
     return {
-        "mode": "saturation" if rate is None else "offered",
-        "offered_per_second": rate,
+        **phase,
         "actions": len(latencies),
         "actions_per_second": round(len(latencies) / elapsed),
         "p50_ms": pct(0.50),
@@ -186,45 +339,145 @@ async def drive(tables: list[BenchTable], seconds: float, rate: float | None) ->
         "p99_ms": pct(0.99),
         "max_ms": round(1000 * latencies[-1], 2) if latencies else float("nan"),
         "seconds": round(elapsed, 1),
-        "tables": len(tables),
-        "clients": 3 * len(tables),
-        "tables_finished": sum(t.finished for t in tables),
+        "tables": tables,
+        "clients": 3 * tables,
+        "tables_finished": sum(s["finished"] for s in samples),
         "errors": sum(errors.values()),
         "error_codes": errors,
     }
 
 
-async def bench(base_url: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Set up the tables and run the requested modes one after the other."""
-    started = time.perf_counter()
-    tables = await set_up(base_url, args.tables, args.rounds, args.seed)
-    setup = round(time.perf_counter() - started, 1)
-    print(f"set up {len(tables)} tables in {setup} s", file=sys.stderr)
-    results = []
+def run_phases(
+    args: argparse.Namespace,
+    targets: dict[str, tuple[str, subprocess.Popen[bytes], list[TableSpec]]],
+) -> list[dict[str, Any]]:
+    """Start the client processes, run every phase on every target, return the results."""
+    context = multiprocessing.get_context("spawn")
+    procs = max(1, args.client_procs)
+    workers = []
+    for k in range(procs):
+        mine = {
+            name: (url.replace("http://", "ws://") + "/ws", specs[k::procs])
+            for name, (url, _, specs) in targets.items()
+        }
+        parent, child = context.Pipe()
+        process = context.Process(target=client_process, args=(child, mine), daemon=True)
+        process.start()
+        workers.append((parent, process))
     try:
+        for parent, _ in workers:
+            if not parent.poll(120):
+                raise RuntimeError("a client process did not connect its tables in time")
+            if parent.recv() != "ready":
+                raise RuntimeError("a client process failed")
         modes = ["saturation", "offered"] if args.mode == "both" else [args.mode]
-        for mode in modes:
-            rate = None if mode == "saturation" else args.rate
-            result = await drive(tables, args.seconds, rate)
-            result["setup_seconds"] = setup
-            results.append(result)
+        results = []
+        for repeat in range(args.repeats):
+            for mode in modes:
+                for name, (_, server, _) in targets.items():
+                    rate = None if mode == "saturation" else args.rate
+                    t0 = time.perf_counter() + 0.5
+                    pids = [server.pid, *(p.pid or 0 for _, p in workers)]
+                    before = [cpu_seconds(pid) for pid in pids]
+                    for parent, _ in workers:
+                        parent.send((name, args.tables, t0, args.seconds, rate))
+                    samples = [parent.recv() for parent, _ in workers]
+                    after = [cpu_seconds(pid) for pid in pids]
+                    wall = time.perf_counter() - t0
+                    used = [(a - b) / wall for a, b in zip(after, before, strict=True)]
+                    phase = {"target": name, "repeat": repeat + 1, "mode": mode,
+                             "offered_per_second": rate}  # fmt: skip
+                    result = summarise(samples, phase, args.tables)
+                    result["server_cpu"] = round(used[0], 2)
+                    result["clients_cpu"] = round(sum(used[1:]), 2)
+                    per_action = used[0] * wall / max(1, result["actions"])
+                    result["server_us_per_action"] = round(1e6 * per_action)
+                    results.append(result)
+                    print(line(result), file=sys.stderr, flush=True)
+                    time.sleep(0.5)
+        return results
     finally:
-        for table in tables:
-            await table.aclose()
-    return results
+        for parent, _ in workers:
+            with contextlib.suppress(Exception):
+                parent.send(None)
+        for _, process in workers:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+
+
+# --------------------------------------------------------------------------- report
+
+HEAD = ["target", "mode", "offered/s", "actions/s", "p50 ms", "p90 ms", "p99 ms", "max ms"]
+
+
+def line(r: dict[str, Any]) -> str:
+    """One row of the results table."""
+    offered = "-" if r["offered_per_second"] is None else f"{r['offered_per_second']:,.0f}"
+    return (
+        f"{r['target']:9.9}{r['mode']:11}{offered:>10}{r['actions_per_second']:>10,}"
+        f"{r['p50_ms']:>9}{r['p90_ms']:>9}{r['p99_ms']:>9}{r['max_ms']:>9}"
+        f"{r.get('server_cpu', float('nan')):>7.2f}{r.get('clients_cpu', float('nan')):>7.2f}"
+        f"{r.get('server_us_per_action', float('nan')):>7.0f}{r['errors']:>7}"
+    )
+
+
+def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per target and mode: the median of every figure over the repeats."""
+    keys = ["actions_per_second", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu",
+            "clients_cpu", "server_us_per_action", "errors"]  # fmt: skip
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault((r["target"], r["mode"]), []).append(r)
+    out = []
+    for (target, mode), rows in groups.items():
+        row: dict[str, Any] = {"target": target, "mode": mode, "runs": len(rows),
+                               "offered_per_second": rows[0]["offered_per_second"]}  # fmt: skip
+        for key in keys:
+            row[key] = round(float(statistics.median(r[key] for r in rows)), 2)
+        row["actions_per_second"] = round(row["actions_per_second"])
+        out.append(row)
+    return out
+
+
+def ratios(summary: list[dict[str, Any]]) -> dict[str, float]:
+    """Each target / the baseline, for the medians of each mode (throughput, latencies)."""
+    by = {(r["target"], r["mode"]): r for r in summary}
+    out: dict[str, float] = {}
+    for (target, mode), row in by.items():
+        base = by.get(("baseline", mode))
+        if target == "baseline" or base is None:
+            continue
+        for key in ("actions_per_second", "p50_ms", "p99_ms"):
+            if base[key]:
+                out[f"{target}_{mode}_{key}"] = round(row[key] / base[key], 2)
+    return out
 
 
 def main() -> int:
     """Run the load benchmark and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=20, help="tables of 3 clients (20)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="length of each mode (20)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase (20)")
     parser.add_argument(
         "--mode", choices=["saturation", "offered", "both"], default="both", help="(both)"
     )
     parser.add_argument("--rate", type=float, default=2000.0, help="offered actions/s (2000)")
     parser.add_argument("--rounds", type=int, default=50, help="rounds per match (50)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=1, help="runs of every phase (1)")
+    parser.add_argument(
+        "--baseline", action="store_true", help="also drive the bare broadcast app (ratios)"
+    )
+    parser.add_argument(
+        "--baseline-only", action="store_true", help="drive only the bare broadcast app"
+    )
+    parser.add_argument("--client-procs", type=int, default=1, help="client processes (1)")
+    parser.add_argument(
+        "--compare",
+        metavar="CHECKOUT",
+        help="also drive the server of another checkout (e.g. a git worktree of an older "
+        "commit) as target 'before', on a fresh SQLite database of its own",
+    )
     parser.add_argument(
         "--database-url",
         help="use this already migrated database (e.g. PostgreSQL) instead of a fresh SQLite",
@@ -234,44 +487,69 @@ def main() -> int:
 
     workdir = Path(tempfile.mkdtemp(prefix="stammtisch-load-"))
     log_path = workdir / "server.log"
-    quiet = ("--no-access-log", "--log-level", "warning")
+    database_url = args.database_url or sqlite_url(workdir / "load.sqlite3")
     try:
-        database_url = args.database_url
-        if database_url is None:
-            database_url = sqlite_url(workdir / "load.sqlite3")
-            upgrade(database_url)
-        with server_process(database_url, log_path, *quiet) as (base_url, process):
-            results = asyncio.run(bench(base_url, args))
-            if process.poll() is not None:
-                raise RuntimeError(f"the server died (exit code {process.returncode})")
+        with contextlib.ExitStack() as stack:
+            targets: dict[str, tuple[str, subprocess.Popen[bytes], list[TableSpec]]] = {}
+            if args.baseline or args.baseline_only:
+                url, process = stack.enter_context(
+                    uvicorn_process("bench.baseline_app:app", workdir / "baseline.log")
+                )
+                specs = [TableSpec(i, i, ("-", "-", "-")) for i in range(args.tables)]
+                targets["baseline"] = (url, process, specs)
+            servers: list[tuple[str, Path, str]] = []
+            if args.compare:
+                servers.append(("before", Path(args.compare).resolve(),
+                                sqlite_url(workdir / "before.sqlite3")))  # fmt: skip
+            if not args.baseline_only:
+                servers.append(("server", REPO_ROOT, database_url))
+            for name, checkout, url_of_db in servers:
+                if name == "before" or args.database_url is None:
+                    upgrade(url_of_db)
+                log = log_path if name == "server" else workdir / f"{name}.log"
+                url, process = stack.enter_context(
+                    uvicorn_process("server.api.app:app", log, checkout, url_of_db)
+                )
+                started = time.perf_counter()
+                specs = asyncio.run(set_up_rooms(url, args.tables, args.rounds))
+                print(f"{name}: set up {len(specs)} tables in "
+                      f"{time.perf_counter() - started:.1f} s", file=sys.stderr)  # fmt: skip
+                targets[name] = (url, process, specs)
+            print(f"{'':20}{''.join(f'{h:>10}' for h in HEAD[2:4])}"
+                  f"{''.join(f'{h:>9}' for h in HEAD[4:])}  cpu: server clients µs/act errors",
+                  file=sys.stderr)  # fmt: skip
+            results = run_phases(args, targets)
+            for name, (_, process, _) in targets.items():
+                if process.poll() is not None:
+                    raise RuntimeError(f"the {name} died (exit code {process.returncode})")
     except BaseException:
-        if log_path.exists():
-            print(log_path.read_text()[-4000:], file=sys.stderr)
+        for log in (log_path, workdir / "baseline.log", workdir / "before.log"):
+            if log.exists():
+                print(log.read_text()[-4000:], file=sys.stderr)
         raise
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     backend = database_url.split("+", 1)[0].split(":", 1)[0]
-    summary = {
+    summary = medians(results)
+    report = {
         "machine": machine(),
         "database": backend,
-        "note": "clients run in the benchmark process on the same machine: a lower bound",
+        "client_procs": args.client_procs,
+        "note": "clients run on the same machine as the server: a lower bound",
+        "medians": summary,
+        "ratios_to_baseline": ratios(summary),
         "results": results,
     }
     if not args.json:
-        print(f"machine: {summary['machine']}   database: {backend}")
-        print(f"note: {summary['note']}")
-        head = ["mode", "offered/s", "actions/s", "p50 ms", "p90 ms", "p99 ms", "max ms"]
-        columns = "".join(f"{h:>11}" for h in head[1:])
-        print(f"{head[0]:11}{columns}   tables clients    s errors")
-        for r in results:
-            offered = "-" if r["offered_per_second"] is None else f"{r['offered_per_second']:,.0f}"
-            print(
-                f"{r['mode']:11}{offered:>11}{r['actions_per_second']:>11,}"
-                f"{r['p50_ms']:>11}{r['p90_ms']:>11}{r['p99_ms']:>11}{r['max_ms']:>11}"
-                f"   {r['tables']:>6} {r['clients']:>7} {r['seconds']:>4} {r['errors']:>6}"
-            )
-    print(json.dumps(summary))
+        print(f"machine: {report['machine']}   database: {backend}   "
+              f"client processes: {args.client_procs}")  # fmt: skip
+        print(f"medians of {args.repeats} run(s); cpu = cores used by the server / the clients")
+        for row in summary:
+            print(line(row))
+        for key, value in report["ratios_to_baseline"].items():
+            print(f"/ baseline: {key}: {value}")
+    print(json.dumps(report))
     return 0
 
 
