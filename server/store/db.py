@@ -54,6 +54,12 @@ def make_engine(url: str, **engine_kwargs: Any) -> AsyncEngine:
 
 
 def _sqlite_on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
+    configure_sqlite(dbapi_connection)
+
+
+def configure_sqlite(dbapi_connection: Any) -> None:
+    """Switch on foreign keys, a busy timeout, WAL and ``synchronous=NORMAL`` for one
+    SQLite connection (every connection of the engine, and the action log's own one)."""
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA foreign_keys=ON")
@@ -65,6 +71,18 @@ def _sqlite_on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
     finally:
         cursor.close()
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file of a file-based SQLite URL (``None`` for other databases and in-memory
+    SQLite, whose connections do not share one database)."""
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:") or parsed.query.get("mode") == "memory":
+        return None
+    return database
 
 
 def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

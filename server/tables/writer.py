@@ -7,6 +7,11 @@ database sees few, larger transactions instead of one per action — the cheap w
 "durable before published" at thousands of actions per second, on SQLite as on PostgreSQL.
 
 If a batch fails, its units are retried one by one, so that one bad unit fails alone.
+
+On a SQLite file the action-log rows of a batch go through :class:`SqliteActionLog` (one
+INSERT and one COMMIT in one hand-over to its thread) and the other units, rare, through a
+session as before, each part in its own transaction; a caller is told only once its own
+part is committed.
 """
 
 from __future__ import annotations
@@ -21,22 +26,31 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store.errors import StoreError
+from server.store.log import ActionEntry, SqliteActionLog
 from server.store.models import ActionRow
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Work = Callable[[AsyncSession], Awaitable[Any]]
-Unit = Work | dict[str, Any]  # a unit of work, or one action-log row to insert
+Unit = Work | ActionEntry  # a unit of work, or one action-log row to insert
+Item = tuple[Unit, asyncio.Future[Any]]
+COLUMNS = ("deal_id", "seq", "seat", "text")
 
 
 class Writer:
     """One task that commits queued units of work, many per transaction."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], max_batch: int = 500) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        max_batch: int = 500,
+        action_log: SqliteActionLog | None = None,
+    ) -> None:
         self._sessions = sessions
         self._max_batch = max_batch
-        self._queue: asyncio.Queue[tuple[Unit, asyncio.Future[Any]]] = asyncio.Queue()
+        self._action_log = action_log
+        self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.units = 0
@@ -55,6 +69,8 @@ class Writer:
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
+        if self._action_log is not None:
+            await self._action_log.close()
 
     async def run(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """Queue ``work`` and wait until it is committed; return its result."""
@@ -72,8 +88,7 @@ class Writer:
         if self._task is None:
             raise RuntimeError("the writer is not running")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        row = {"deal_id": deal_id, "seq": seq, "seat": seat, "text": text}
-        self._queue.put_nowait((row, future))
+        self._queue.put_nowait(((deal_id, seq, seat, text), future))
         await future
 
     async def _loop(self) -> None:
@@ -82,21 +97,43 @@ class Writer:
             while len(batch) < self._max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                await self._commit(batch)
+                if self._action_log is None:
+                    await self._commit(batch)
+                else:
+                    rows = [item for item in batch if isinstance(item[0], tuple)]
+                    if rows:
+                        await self._commit(rows, self._append_rows)
+                    if len(rows) < len(batch):
+                        await self._commit([i for i in batch if not isinstance(i[0], tuple)])
             finally:
                 for _ in batch:
                     self._queue.task_done()
 
-    async def _commit(self, batch: list[tuple[Unit, asyncio.Future[Any]]]) -> None:
+    async def _in_session(self, batch: list[Item]) -> list[Any]:
+        """Commit ``batch`` in one session: the rows in one INSERT, then the other units."""
+        async with self._sessions() as session:
+            rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
+                    if isinstance(unit, tuple)]  # fmt: skip
+            if rows:
+                await session.execute(insert(ActionRow), rows)
+            results = [
+                None if isinstance(unit, tuple) else await unit(session) for unit, _ in batch
+            ]
+            await session.commit()
+        return results
+
+    async def _append_rows(self, batch: list[Item]) -> list[Any]:
+        """Commit a batch of action-log rows only, through the SQLite action log."""
+        assert self._action_log is not None
+        await self._action_log.append([unit for unit, _ in batch if isinstance(unit, tuple)])
+        return [None] * len(batch)
+
+    async def _commit(
+        self, batch: list[Item], how: Callable[[list[Item]], Awaitable[list[Any]]] | None = None
+    ) -> None:
+        how = how or self._in_session
         try:
-            async with self._sessions() as session:
-                rows = [unit for unit, _ in batch if isinstance(unit, dict)]
-                if rows:
-                    await session.execute(insert(ActionRow), rows)
-                results = [
-                    None if isinstance(unit, dict) else await unit(session) for unit, _ in batch
-                ]
-                await session.commit()
+            results = await how(batch)
         except Exception as exc:
             if len(batch) == 1:
                 future = batch[0][1]
@@ -109,7 +146,7 @@ class Writer:
                     future.set_exception(refusal)
                 return
             for unit in batch:  # find the bad unit: one transaction each
-                await self._commit([unit])
+                await self._commit([unit], how)
             return
         self.batches += 1
         self.units += len(batch)
