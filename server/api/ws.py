@@ -8,7 +8,6 @@ closed.
 
 from __future__ import annotations
 
-import json
 import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,8 +18,7 @@ from server.engine.errors import EngineError
 from server.store.accounts import user_for_token
 from server.store.rooms import membership
 from server.tables.manager import TableManager
-from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, message_id
-from server.tables.protocol import parse_message as parse
+from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, encode, read_message
 from server.tables.table import Connection, RateLimit, Table, error_json
 from server.tables.writer import StorageError
 
@@ -64,14 +62,16 @@ async def table_socket(websocket: WebSocket) -> None:
             text = message.get("text")
             if text is None:
                 text = "\0binary"  # refused below as malformed JSON
-            msg_id = message_id(text)
+            msg_id, parsed = read_message(text)  # the JSON is read once
             if not limiter.allow():
                 error = ProtocolError("rate_limited", "too many messages; slow down",
                                       "zu viele Nachrichten; bitte langsamer")  # fmt: skip
                 await reply(error_json(error, msg_id))
                 continue
             try:
-                msg = parse(text)
+                if isinstance(parsed, ProtocolError):
+                    raise parsed
+                msg = parsed
                 if isinstance(msg, Hello):
                     async with runtime.sessions() as session:
                         member = await membership(session, msg.room, user_id)
@@ -91,7 +91,7 @@ async def table_socket(websocket: WebSocket) -> None:
                                                     websocket.close)  # fmt: skip
                     await table.attach(conn, msg.last_version)
                 elif isinstance(msg, Ping):
-                    await reply(json.dumps({"type": "pong", "id": msg.id}))
+                    await reply(encode({"type": "pong", "id": msg.id}))
                 elif table is None or conn is None:
                     raise ProtocolError("hello_first", "send hello with the room first",
                                         "zuerst hello mit dem Raum senden")  # fmt: skip
@@ -104,7 +104,7 @@ async def table_socket(websocket: WebSocket) -> None:
                             "du darfst nur für deinen eigenen Platz handeln",
                         )
                     version = await table.act(conn, msg.action, msg.v)
-                    conn.push(json.dumps({"type": "ack", "id": msg.id, "v": version}))
+                    conn.push(encode({"type": "ack", "id": msg.id, "v": version}))
                 elif isinstance(msg, Chat):
                     await table.say(conn, msg.text)
             except (ProtocolError, EngineError, StorageError) as exc:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -31,7 +30,7 @@ from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.store import log
 from server.tables.matches import LiveMatch
-from server.tables.protocol import ProtocolError
+from server.tables.protocol import ProtocolError, encode
 from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
@@ -126,7 +125,7 @@ class Table:
         live = self.live
         seat = live.seat_of(conn.user_id)
         deal = live.deal
-        return json.dumps(
+        return encode(
             {
                 "type": "snapshot",
                 "room": self.room_id,
@@ -145,8 +144,7 @@ class Table:
                 "view": deal.view(seat) if deal is not None else None,
                 "online": self.online(),
                 "chat": list(self.chat),
-            },
-            ensure_ascii=False,
+            }
         )
 
     def _broadcast(self, make: Callable[[Connection], str]) -> None:
@@ -164,24 +162,39 @@ class Table:
         with contextlib.suppress(Exception):
             await conn.close()
 
-    def _event(self, conn: Connection, index: int, seat: int, auto: bool = False) -> str:
+    def _publish_event(self, index: int, seat: int, auto: bool) -> None:
+        """Send every connection the event of action ``index`` as its seat sees it.
+
+        The message depends only on the viewer's seat, so it is rendered and encoded once
+        per seat: spectators (and the sitting-out dealer) share one copy, as do several
+        devices of one player.
+        """
         deal = self.live.deal
         assert deal is not None
-        viewer = self.live.seat_of(conn.user_id)
-        return json.dumps(
-            {
-                "type": "event",
-                "v": self.version,
-                "seat": seat,
-                "action": deal.action_seen_by(index, viewer),
-                "auto": auto,
-                "view": deal.view(viewer),
-            },
-            ensure_ascii=False,
-        )
+        seat_of = self.live.seat_of
+        version = self.version
+        encoded: dict[int | None, str] = {}
+
+        def make(conn: Connection) -> str:
+            viewer = seat_of(conn.user_id)
+            text = encoded.get(viewer)
+            if text is None:
+                text = encoded[viewer] = encode(
+                    {
+                        "type": "event",
+                        "v": version,
+                        "seat": seat,
+                        "action": deal.action_seen_by(index, viewer),
+                        "auto": auto,
+                        "view": deal.view(viewer),
+                    }
+                )
+            return text
+
+        self._broadcast(make)
 
     def _presence(self) -> None:
-        message = json.dumps({"type": "presence", "online": self.online()})
+        message = encode({"type": "presence", "online": self.online()})
         self._broadcast(lambda _conn: message)
 
     # ------------------------------------------------------------------ commands
@@ -243,7 +256,7 @@ class Table:
         deal.apply(move, seat)
         self.version += 1
         acted = self.version
-        self._broadcast(lambda c: self._event(c, seq, actor, auto))
+        self._publish_event(seq, actor, auto)
         if deal.finished:
             await self._deal_finished()
         self.arm_timer()
@@ -328,7 +341,7 @@ class Table:
         }
         async with self.lock:
             self.chat.append(message)
-            encoded = json.dumps(message, ensure_ascii=False)
+            encoded = encode(message)
             self._broadcast(lambda _conn: encoded)
 
     async def close(self) -> None:
@@ -371,4 +384,4 @@ def error_json(exc: EngineError | ProtocolError | StorageError, msg_id: Any = No
         }
     else:
         body = exc.to_json()
-    return json.dumps({"type": "error", "id": msg_id, **body}, ensure_ascii=False)
+    return encode({"type": "error", "id": msg_id, **body})
