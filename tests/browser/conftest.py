@@ -1,6 +1,6 @@
 """Fixtures for the browser tests: Playwright for Python driving Debian's chromium.
 
-- ``browser``: one headless chromium for the session, started from ``CHROMIUM`` (default
+- ``browser``: one headless chromium per test module, started from ``CHROMIUM`` (default
   ``/usr/bin/chromium``; ``make test`` installs it with apt when it is missing). Where it is
   missing the tests are skipped with the reason, except under ``STAMMTISCH_REQUIRE_BROWSER``
   (CI), where they fail.
@@ -40,9 +40,11 @@ PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """A headless Debian chromium driven by Playwright."""
+    """A headless Debian chromium driven by Playwright, one per test module: Playwright's
+    sync API keeps an event loop running in the main thread while it is open, which would
+    break the ``asyncio.run`` of the non-browser tests that follow."""
     if not os.access(CHROMIUM, os.X_OK):
         reason = f"chromium not found at {CHROMIUM} (make test installs it with apt)"
         if os.environ.get("STAMMTISCH_REQUIRE_BROWSER"):

@@ -43,7 +43,9 @@ class Person:
         if option.startswith("card:"):
             label = option.removeprefix("card:")
             playable = '#hand button[aria-disabled="false"]'
-            self.page.locator(f'{playable}[aria-label="{label}"]').first.click()
+            # Cards overlap: tap the visible corner, as a finger would.
+            card = self.page.locator(f'{playable}[aria-label="{label}"]').first
+            card.click(position={"x": 12, "y": 16})
         else:
             self.page.locator("#actions button:enabled", has_text=option).first.click()
 
@@ -56,7 +58,7 @@ class Person:
 
 def register_by_api(page: Page, base_url: str, name: str) -> int:
     """Register ``name`` in ``page``'s browser context (shares its cookies); the user id."""
-    login = f"{name.lower()}{random.randrange(10**6)}"
+    login = f"{re.sub(r'[^a-z0-9]', '', name.lower())[:20]}-{random.randrange(10**6)}"
     body = {"login": login, "password": "kartenspiel", "display_name": name}
     response = page.request.post(f"{base_url}/api/register", data=body)
     assert response.status == 201, response.text()

@@ -6,6 +6,7 @@ would on their phones, against a real server.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -96,3 +97,136 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     # The next deal is dealt at once: everybody holds sixteen cards again.
     expect(anna.page.locator("#hand button")).to_have_count(16)
     assert version(anna.page) > moves
+
+
+def wait_for_turn(people: list[Person]) -> Person:
+    """The person whose turn it is (waits until somebody has something to do)."""
+    for _ in range(200):
+        mover = next((p for p in people if p.my_turn() and p.options()), None)
+        if mover is not None:
+            return mover
+        people[0].page.wait_for_timeout(50)
+    raise AssertionError("nobody's turn")
+
+
+def move(person: Person, option: str) -> None:
+    """``person`` chooses ``option`` and waits until the table has moved on."""
+    before = version(person.page)
+    person.choose(option)
+    person.page.wait_for_function(
+        f"document.getElementById('table').dataset.version > {before}", timeout=10_000
+    )
+
+
+def test_a_doppelkopf_deal_with_a_vorbehalt(
+    new_person: NewPerson, module_server: LiveServer, artifacts: Path
+) -> None:
+    base = module_server.base_url
+    names = ["Ute", "Paul", "Rita", "Olaf"]
+    _room, people = seat_people(new_person, base, names, "doppelkopf")
+    first = wait_for_turn(people)
+    options = first.options()
+    assert "Gesund" in options and "Damensolo" in options
+    assert not any(o.startswith("card:") for o in options)  # no card before the Vorbehalte
+    move(first, "Damensolo")
+    # The others see a Vorbehalt, not which one.
+    for person in people:
+        if person is not first:
+            expect(person.page.locator(".seat", has_text=first.name)).to_contain_text("Vorbehalt")
+            expect(person.page.locator(".seat", has_text=first.name)).not_to_contain_text("Damen")
+    for _ in range(3):
+        move(wait_for_turn(people), "Gesund")
+    # The solo is announced to everybody; the soloist leads (Damensolo: only Damen trump).
+    for person in people:
+        expect(person.page.locator("#info")).to_contain_text(f"{first.name} spielt Damensolo")
+    expect(first.page.locator("#turn")).to_have_text("Du bist am Zug: spiel eine Karte")
+    play_until(people, lambda: first.page.locator("#trick .card").count() == 2, random.Random(3))
+    first.page.screenshot(path=artifacts / "table-doppelkopf-360.png")
+    assert first.page.evaluate("document.documentElement.scrollWidth") <= 360
+    play_until(people, lambda: first.page.locator("#result-dialog").is_visible(), random.Random(4))
+    result = first.page.locator("#result-dialog")
+    expect(result).to_contain_text("Damensolo")
+    expect(result).to_contain_text("Augen: Re")
+    first.close_result()
+    first.page.get_by_role("button", name="Schreibe").click()
+    expect(first.page.locator("#sheet-dialog tbody tr").first).to_contain_text("Damensolo")
+
+
+def test_reload_in_the_middle_of_a_trick_resumes_the_table(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    _room, people = seat_people(new_person, base, ["Xaver", "Yvonne", "Zora"], "dreierles")
+    rng = random.Random(11)
+    play_until(
+        people,
+        lambda: people[0].page.locator("#trick .card").count() == 1,
+        rng,
+        prefer=["Dreier", "Weiter", "Fertig"],
+    )
+    page = people[1].page
+    hand = page.locator("#hand button").count()
+    turn = page.locator("#turn").inner_text()
+    trick = page.locator("#trick .card").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    page.reload()
+    expect(page.locator("#hand button")).to_have_count(hand)
+    expect(page.locator("#turn")).to_have_text(turn)
+    assert page.locator("#trick .card").evaluate_all("ns => ns.map(n => n.dataset.card)") == trick
+    # ... and play goes on from there, the reloaded page included.
+    play_until(people, lambda: people[0].page.locator("#trick .card").count() == 0, rng)
+    expect(page.locator(".seat", has_text="Yvonne")).not_to_contain_text("offline")
+
+
+def test_an_illegal_card_is_explained_and_changes_nothing(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    _room, people = seat_people(new_person, base, ["Ida", "Jan", "Kai"], "dreierles")
+    rng = random.Random(5)
+
+    def someone_must_follow() -> bool:
+        return any(
+            p.my_turn()
+            and p.page.locator("#trick:not(.collected) .card").count() > 0
+            and p.page.locator('#hand button[aria-disabled="true"]').count() > 0
+            for p in people
+        )
+
+    play_until(people, someone_must_follow, rng, prefer=["Dreier", "Weiter", "Fertig"])
+    mover = next(p for p in people if p.my_turn())
+    before = version(mover.page)
+    # A person can tap a dimmed card (it is only marked unplayable, not switched off).
+    dimmed = mover.page.locator('#hand button[aria-disabled="true"]').first
+    dimmed.click(force=True, position={"x": 12, "y": 16})
+    notice = mover.page.locator("#notice")
+    expect(notice).to_be_visible()
+    # The server's refusal names the follow rule (Farbzwang, Tarockzwang, Trumpfzwang).
+    expect(notice).to_contain_text(re.compile(r"(Farb|Trumpf|Tarock)zwang"))
+    assert version(mover.page) == before
+    expect(mover.page.locator("#turn")).to_contain_text("Du bist am Zug")
+
+
+MARKUP = "<b>Fritz</b><img src=x onerror=alert(1)>"
+
+
+def test_names_and_chat_with_markup_are_shown_as_text(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    _room, people = seat_people(new_person, base, [MARKUP, "Gerda", "Hugo"], "dreierles")
+    fritz, gerda = people[0], people[1]
+    dialogs: list[str] = []
+    gerda.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    expect(gerda.page.locator(".seat", has_text=MARKUP)).to_be_visible()
+    fritz.page.get_by_role("button", name="Chat").click()
+    fritz.page.locator("#chat-text").fill("<i>Servus</i> <script>alert(2)</script>")
+    fritz.page.get_by_role("button", name="Senden").click()
+    expect(gerda.page.locator("#chat-unread")).to_have_text("1")
+    gerda.page.get_by_role("button", name="Chat").click()
+    line = gerda.page.locator("#chat-lines li").last
+    expect(line).to_contain_text("<i>Servus</i> <script>alert(2)</script>")
+    expect(line).to_contain_text(MARKUP)
+    assert (
+        gerda.page.locator("#chat-lines i, #chat-lines script, #seats b, #seats img").count() == 0
+    )
+    assert dialogs == []
