@@ -1,12 +1,12 @@
-"""The pages in a real browser: register, create a room, invite two guests, start.
+"""The pages in a real browser: register, create a room, invite, start, play a deal.
 
 Three people, each in their own browser context at phone size, as friends on a video
-call would be. The assertions are on what a person sees; the table page itself belongs
-to another part of the project, so only its URL is checked.
+call would be. The assertions are on what a person sees.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
 from pathlib import Path
@@ -14,6 +14,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPerson
+from tests.browser.table_driver import Person, play_until
 from tests.support import LiveServer
 
 MARKUP_NAME = "<b>Cilli</b><script>alert(1)</script>"
@@ -81,7 +82,10 @@ def test_register_create_invite_join_and_start(
     expect(start).to_be_disabled()
 
     bernd, cilli = new_person(), new_person()
-    join_as_guest(bernd, link, "Bernd")
+    register(bernd, base, "Bernd")  # Bernd registers first, then opens the link
+    bernd.goto(link)
+    bernd.get_by_role("button", name="Mitspielen").click()
+    expect(bernd).to_have_url(re.compile(r"/rooms/\d+$"))
     expect(bernd.get_by_text("Warten, bis der Gastgeber startet")).to_be_hidden()  # 2 of 3
     join_as_guest(cilli, link, MARKUP_NAME)
     cilli_dialogs = no_dialogs(cilli)
@@ -99,6 +103,21 @@ def test_register_create_invite_join_and_start(
     table = re.compile(re.escape(room_url) + r"/table$")
     for person in (anna, bernd, cilli):
         expect(person).to_have_url(table, timeout=10_000)
+
+    # They play the first deal by pressing the offered buttons and tapping the marked
+    # cards until the result is shown and the score sheet has its first line.
+    people = [Person("Anna", anna), Person("Bernd", bernd), Person(MARKUP_NAME, cilli)]
+    moves = play_until(
+        people, lambda: anna.locator("#result-dialog").is_visible(), random.Random(1)
+    )
+    assert moves >= 48
+    for person in people:
+        expect(person.page.locator("#result-dialog")).to_contain_text("Kartenpunkte")
+        person.close_result()
+    anna.get_by_role("button", name="Schreibe").click()
+    row = anna.locator("#sheet-dialog tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.first).to_contain_text(re.compile(r"Dreier|Zweier|Einer|Solo|Räuber"))
     assert dialogs == [] and cilli_dialogs == []
 
 
