@@ -113,14 +113,19 @@ def wait_until_up(base_url: str, process: subprocess.Popen[bytes] | None, timeou
 
 @contextmanager
 def server_process(
-    database_url: str, log_path: Path, *extra_args: str, timeout: float = 30.0
+    database_url: str,
+    log_path: Path,
+    *extra_args: str,
+    timeout: float = 30.0,
+    port: int | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port, as ``make run``
-    starts it; yield its URL and the process (which the caller may kill, as in a crash).
+    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port (or ``port``,
+    to restart a server where its clients expect it), as ``make run`` starts it; yield its
+    URL and the process (which the caller may kill, as in a crash).
 
     Its output goes to ``log_path`` (appended), which the error messages point at.
     """
-    port = free_port()
+    port = port or free_port()
     env = {**os.environ, "DATABASE_URL": database_url}
     command_line = [
         sys.executable, "-m", "uvicorn", "server.api.app:app",

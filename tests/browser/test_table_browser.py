@@ -5,15 +5,18 @@ would on their phones, against a real server.
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import signal
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import Person, play_until, register_by_api, version
-from tests.support import LiveServer
+from tests.support import LiveServer, free_port, server_process, sqlite_url, upgrade
 
 
 def open_room(host: Page, guests: list[Page], base_url: str, game: str, **settings: object) -> int:
@@ -230,3 +233,57 @@ def test_names_and_chat_with_markup_are_shown_as_text(
         gerda.page.locator("#chat-lines i, #chat-lines script, #seats b, #seats img").count() == 0
     )
     assert dialogs == []
+
+
+def test_the_table_reconnects_by_itself_after_a_server_crash(
+    new_person: NewPerson, tmp_path: Path
+) -> None:
+    """The server dies in the middle of a trick: every page says it is reconnecting, and
+    when the server is back (same address, same database) the table is where it was."""
+    database = sqlite_url(tmp_path / "crash.sqlite3")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade, database).result()
+    log, port = tmp_path / "uvicorn.log", free_port()
+    with server_process(database, log, port=port) as (base, process):
+        _room, people = seat_people(new_person, base, ["Lena", "Max", "Nora"], "dreierles")
+        rng = random.Random(2)
+        play_until(
+            people,
+            lambda: people[0].page.locator("#trick .card").count() == 1,
+            rng,
+            prefer=["Dreier", "Weiter", "Fertig"],
+        )
+        before = [
+            (p.page.locator("#hand button").count(), p.page.locator("#turn").inner_text())
+            for p in people
+        ]
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        for person in people:
+            expect(person.page.locator("#connection")).to_contain_text("verbinde neu")
+    with server_process(database, log, port=port):
+        for person, (cards, turn) in zip(people, before, strict=True):
+            expect(person.page.locator("#connection")).to_be_hidden(timeout=20_000)
+            expect(person.page.locator("#hand button")).to_have_count(cards)
+            expect(person.page.locator("#turn")).to_have_text(turn)
+        play_until(people, lambda: people[0].page.locator("#trick .card").count() == 0, rng)
+
+
+def test_the_table_speaks_english_on_request(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    room, people = seat_people(new_person, base, ["Olga", "Piet", "Quirin"], "dreierles")
+    olga = people[0]
+    olga.page.goto(f"{base}/rooms/{room}/table?lang=en")
+    expect(olga.page.get_by_role("button", name="Score sheet")).to_be_visible()
+    mover = wait_for_turn(people)
+    turn = olga.page.locator("#turn")
+    if mover is olga:
+        expect(turn).to_have_text("Your turn: bid or pass")
+        expect(olga.page.get_by_role("button", name="Pass")).to_be_enabled()
+    else:
+        expect(turn).to_have_text(f"{mover.name} to move")
+    expect(olga.page.locator("#hand button").first).to_have_attribute(
+        "aria-label", re.compile(r"^(Tarock [IVXL]+( \(\w+\))?|Sküs|\w+ of \w+)$")
+    )
