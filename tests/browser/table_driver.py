@@ -32,7 +32,9 @@ class Person:
     def options(self) -> list[str]:
         """What this person may do now: the enabled buttons' texts and the playable cards
         (``card:<name>``)."""
-        buttons = self.page.locator("#actions button:enabled").all_inner_texts()
+        buttons = self.page.locator("#actions button:enabled").evaluate_all(
+            "nodes => nodes.map(n => n.textContent.trim())"  # folded groups included
+        )
         cards = self.page.locator('#hand button[aria-disabled="false"]').evaluate_all(
             "nodes => nodes.map(n => n.getAttribute('aria-label'))"
         )
@@ -47,7 +49,10 @@ class Person:
             card = self.page.locator(f'{playable}[aria-label="{label}"]').first
             card.click(position={"x": 12, "y": 16})
         else:
-            self.page.locator("#actions button:enabled", has_text=option).first.click()
+            button = self.page.locator("#actions button:enabled", has_text=option).first
+            if not button.is_visible():  # a folded group (Solo, Hochzeit): open it first
+                button.locator("xpath=ancestor::details/summary").click()
+            button.click()
 
     def close_result(self) -> None:
         """Dismiss the result panel if it is open."""

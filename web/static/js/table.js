@@ -373,7 +373,7 @@ function renderActions() {
     let row = groups.get(group);
     if (!row) {
       row = el("div", "action-row");
-      if (group) row.append(el("span", "action-group", t("table.group." + group)));
+      if (group === "announce") row.append(el("span", "action-group", t("table.group." + group)));
       groups.set(group, row);
     }
     const button = /** @type {HTMLButtonElement} */ (el("button", "action", actionLabel(action)));
@@ -385,9 +385,26 @@ function renderActions() {
   }
   for (const key of ["", "announce", "solo", "hochzeit"]) {
     const row = groups.get(key);
-    if (row) box.append(row);
+    if (!row) continue;
+    if (key === "solo" || key === "hochzeit") {
+      // The long lists of Vorbehalte fold away, so that the hand stays in sight.
+      const details = /** @type {HTMLDetailsElement} */ (el("details", "action-fold"));
+      const count = row.querySelectorAll("button").length;
+      details.append(el("summary", "", `${t("table.group." + key)} (${count})`), row);
+      details.open = openGroups.has(key);
+      details.addEventListener("toggle", () => {
+        if (details.open) openGroups.add(key);
+        else openGroups.delete(key);
+      });
+      box.append(details);
+    } else {
+      box.append(row);
+    }
   }
 }
+
+/** Which folded button groups the player has opened (kept across re-renders). */
+const openGroups = new Set();
 
 function renderHand() {
   const view = state.view;
