@@ -111,9 +111,9 @@ def test_register_create_invite_join_and_start(
         people, lambda: anna.locator("#result-dialog").is_visible(), random.Random(1)
     )
     assert moves >= 48
-    for person in people:
-        expect(person.page.locator("#result-dialog")).to_contain_text("Kartenpunkte")
-        person.close_result()
+    for player in people:
+        expect(player.page.locator("#result-dialog")).to_contain_text("Kartenpunkte")
+        player.close_result()
     anna.get_by_role("button", name="Schreibe").click()
     row = anna.locator("#sheet-dialog tbody tr")
     expect(row).to_have_count(1)

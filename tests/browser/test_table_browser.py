@@ -12,7 +12,7 @@ import signal
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import Person, play_until, register_by_api, version
@@ -219,7 +219,12 @@ def test_names_and_chat_with_markup_are_shown_as_text(
     _room, people = seat_people(new_person, base, [MARKUP, "Gerda", "Hugo"], "dreierles")
     fritz, gerda = people[0], people[1]
     dialogs: list[str] = []
-    gerda.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def record(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    gerda.page.on("dialog", record)
     expect(gerda.page.locator(".seat", has_text=MARKUP)).to_be_visible()
     fritz.page.get_by_role("button", name="Chat").click()
     fritz.page.locator("#chat-text").fill("<i>Servus</i> <script>alert(2)</script>")
