@@ -426,3 +426,65 @@ def test_turn_timer_plays_the_first_legal_action(live_server: str, migrated_db_u
             await client.aclose()
 
     run(scenario())
+
+
+def test_sqlite_action_log_commits_inline_and_waits_off_the_loop_for_the_lock(
+    migrated_db_url: str,
+) -> None:
+    """The SQLite action log commits on the event loop only when the write lock is free; when
+    another connection holds it, the batch waits on the log's thread (the loop keeps running)
+    and is committed once the lock is released. A batch that breaks a rule stores nothing."""
+    import sqlite3
+
+    import pytest
+
+    from server.store.db import sqlite_file
+    from server.store.log import SqliteActionLog
+
+    path = sqlite_file(migrated_db_url)
+    assert path is not None
+    other = sqlite3.connect(path, isolation_level=None)
+    now = "CURRENT_TIMESTAMP"
+    for statement in (
+        "INSERT INTO users (id, display_name, is_guest, language, created_at) "
+        f"VALUES (1, 'Anna', 0, 'de', {now})",
+        "INSERT INTO rooms (id, invite_token, host_id, name, game, options, stake_cents, "
+        "rounds, allow_spectators, status, created_at) "
+        f"VALUES (1, 't', 1, 'r', 'dreierles', '{{}}', 10, 1, 1, 'playing', {now})",
+        "INSERT INTO matches (id, room_id, game, players, player_ids, config, status, "
+        f"started_at) VALUES (1, 1, 'dreierles', '[]', '[]', '{{}}', 'running', {now})",
+        "INSERT INTO deals (id, match_id, number, record, started_at) "
+        f"VALUES (1, 1, 1, '{{}}', {now})",
+    ):
+        other.execute(statement)
+
+    async def scenario() -> None:
+        action_log = SqliteActionLog(path)
+        await action_log.append([(1, 0, 0, "pass"), (1, 1, 1, "pass")])
+        assert (action_log.inline, action_log.deferred) == (1, 0)
+
+        other.execute("BEGIN IMMEDIATE")  # somebody else is writing
+        loop = asyncio.get_running_loop()
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        ticking = asyncio.create_task(ticker())
+        loop.call_later(0.3, other.execute, "COMMIT")
+        await action_log.append([(1, 2, 2, "bid zweier")])
+        ticking.cancel()
+        assert (action_log.inline, action_log.deferred) == (1, 1)
+        assert ticks >= 10  # the loop ran while the batch waited for the lock
+
+        with pytest.raises(sqlite3.IntegrityError):  # seq 2 again: the whole batch fails
+            await action_log.append([(1, 3, 0, "pass"), (1, 2, 0, "pass")])
+        await action_log.close()
+
+    run(scenario())
+    rows = other.execute("SELECT seq, seat, text FROM actions ORDER BY seq").fetchall()
+    assert rows == [(0, 0, "pass"), (1, 1, "pass"), (2, 2, "bid zweier")]
+    other.close()
