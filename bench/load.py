@@ -471,12 +471,14 @@ def main() -> int:
     parser.add_argument(
         "--baseline-only", action="store_true", help="drive only the bare broadcast app"
     )
-    parser.add_argument("--client-procs", type=int, default=1, help="client processes (1)")
+    parser.add_argument("--client-procs", type=int, default=2, help="client processes (2)")
     parser.add_argument(
         "--compare",
         metavar="CHECKOUT",
-        help="also drive the server of another checkout (e.g. a git worktree of an older "
-        "commit) as target 'before', on a fresh SQLite database of its own",
+        action="append",
+        default=[],
+        help="also drive the server of another checkout (e.g. `git archive` of an older "
+        "commit), named after its directory, on a fresh SQLite database; repeatable",
     )
     parser.add_argument(
         "--database-url",
@@ -498,13 +500,13 @@ def main() -> int:
                 specs = [TableSpec(i, i, ("-", "-", "-")) for i in range(args.tables)]
                 targets["baseline"] = (url, process, specs)
             servers: list[tuple[str, Path, str]] = []
-            if args.compare:
-                servers.append(("before", Path(args.compare).resolve(),
-                                sqlite_url(workdir / "before.sqlite3")))  # fmt: skip
+            for checkout in map(Path, args.compare):
+                name = checkout.resolve().name
+                servers.append((name, checkout.resolve(), sqlite_url(workdir / f"{name}.sqlite3")))
             if not args.baseline_only:
                 servers.append(("server", REPO_ROOT, database_url))
             for name, checkout, url_of_db in servers:
-                if name == "before" or args.database_url is None:
+                if name != "server" or args.database_url is None:
                     upgrade(url_of_db)
                 log = log_path if name == "server" else workdir / f"{name}.log"
                 url, process = stack.enter_context(
@@ -523,7 +525,7 @@ def main() -> int:
                 if process.poll() is not None:
                     raise RuntimeError(f"the {name} died (exit code {process.returncode})")
     except BaseException:
-        for log in (log_path, workdir / "baseline.log", workdir / "before.log"):
+        for log in sorted(workdir.glob("*.log")):
             if log.exists():
                 print(log.read_text()[-4000:], file=sys.stderr)
         raise
