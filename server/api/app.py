@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server import __version__
-from server.api import auth, health, pages, rooms, table_page, ws
+from server.api import archive_pages, auth, health, pages, rooms, table_page, ws
 from server.api.errors import install_error_handlers
 from server.api.i18n import load_catalogs
 from server.api.runtime import Runtime
@@ -130,6 +130,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=web_dir / "static"), name="static")
     app.include_router(pages.router)
     app.include_router(table_page.router)
+    app.include_router(archive_pages.router)
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(rooms.router)

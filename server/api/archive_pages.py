@@ -1,0 +1,116 @@
+"""The pages of the game archive (issue 6): the HTML shells the archive scripts run in.
+
+- ``/archive``: my past and running matches, filtered by game and fellow player
+  (``web/static/js/archive.js``);
+- ``/archive/matches/{id}``: a match's score sheet, the chart of the running totals, its
+  pots, settlement, deals and downloads (``match-sheet.js``, ``chart.js``);
+- ``/archive/deals/{id}``: the replay of one deal, step by step (``replay.js``); the
+  position is kept in the URL hash ``#step=N`` so that it can be shared;
+- ``/archive/replay``: upload a deal record and view it in the same viewer (``upload.js``);
+- ``/archive/stats``: statistics of my circle (``stats.js``).
+
+The pages hold no archive data themselves: the scripts load it from ``/api/history``
+(see ``docs/api.md``), which checks every access again. Only members of a match's room see
+its pages; everybody else gets the friendly 404 page, which names nothing, exactly as for a
+match or deal that does not exist. Logged-out visitors are sent to log in first.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.api.deps import Db, OptionalUser
+from server.api.pages import login_first, not_found, render
+from server.engine.registry import list_games
+from server.store import rooms
+from server.store.models import DealRow, Match, User
+
+router = APIRouter(tags=["pages"])
+
+#: Ids are positive integers that fit a database integer; anything else is "not found".
+_MAX_ID_DIGITS = 18
+
+
+def _parse_id(text: str) -> int | None:
+    """``text`` as a record id, or None when it cannot be one."""
+    if not text.isdecimal() or len(text) > _MAX_ID_DIGITS:
+        return None
+    return int(text)
+
+
+async def _member_of_match(db: AsyncSession, match_id: int, user: User) -> Match | None:
+    """The match ``match_id`` when ``user`` is a member of its room, else None."""
+    match = await db.get(Match, match_id)
+    if match is None or await rooms.membership(db, match.room_id, user.id) is None:
+        return None
+    return match
+
+
+def _games() -> list[dict[str, str]]:
+    """The playable games for the filters (name and title)."""
+    return [{"name": g.name, "title": g.title} for g in list_games() if g.implemented]
+
+
+@router.get("/archive", response_class=HTMLResponse)
+async def archive_page(request: Request, user: OptionalUser) -> Response:
+    """My matches, newest first, with filters by game and by fellow player."""
+    if user is None:
+        return login_first(request)
+    return render(request, "archive.html", {"games": _games()}, user=user)
+
+
+@router.get("/archive/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(match_id: str, request: Request, db: Db, user: OptionalUser) -> Response:
+    """One match's score sheet, chart, pots, settlement, deals and downloads."""
+    if user is None:
+        return login_first(request)
+    number = _parse_id(match_id)
+    match = await _member_of_match(db, number, user) if number is not None else None
+    if match is None:
+        return not_found(request, user)
+    return render(request, "archive_match.html", {"match_id": match.id}, user=user)
+
+
+@router.get("/archive/deals/{deal_id}", response_class=HTMLResponse)
+async def deal_page(deal_id: str, request: Request, db: Db, user: OptionalUser) -> Response:
+    """The replay viewer of one deal (``#step=N`` in the URL opens that position)."""
+    if user is None:
+        return login_first(request)
+    number = _parse_id(deal_id)
+    row = None
+    if number is not None:
+        row = (
+            await db.execute(select(DealRow.id, DealRow.match_id).where(DealRow.id == number))
+        ).first()
+    if row is None or await _member_of_match(db, row.match_id, user) is None:
+        return not_found(request, user)
+    return render(
+        request,
+        "archive_replay.html",
+        {"deal_id": row.id, "match_id": row.match_id, "upload": False},
+        user=user,
+    )
+
+
+@router.get("/archive/replay", response_class=HTMLResponse)
+async def upload_page(request: Request, user: OptionalUser) -> Response:
+    """Upload a deal record (JSON) and view it in the replay viewer; nothing is stored."""
+    if user is None:
+        return login_first(request)
+    return render(
+        request,
+        "archive_replay.html",
+        {"deal_id": None, "match_id": None, "upload": True},
+        user=user,
+    )
+
+
+@router.get("/archive/stats", response_class=HTMLResponse)
+async def stats_page(request: Request, user: OptionalUser) -> Response:
+    """Statistics per player within my circle, by game."""
+    if user is None:
+        return login_first(request)
+    return render(request, "archive_stats.html", {"games": _games()}, user=user)

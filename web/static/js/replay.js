@@ -1,0 +1,438 @@
+/**
+ * The replay viewer of the archive: one deal step by step (docs/api.md, the REPLAY object
+ * of /api/history/deals/{id}/replay and POST /api/records/replay). Every hand is open, the
+ * current trick lies in the middle with its winner marked, each seat shows its running
+ * card points, and a line says in words what happened at this step ("Anna: Zweier",
+ * "Bernd spielt Herz König"). At the last step the final count and the settlement.
+ *
+ * Steps: buttons ⏮ ◀ ▶ ⏭, the keys ← → Home End, and a selector that jumps to the end of
+ * a trick. On the deal page the position is kept in the URL hash (`#step=N`) so that a
+ * link opens the same position for the room's other members.
+ *
+ * Everything is built with DOM nodes and textContent; the only innerHTML is the card art
+ * of cards.js, which is made from card codes, never from user text.
+ */
+
+import { ApiError, api } from "./api.js";
+import { cardSvg } from "./cards.js";
+import { el } from "./forms.js";
+import { has, money, t } from "./i18n.js";
+import {
+  CARD_VERBS,
+  actionLabel,
+  infoLines,
+  nameOf,
+  outcomeSummary,
+  seatBadges,
+} from "./table-games.js";
+import { signed } from "./table-sheet.js";
+
+/** The card pack of each game (for the card art and the card names). */
+const PACKS = /** @type {Record<string, "tarock"|"doppelkopf"|"german">} */ ({
+  dreierles: "tarock",
+  "tarock-zu-dritt": "tarock",
+  "bayerisches-tarock": "tarock",
+  doppelkopf: "doppelkopf",
+  doppen: "doppelkopf",
+});
+
+/**
+ * The pack a game is played with.
+ * @param {string} game
+ * @returns {"tarock"|"doppelkopf"|"german"}
+ */
+export function packOfGame(game) {
+  return PACKS[game] || "tarock";
+}
+
+/**
+ * The step named by a URL hash "#step=N", or null.
+ * @param {string} hash
+ * @returns {number | null}
+ */
+export function stepFromHash(hash) {
+  const match = /(?:^#|&)step=(\d{1,6})(?:&|$)/.exec(hash);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * What happened at a step, in words: "Die Karten sind gegeben", "Anna: Zweier",
+ * "Bernd spielt Herz König".
+ * @param {any} replay
+ * @param {any} step
+ * @returns {string}
+ */
+export function stepText(replay, step) {
+  if (step.actor === null || step.actor === undefined || !step.action) {
+    return t("archive.step.dealt", { dealer: replay.dealer });
+  }
+  const player = replay.seats[step.actor];
+  const [verb, arg] = String(step.action).split(" ");
+  if (CARD_VERBS.includes(verb) && arg) {
+    const card = nameOf(arg, packOfGame(replay.game));
+    return t(`archive.step.${verb}`, { player, card });
+  }
+  return t("archive.step.call", { player, action: actionLabel(step.action) });
+}
+
+/** Where a seat sits around the board: seat 0 at the bottom, then around the table. */
+function position(/** @type {number} */ seat, /** @type {number} */ n, /** @type {boolean} */ clockwise) {
+  if (seat === 0) return "bottom";
+  if (n === 3) return (seat === 1) === clockwise ? "left" : "right";
+  if (seat === 2) return "top";
+  return (seat === 1) === clockwise ? "left" : "right";
+}
+
+/**
+ * One card face as an element (small on phones; CSS decides the size).
+ * @param {string} code
+ * @param {"tarock"|"doppelkopf"|"german"} pack
+ * @returns {HTMLElement}
+ */
+export function cardNode(code, pack) {
+  const node = el("div", "card");
+  // The SVG strings are built by cards.js from card codes only, never from user text.
+  node.innerHTML = cardSvg(code, pack);
+  node.dataset.card = code;
+  node.setAttribute("title", nameOf(code, pack));
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", nameOf(code, pack));
+  return node;
+}
+
+/**
+ * @typedef {object} ViewerOptions
+ * @property {boolean} [useHash] keep the position in the URL hash (deal pages)
+ * @property {string} [download] URL of the deal record download (stored deals)
+ * @property {string} [matchLink] URL of the match's sheet page (stored deals)
+ */
+
+/**
+ * Show `replay` in the viewer element `root` (the template's `#viewer`) and return a
+ * function that moves to a step (for tests and other modules).
+ * @param {HTMLElement} root
+ * @param {any} replay the REPLAY object
+ * @param {ViewerOptions} [options]
+ * @returns {{go: (index: number) => void, current: () => number, destroy: () => void}}
+ */
+export function mountReplay(root, replay, options = {}) {
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector("#" + id));
+  const steps = replay.steps || [];
+  const last = Math.max(0, steps.length - 1);
+  const n = replay.seats.length;
+  const pack = packOfGame(replay.game);
+  const clockwise = replay.game === "doppelkopf" || replay.game === "doppen";
+  const name = (/** @type {number} */ seat) => replay.seats[seat] ?? "?";
+  /** step index → trick that it completes */
+  const completes = new Map((replay.tricks || []).map((/** @type {any} */ tr) => [tr.step, tr]));
+  let index = 0;
+
+  root.hidden = false;
+  root.dataset.game = replay.game;
+  root.classList.toggle("four", n === 4);
+  $("replay-title").textContent = replay.source
+    ? t("archive.replay.deal_title", { game: replay.game_title || replay.game, n: replay.source.number })
+    : t("archive.replay.upload_title", { game: replay.game_title || replay.game });
+  $("replay-meta").textContent = t("archive.replay.meta", {
+    players: replay.seats.join(", "),
+    dealer: replay.dealer,
+  });
+
+  // The seats: name, badges, card points and tricks, the open hand.
+  const board = $("replay-board");
+  board.querySelectorAll(".replay-seat").forEach((node) => node.remove());
+  /** @type {HTMLElement[]} */
+  const seatNodes = replay.seats.map((/** @type {string} */ player, /** @type {number} */ seat) => {
+    const box = el("section", `replay-seat seat-at-${position(seat, n, clockwise)}`);
+    box.dataset.seat = String(seat);
+    const head = el("div", "replay-seat-head");
+    head.append(el("span", "replay-seat-name", player));
+    if (player === replay.dealer) head.append(el("span", "tag", t("archive.replay.dealer")));
+    const badges = el("span", "replay-badges");
+    head.append(badges);
+    const score = el("div", "replay-seat-score");
+    box.append(head, score, el("div", "replay-hand"));
+    box.setAttribute("aria-label", t("archive.replay.hand_of", { player }));
+    board.append(box);
+    return box;
+  });
+
+  // The trick selector: "Stich 3 · Bernd" jumps to the step that completed trick 3.
+  const select = /** @type {HTMLSelectElement} */ ($("trick-select"));
+  select.replaceChildren(el("option", "", t("archive.replay.jump_choose")));
+  /** @type {HTMLOptionElement} */ (select.firstChild).value = "";
+  for (const trick of replay.tricks || []) {
+    const option = /** @type {HTMLOptionElement} */ (
+      el("option", "", t("archive.replay.trick_option", { n: trick.number, player: name(trick.winner) }))
+    );
+    option.value = String(trick.number);
+    select.append(option);
+  }
+  select.disabled = !(replay.tricks || []).length;
+  select.onchange = () => {
+    const trick = (replay.tricks || []).find((/** @type {any} */ tr) => String(tr.number) === select.value);
+    if (trick) go(trick.step);
+  };
+
+  const buttons = {
+    first: /** @type {HTMLButtonElement} */ ($("step-first")),
+    prev: /** @type {HTMLButtonElement} */ ($("step-prev")),
+    next: /** @type {HTMLButtonElement} */ ($("step-next")),
+    last: /** @type {HTMLButtonElement} */ ($("step-last")),
+  };
+  buttons.first.onclick = () => go(0);
+  buttons.prev.onclick = () => go(index - 1);
+  buttons.next.onclick = () => go(index + 1);
+  buttons.last.onclick = () => go(last);
+
+  /** @param {KeyboardEvent} event */
+  const onKey = (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+    const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: last };
+    const to = moves[/** @type {keyof typeof moves} */ (event.key)];
+    if (to === undefined) return;
+    event.preventDefault();
+    go(to);
+  };
+  document.addEventListener("keydown", onKey);
+  const onHash = () => {
+    const wanted = stepFromHash(location.hash);
+    if (wanted !== null && wanted !== index) go(wanted, false);
+  };
+  if (options.useHash) window.addEventListener("hashchange", onHash);
+
+  const download = /** @type {HTMLAnchorElement} */ ($("download-deal"));
+  download.hidden = !options.download;
+  if (options.download) download.href = options.download;
+  const copy = $("copy-link");
+  copy.hidden = !options.useHash;
+  copy.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $("copy-feedback").textContent = t("archive.replay.copied");
+    } catch {
+      $("copy-feedback").textContent = location.href;
+    }
+  };
+
+  /**
+   * Show step `to` (clamped to the deal).
+   * @param {number} to
+   * @param {boolean} [writeHash]
+   */
+  function go(to, writeHash = true) {
+    index = Math.max(0, Math.min(last, Math.round(to) || 0));
+    render();
+    if (options.useHash && writeHash) {
+      history.replaceState(null, "", `${location.pathname}${location.search}#step=${index}`);
+    }
+  }
+
+  function render() {
+    const step = steps[index];
+    if (!step) return;
+    root.dataset.step = String(index);
+    $("step-counter").textContent = t("archive.replay.counter", { n: index, total: last });
+    let text = stepText(replay, step);
+    const done = completes.get(index);
+    if (done) text += " – " + t("archive.replay.trick_to", { n: done.number, player: name(done.winner) });
+    $("step-text").textContent = text;
+    buttons.first.disabled = buttons.prev.disabled = index === 0;
+    buttons.next.disabled = buttons.last.disabled = index === last;
+    renderSeats(step);
+    renderTrick(step);
+    renderInfo(step);
+    renderResult(step);
+    const playing = step.phase === "play" || step.phase === "finished";
+    select.value = playing && (replay.tricks || []).length ? String(step.trick_number) : "";
+  }
+
+  /** @param {any} step */
+  function renderSeats(step) {
+    seatNodes.forEach((box, seat) => {
+      box.classList.toggle("to-move", step.to_move === seat && step.phase !== "finished");
+      box.classList.toggle("acted", step.actor === seat);
+      const badges = /** @type {HTMLElement} */ (box.querySelector(".replay-badges"));
+      badges.replaceChildren(...seatBadges(openView(step), seat).map((b) => el("span", "tag", b)));
+      const score = /** @type {HTMLElement} */ (box.querySelector(".replay-seat-score"));
+      const points = step.card_points ? step.card_points[seat] : "0";
+      const tricks = step.tricks_won ? step.tricks_won[seat] : 0;
+      score.replaceChildren(
+        el("span", "card-points", t("archive.replay.card_points", { points })),
+        el("span", "", t("archive.replay.tricks", { n: tricks })),
+      );
+      const hand = /** @type {HTMLElement} */ (box.querySelector(".replay-hand"));
+      const cards = (step.hands && step.hands[seat]) || [];
+      hand.replaceChildren(...cards.map((/** @type {string} */ code) => cardNode(code, pack)));
+      if (!cards.length) hand.append(el("span", "muted", t("archive.replay.no_cards")));
+    });
+  }
+
+  /**
+   * The spectator's view of a step with what the replay knows besides: in Doppelkopf
+   * every seat's real party and reservation (the table learns them only later).
+   * @param {any} step
+   */
+  function openView(step) {
+    const view = { ...(step.public || { seats: replay.seats }), game: replay.game };
+    const extra = step.replay || {};
+    if (Array.isArray(extra.parties) && extra.parties.some((/** @type {any} */ p) => p)) view.parties = extra.parties;
+    return view;
+  }
+
+  /** @param {any} step */
+  function renderTrick(step) {
+    const target = $("replay-trick");
+    target.replaceChildren();
+    let trick = step.trick && step.trick.cards && step.trick.cards.length ? step.trick : null;
+    let collected = false;
+    if (!trick && step.last_trick && (step.phase === "play" || step.phase === "finished")) {
+      trick = step.last_trick; // the finished trick stays until the next lead
+      collected = true;
+    }
+    target.classList.toggle("collected", collected);
+    target.classList.toggle("empty", !trick);
+    target.classList.toggle("four", n === 4);
+    if (!trick) {
+      target.append(el("p", "trick-caption", t("archive.replay.no_trick")));
+      return;
+    }
+    trick.cards.forEach((/** @type {string} */ code, /** @type {number} */ i) => {
+      const seat = (trick.leader + i) % n;
+      const slot = el("div", `slot slot-${position(seat, n, clockwise)}`);
+      const card = cardNode(code, pack);
+      if (collected && trick.winner === seat) card.classList.add("winner");
+      slot.append(card, el("span", "slot-name", name(seat)));
+      target.append(slot);
+    });
+    if (collected && trick.winner !== null && trick.winner !== undefined) {
+      const caption = el("p", "trick-caption trick-winner", t("table.trick_to", { player: name(trick.winner) }));
+      target.append(caption);
+    }
+  }
+
+  /** @param {any} step */
+  function renderInfo(step) {
+    const box = $("replay-info");
+    box.replaceChildren();
+    const pub = step.public || {};
+    const view = { ...pub, game: replay.game };
+    const line = (/** @type {string} */ text, /** @type {string[]} */ cards = []) => {
+      const p = el("div", "info-line");
+      p.append(el("span", "", text));
+      if (cards.length) {
+        const row = el("span", "mini-cards");
+        for (const code of cards) row.append(cardNode(code, pack));
+        p.append(row);
+      }
+      box.append(p);
+    };
+    line(t("archive.replay.phase", { phase: phaseLabel(step.phase) }));
+    // The auction (Dreierles) or the Vorbehalte (Doppelkopf) as they were said.
+    const calls = steps
+      .slice(1, index + 1)
+      .filter((/** @type {any} */ s) => isCall(s.action))
+      .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action)}`);
+    if (calls.length) line(t("archive.replay.calls", { calls: calls.join(", ") }));
+    // The talon is shown below from the replay itself (the spectator's view hides it).
+    const hiddenTalon = [t("table.info.talon_rest"), t("table.info.talon_hidden", { n: pub.talon_size })];
+    for (const info of infoLines(view, name)) {
+      if (hiddenTalon.includes(info.text)) continue;
+      line(info.text, info.cards || []);
+    }
+    if (step.talon && step.talon.length) line(t("archive.replay.talon"), step.talon);
+    const extra = step.replay || {};
+    const discards = Array.isArray(extra.discards)
+      ? extra.discards
+      : steps
+          .slice(1, index + 1)
+          .filter((/** @type {any} */ s) => String(s.action || "").startsWith("discard "))
+          .map((/** @type {any} */ s) => String(s.action).split(" ")[1]);
+    if (discards.length) line(t("archive.replay.discards"), discards);
+    if (step.party_points) line(t("archive.replay.party_points", step.party_points));
+    if (pub.knocks && pub.knocks.length) {
+      line(t("archive.replay.knocks", { players: pub.knocks.map(name).join(", ") }));
+    }
+    if (replay.game === "doppelkopf" && pub.announcements && pub.announcements.length) {
+      const said = pub.announcements.map(
+        (/** @type {any} */ a) => `${name(a.seat)}: ${actionLabel("announce " + a.level)}`,
+      );
+      line(t("archive.replay.announcements", { list: said.join(", ") }));
+    }
+  }
+
+  /** @param {any} step */
+  function renderResult(step) {
+    const box = $("replay-result");
+    const finished = index === last && step.phase === "finished" && replay.outcome;
+    box.hidden = !finished;
+    if (!finished) return;
+    const summary = outcomeSummary(
+      { game: replay.game, outcome: replay.outcome, contract_title: step.public && step.public.contract_title },
+      name,
+    );
+    $("result-head").textContent = summary.title;
+    const list = $("result-lines");
+    list.replaceChildren(...summary.lines.map((text) => el("li", "", text)));
+    const table = $("result-settlement");
+    table.replaceChildren();
+    const stake = replay.stake_cents || 0;
+    for (const row of summary.settlement) {
+      const tr = el("tr");
+      tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
+      if (stake) tr.append(el("td", "num muted", money(row.points * stake)));
+      table.append(tr);
+    }
+  }
+
+  const wanted = options.useHash ? stepFromHash(location.hash) : null;
+  go(wanted ?? 0, false);
+
+  return {
+    go,
+    current: () => index,
+    destroy: () => {
+      document.removeEventListener("keydown", onKey);
+      window.removeEventListener("hashchange", onHash);
+    },
+  };
+}
+
+/** Whether an action is a call of the auction or the Vorbehalt (shown in the calls line). */
+function isCall(/** @type {string | null} */ action) {
+  if (!action) return false;
+  const verb = action.split(" ")[0];
+  return ["bid", "pass", "gesund", "solo", "hochzeit", "armut", "schmeissen"].includes(verb);
+}
+
+/** A phase's name ("Reizen", "Stichspiel"), or the engine's word when unknown. */
+function phaseLabel(/** @type {string} */ phase) {
+  const key = "archive.phase." + phase;
+  return has(key) ? t(key) : phase;
+}
+
+/** The deal page: load the replay of `#viewer[data-deal]` and show it. */
+async function startDealPage() {
+  const root = document.getElementById("viewer");
+  const status = document.getElementById("replay-status");
+  if (!root || !root.dataset.deal || !status) return;
+  const deal = root.dataset.deal;
+  try {
+    const replay = await api("GET", `/api/history/deals/${encodeURIComponent(deal)}/replay`);
+    status.hidden = true;
+    mountReplay(root, replay, { useHash: true, download: `/api/history/deals/${encodeURIComponent(deal)}/record` });
+  } catch (error) {
+    status.className = "form-error";
+    status.setAttribute("role", "alert");
+    if (error instanceof ApiError) {
+      status.textContent = error.code === "deal_running" ? t("archive.replay.running") : error.message;
+    } else {
+      status.textContent = t("error.unknown");
+      console.error(error);
+    }
+  }
+}
+
+startDealPage();

@@ -1,0 +1,112 @@
+/**
+ * Statistics of my circle (/archive/stats): per player the deals played, the declarer
+ * games by contract and how many were won, the average card points, solos and
+ * Pflichtsoli, the points won in all and per deal; then head-to-head: who was ahead of
+ * whom at the end of the matches both played. From GET /api/history/stats.
+ */
+
+import { ApiError, api } from "./api.js";
+import { el } from "./forms.js";
+import { lang, t } from "./i18n.js";
+import { contractLabel } from "./table-games.js";
+import { signed } from "./table-sheet.js";
+
+/**
+ * A number with one decimal in the page's language ("12,5"), or "–" for none.
+ * @param {number | null | undefined} value
+ * @returns {string}
+ */
+export function decimal(value) {
+  if (value === null || value === undefined) return "–";
+  return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }).format(value);
+}
+
+/**
+ * One player's statistics as a card with a definition list.
+ * @param {any} player
+ * @param {string} game the game filter ("" for all games: contracts are shown bare)
+ * @returns {HTMLElement}
+ */
+export function playerCard(player, game) {
+  const card = el("section", "panel stats-card");
+  card.dataset.user = String(player.user_id);
+  card.append(el("h2", "", player.name));
+  const list = el("dl", "facts");
+  const row = (/** @type {string} */ label, /** @type {string} */ value) => {
+    const div = el("div");
+    div.append(el("dt", "", label), el("dd", "", value));
+    list.append(div);
+  };
+  row(t("archive.stats.deals"), String(player.deals));
+  row(t("archive.stats.points"), signed(player.points));
+  row(t("archive.stats.points_per_deal"), decimal(player.points_per_deal));
+  row(t("archive.stats.card_points"), decimal(player.average_card_points));
+  row(t("archive.stats.solos"), String(player.solos));
+  row(t("archive.stats.pflichtsoli"), String(player.pflichtsoli));
+  card.append(list);
+  const games = Object.entries(player.declarer_games || {});
+  card.append(el("h3", "", t("archive.stats.declarer_games")));
+  if (!games.length) card.append(el("p", "hint", t("archive.stats.no_declarer_games")));
+  else {
+    const ul = el("ul", "declarer-games");
+    for (const [contract, counts] of games) {
+      const c = /** @type {any} */ (counts);
+      const label = game ? contractLabel(game, contract) : contract;
+      ul.append(el("li", "", t("archive.stats.contract_line", { contract: label, played: c.played, won: c.won })));
+    }
+    card.append(ul);
+  }
+  return card;
+}
+
+async function start() {
+  const box = /** @type {HTMLElement} */ (document.getElementById("stats-players"));
+  const status = /** @type {HTMLElement} */ (document.getElementById("stats-status"));
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("stats-game"));
+  const h2h = /** @type {HTMLElement} */ (document.getElementById("h2h"));
+  const h2hSection = /** @type {HTMLElement} */ (document.getElementById("h2h-section"));
+  select.value = new URLSearchParams(location.search).get("game") || "";
+
+  const load = async () => {
+    const game = select.value;
+    history.replaceState(null, "", location.pathname + (game ? "?game=" + encodeURIComponent(game) : ""));
+    status.hidden = false;
+    status.className = "hint";
+    status.textContent = t("archive.loading");
+    let data;
+    try {
+      data = await api("GET", "/api/history/stats" + (game ? "?game=" + encodeURIComponent(game) : ""));
+    } catch (error) {
+      status.className = "form-error";
+      status.textContent = error instanceof ApiError ? error.message : t("error.unknown");
+      return;
+    }
+    const players = data.players || [];
+    status.textContent = players.length ? "" : t("archive.stats.none");
+    status.hidden = Boolean(players.length);
+    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game)));
+    /** @type {Map<number, string>} */
+    const names = new Map(players.map((/** @type {any} */ p) => [p.user_id, p.name]));
+    const pairs = data.head_to_head || [];
+    h2hSection.hidden = !pairs.length;
+    h2h.replaceChildren(
+      ...pairs.map((/** @type {any} */ pair) =>
+        el(
+          "li",
+          "",
+          t("archive.stats.h2h_line", {
+            a: names.get(pair.a) || "?",
+            b: names.get(pair.b) || "?",
+            matches: pair.matches,
+            a_ahead: pair.a_ahead,
+            b_ahead: pair.b_ahead,
+          }),
+        ),
+      ),
+    );
+  };
+  select.addEventListener("change", load);
+  await load();
+}
+
+start();
