@@ -90,6 +90,19 @@ class Rules(ABC, Generic[DealT]):
     def deal_cards(self, order: Sequence[int]) -> Dealt:
         """Distribute a shuffled pack (``order``, a permutation of card indices)."""
 
+    def contract_title(self, contract: str) -> str:
+        """The name of ``contract`` as players say it (``"Zweier"``, ``"Damensolo"``)."""
+        return contract.replace("_", " ").capitalize()
+
+    def summarize(self, outcome: JSON) -> JSON:
+        """What the archive's statistics read from a stored ``outcome``, the same for every game:
+        ``contract``; ``declarer`` (a seat, or ``None`` when nobody played alone or the deal
+        was thrown in); ``declarer_won`` (``None`` without a declarer); ``solo`` (a solo
+        game); ``card_points``: per seat the card points of that seat's party as the game
+        counts them (``None`` when the deal was thrown in).
+        """
+        raise NotImplementedError(f"{self.title} has no summary of its outcomes")
+
     def shuffle_and_deal(self, rng: random.Random) -> Dealt:
         """Shuffle with ``rng`` (seeded in tests, ``SystemRandom`` in play) and deal."""
         order = list(range(len(self.pack)))
@@ -225,6 +238,17 @@ class Deal(ABC):
         Derived from the state independently of :meth:`view`, so that tests and playouts
         can check every view against it.
         """
+
+    def replay_state(self) -> JSON:
+        """What a replay shows beyond the spectator view, with every card open: ``hands``
+        (each seat's cards as players hold them), ``talon`` (the cards still in the blind),
+        ``card_points`` (per seat, the card points won in tricks so far as the game counts
+        them, as strings) and ``party_points`` (the running count per party in the form of
+        the outcome's card points, ``None`` while the parties are not set).
+
+        Never sent to a seat of a running deal: it shows hidden cards.
+        """
+        raise NotImplementedError(f"{self.rules.title} has no replay state")
 
     def invariant_errors(self) -> list[str]:
         """Game-specific checks of a finished deal (card points add up…); empty when fine."""

@@ -67,6 +67,13 @@ TAKE, DECLINE, KNOCK, ANNOUNCE = 220, 221, 230, 231  # ANNOUNCE + 0..3 = 90, 60,
 CQ = KIND["CQ"]
 DA = KIND["DA"]
 SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
+CONTRACT_TITLES = {
+    "normal": "Normalspiel",
+    "hochzeit": "Hochzeit",
+    "stille_hochzeit": "Stille Hochzeit",
+    "armut": "Armut",
+    "schmeissen": "Schmeißen",
+}
 
 
 def _lower_copies(mask: int) -> int:
@@ -165,6 +172,30 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
     def deal_type(self) -> type[DoppelkopfDeal]:
         """Deals of Doppelkopf start with the Vorbehalt round (or an obligatory solo)."""
         return DoppelkopfDeal
+
+    def contract_title(self, contract: str) -> str:
+        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` …"""
+        title = CONTRACT_TITLES.get(contract) or SOLO_TITLES.get(contract)
+        return title or super().contract_title(contract)
+
+    def summarize(self, outcome: JSON) -> JSON:
+        """Contract, declarer (soloist, Hochzeiter, poor player; ``None`` in a normal game
+        and a deal thrown in) and whether Re won; each seat's card points are its party's
+        Augen (``None`` when the deal was thrown in)."""
+        contract = outcome["contract"]
+        if outcome.get("thrown_in"):
+            return {"contract": contract, "declarer": None, "declarer_won": None,
+                    "solo": False, "card_points": [None] * 4}  # fmt: skip
+        re = set(outcome["re"])
+        augen = outcome["augen"]
+        declarer = outcome["declarer"]
+        return {
+            "contract": contract,
+            "declarer": declarer,
+            "declarer_won": None if declarer is None else outcome["winner"] == "re",
+            "solo": contract in SOLOS,
+            "card_points": [augen["re" if s in re else "kontra"] for s in range(4)],
+        }
 
 
 class DoppelkopfDeal(Deal):
@@ -733,6 +764,28 @@ class DoppelkopfDeal(Deal):
 
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
         return {"leader": leader, "cards": [PACK.code(c) for c in cards], "winner": winner}
+
+    def replay_state(self) -> JSON:
+        """Every hand as players hold it, each seat's Augen won in tricks, the Augen per
+        party once the parties are set (as in the outcome), every seat's real party and
+        reservation (the spectator view hides both until the table can know them)."""
+        playing = self._phase in ("play", "finished") and not self.thrown_in
+        re = self.re_party() if playing else set()
+        party: JSON | None = None
+        if playing:
+            augen = [COUNTER.raw(w) for w in self.won]
+            party = {
+                "re": sum(a for s, a in enumerate(augen) if s in re),
+                "kontra": sum(a for s, a in enumerate(augen) if s not in re),
+            }
+        return {
+            "hands": [self._sorted_hand(s) for s in range(4)],
+            "talon": [],
+            "card_points": [str(COUNTER.raw(w)) for w in self.won],
+            "party_points": party,
+            "parties": [("re" if s in re else "kontra") if playing else None for s in range(4)],
+            "reservations": list(self.reservations),
+        }
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see (``None``: a spectator)."""

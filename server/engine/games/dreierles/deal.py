@@ -165,6 +165,43 @@ class Dreierles(Rules["DreierlesDeal"]):
         """Deals of Dreierles start in the auction."""
         return DreierlesDeal
 
+    def contract_title(self, contract: str) -> str:
+        """``"Dreier"`` … ``"Solo"``, ``"Räuber"``."""
+        return TITLES.get(contract, super().contract_title(contract))
+
+    def summarize(self, outcome: JSON) -> JSON:
+        """Contract, declarer and result of a stored outcome; each seat's card points are
+        those of its party (the declarer's with the discards, the opponents' with the rest
+        of the blind; in the Räuber each player's own pile)."""
+        contract = outcome["contract"]
+        points = outcome["card_points"]
+        if contract == "raeuber":
+            card_points = [points_value(p) for p in points["seats"]]
+            return {"contract": contract, "declarer": None, "declarer_won": None,
+                    "solo": False, "card_points": card_points}  # fmt: skip
+        declarer = outcome["declarer"]
+        card_points = [
+            points_value(points["declarer" if s == declarer else "opponents"]) for s in range(3)
+        ]
+        return {
+            "contract": contract,
+            "declarer": declarer,
+            "declarer_won": bool(outcome["declarer_won"]),
+            "solo": contract == "solo",
+            "card_points": card_points,
+        }
+
+
+def points_value(text: str) -> float:
+    """Card points as written in an outcome (``"35⅔"``, ``"36"``) as a number.
+
+    >>> points_value("35⅔"), points_value("36"), points_value("0⅓")
+    (35.666666666666664, 36.0, 0.3333333333333333)
+    """
+    thirds = {"⅓": 1, "⅔": 2}.get(text[-1:], 0)
+    whole = text[:-1] if thirds else text
+    return int(whole) + thirds / 3
+
 
 class DreierlesDeal(Deal):
     """One deal of Dreierles (see the module text for the phases)."""
@@ -624,6 +661,36 @@ class DreierlesDeal(Deal):
         if finished:
             view["outcome"] = self.outcome()
         return view
+
+    def replay_state(self) -> JSON:
+        """Every hand (in pack order, as the table shows them), the blind not taken by the
+        declarer (top first), the discards, each seat's trick points and the party count
+        (declarer with the discards, opponents with the rest of the blind; in the Räuber
+        every pile and the blind), as the deal's counting method writes them."""
+        declarer = self.declarer
+        party: JSON | None = None
+        if self.is_rauber:
+            blind = sum(1 << c for c in self.talon)
+            party = {
+                "seats": [self._fmt(self.card_points(w)) for w in self.won],
+                "blind": self._fmt(self.card_points(blind)),
+            }
+        elif declarer is not None and self.contract:
+            opponents = 0
+            for s in range(3):
+                if s != declarer:
+                    opponents |= self.won[s]
+            party = {
+                "declarer": self._fmt(self.card_points(self.won[declarer] | self.discards)),
+                "opponents": self._fmt(self.card_points(opponents | self.rest)),
+            }
+        return {
+            "hands": [TAROCK.codes(h) for h in self.hands],
+            "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
+            "discards": TAROCK.codes(self.discards),
+            "card_points": [self._fmt(self.card_points(w)) for w in self.won],
+            "party_points": party,
+        }
 
     def hidden_from(self, seat: int | None) -> int:
         """Cards ``seat`` may not see: other hands, the unseen blind, the declarer's discards."""
