@@ -69,7 +69,9 @@ export function stepText(replay, step) {
   const player = replay.seats[step.actor];
   const [verb, arg] = String(step.action).split(" ");
   if (CARD_VERBS.includes(verb) && arg) {
-    const card = nameOf(arg, packOfGame(replay.game));
+    const pack = packOfGame(replay.game);
+    // Doppelkopf actions name the kind ("play CA"); either copy has the same name.
+    const card = nameOf(pack === "doppelkopf" && !arg.includes(".") ? `${arg}.1` : arg, pack);
     return t(`archive.step.${verb}`, { player, card });
   }
   return t("archive.step.call", { player, action: actionLabel(step.action) });
