@@ -174,6 +174,7 @@ export function mountReplay(root, replay, options = {}) {
   select.onchange = () => {
     const trick = (replay.tricks || []).find((/** @type {any} */ tr) => String(tr.number) === select.value);
     if (trick) go(trick.step);
+    select.blur(); // so that the arrow keys step again instead of changing the trick
   };
 
   const buttons = {
@@ -353,7 +354,10 @@ export function mountReplay(root, replay, options = {}) {
           .filter((/** @type {any} */ s) => String(s.action || "").startsWith("discard "))
           .map((/** @type {any} */ s) => String(s.action).split(" ")[1]);
     if (discards.length) line(t("archive.replay.discards"), discards);
-    if (step.party_points) line(t("archive.replay.party_points", step.party_points));
+    const party = step.party_points;
+    if (party && party.re !== undefined) line(t("archive.replay.party_points", party));
+    else if (party && party.declarer !== undefined) line(t("archive.replay.party_declarer", party));
+    else if (party && party.blind !== undefined) line(t("archive.replay.party_blind", party));
     if (pub.knocks && pub.knocks.length) {
       line(t("archive.replay.knocks", { players: pub.knocks.map(name).join(", ") }));
     }
