@@ -68,8 +68,8 @@ export function renderDeals(target, match, deals) {
   for (const deal of deals) {
     const item = el("li", "deal-item");
     item.dataset.deal = String(deal.id);
-    const title = deal.contract_title || contractLabel(match.game, deal.contract) || t("archive.deal_running");
-    const what = t("archive.deal_line", { n: deal.number, contract: title });
+    const title = deal.contract_title || contractLabel(match.game, deal.contract);
+    const what = title ? t("archive.deal_line", { n: deal.number, contract: title }) : t("archive.deal_n", { n: deal.number });
     const head = el("div", "deal-head");
     if (deal.replay_available) {
       const link = /** @type {HTMLAnchorElement} */ (el("a", "deal-link", what));

@@ -7,7 +7,7 @@
 
 import { ApiError, api } from "./api.js";
 import { el } from "./forms.js";
-import { lang, t } from "./i18n.js";
+import { has, lang, t } from "./i18n.js";
 import { contractLabel } from "./table-games.js";
 import { signed } from "./table-sheet.js";
 
@@ -18,7 +18,20 @@ import { signed } from "./table-sheet.js";
  */
 export function decimal(value) {
   if (value === null || value === undefined) return "–";
-  return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }).format(value);
+  const text = new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }).format(value);
+  return text.replace("-", "−");
+}
+
+/**
+ * A contract's name; without a game filter, from whichever game knows the contract.
+ * @param {string} game
+ * @param {string} contract
+ * @returns {string}
+ */
+export function contractName(game, contract) {
+  if (game) return contractLabel(game, contract);
+  const known = ["dreierles", "doppelkopf"].find((g) => has(`contract.${g}.${contract}`));
+  return known ? contractLabel(known, contract) : contract;
 }
 
 /**
@@ -51,7 +64,7 @@ export function playerCard(player, game) {
     const ul = el("ul", "declarer-games");
     for (const [contract, counts] of games) {
       const c = /** @type {any} */ (counts);
-      const label = game ? contractLabel(game, contract) : contract;
+      const label = contractName(game, contract);
       ul.append(el("li", "", t("archive.stats.contract_line", { contract: label, played: c.played, won: c.won })));
     }
     card.append(ul);
