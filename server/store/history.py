@@ -1,0 +1,266 @@
+"""The archive's reads: the matches a user may see, a match with its deals and pots, the full
+record of a deal, and everything the statistics of a user's circle are computed from.
+
+A user sees a match only if they are a member (player or spectator) of its room; every
+function here takes the reader's user id and answers ``None`` (or leaves the match out)
+otherwise, so that the caller cannot tell a foreign match from a missing one.
+
+Each function issues a fixed number of queries however many matches and deals there are:
+one per kind of row (matches, score sums, deal counts, deals, actions, pots, users), never
+one per match or per deal.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.store.log import StoredDeal
+from server.store.models import (
+    ActionRow,
+    DealRow,
+    Match,
+    PotMovement,
+    Room,
+    RoomMember,
+    ScoreEntry,
+    User,
+)
+
+
+@dataclass
+class MatchSummary:
+    """A match as the archive lists it; ``points`` sums each player's points over the
+    finished deals, ``points_won`` only the positive ones (what a Doppelkopf counter loses)."""
+
+    id: int
+    room_id: int
+    room_name: str
+    game: str
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+    players: list[str]
+    player_ids: list[int]
+    config: dict[str, Any]
+    deals_finished: int = 0
+    points: dict[str, int] = field(default_factory=dict)
+    points_won: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class StoredPot:
+    """One pot movement of a match (Pagatkasse, Haferl, Depot)."""
+
+    pot: str
+    player: str
+    cents: int
+    reason: str
+    deal_number: int | None
+
+
+@dataclass
+class DealWithMatch:
+    """A stored deal (with its actions) and the match it belongs to."""
+
+    match: MatchSummary
+    deal: StoredDeal
+
+
+def _member_rooms(user_id: int) -> Select[Any]:
+    return select(RoomMember.room_id).where(RoomMember.user_id == user_id)
+
+
+def _summary(match: Match, room_name: str) -> MatchSummary:
+    return MatchSummary(
+        id=match.id,
+        room_id=match.room_id,
+        room_name=room_name,
+        game=match.game,
+        status=match.status,
+        started_at=match.started_at,
+        finished_at=match.finished_at,
+        players=list(match.players),
+        player_ids=list(match.player_ids),
+        config=dict(match.config),
+    )
+
+
+async def _add_scores(session: AsyncSession, matches: Sequence[MatchSummary]) -> None:
+    """Fill in the points and finished deals of ``matches`` (two queries in all)."""
+    by_id = {m.id: m for m in matches}
+    if not by_id:
+        return
+    for m in matches:
+        m.points = dict.fromkeys(m.players, 0)
+        m.points_won = dict.fromkeys(m.players, 0)
+    won = func.sum(case((ScoreEntry.points > 0, ScoreEntry.points), else_=0))
+    rows = await session.execute(
+        select(ScoreEntry.match_id, ScoreEntry.player, func.sum(ScoreEntry.points), won)
+        .where(ScoreEntry.match_id.in_(by_id))
+        .group_by(ScoreEntry.match_id, ScoreEntry.player)
+    )
+    for match_id, player, points, points_won in rows.all():
+        by_id[match_id].points[player] = int(points or 0)
+        by_id[match_id].points_won[player] = int(points_won or 0)
+    counts = await session.execute(
+        select(DealRow.match_id, func.count(DealRow.id))
+        .where(DealRow.match_id.in_(by_id), DealRow.finished_at.is_not(None))
+        .group_by(DealRow.match_id)
+    )
+    for match_id, count in counts.all():
+        by_id[match_id].deals_finished = int(count)
+
+
+async def visible_matches(
+    session: AsyncSession, user_id: int, *, game: str | None = None, with_user: int | None = None
+) -> list[MatchSummary]:
+    """The matches in rooms ``user_id`` is a member of, newest first, with their points;
+    only those of ``game`` and those ``with_user`` played in, when given."""
+    query = (
+        select(Match, Room.name)
+        .join(Room, Room.id == Match.room_id)
+        .where(Match.room_id.in_(_member_rooms(user_id)))
+        .order_by(Match.started_at.desc(), Match.id.desc())
+    )
+    if game is not None:
+        query = query.where(Match.game == game)
+    rows = (await session.execute(query)).all()
+    matches = [_summary(match, name) for match, name in rows]
+    if with_user is not None:
+        matches = [m for m in matches if with_user in m.player_ids]
+    await _add_scores(session, matches)
+    return matches
+
+
+async def user_names(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, str]:
+    """The current display name of each of ``user_ids`` (one query)."""
+    ids = set(user_ids)
+    if not ids:
+        return {}
+    rows = await session.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
+    return {uid: name for uid, name in rows.all()}
+
+
+async def match_for_member(
+    session: AsyncSession, user_id: int, match_id: int
+) -> MatchSummary | None:
+    """The match ``match_id`` with its points, or ``None`` when it does not exist or
+    ``user_id`` is not a member of its room."""
+    row = (
+        await session.execute(
+            select(Match, Room.name)
+            .join(Room, Room.id == Match.room_id)
+            .where(Match.id == match_id, Match.room_id.in_(_member_rooms(user_id)))
+        )
+    ).first()
+    if row is None:
+        return None
+    summary = _summary(row[0], row[1])
+    await _add_scores(session, [summary])
+    return summary
+
+
+async def _actions_of(
+    session: AsyncSession, deal_ids: Sequence[int]
+) -> dict[int, list[tuple[int, str]]]:
+    """The action log of each of ``deal_ids`` in sequence order (one query)."""
+    actions: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    if not deal_ids:
+        return actions
+    rows = await session.execute(
+        select(ActionRow.deal_id, ActionRow.seat, ActionRow.text)
+        .where(ActionRow.deal_id.in_(deal_ids))
+        .order_by(ActionRow.deal_id, ActionRow.seq)
+    )
+    for deal_id, seat, text in rows.all():
+        actions[deal_id].append((seat, text))
+    return actions
+
+
+async def deals_of_matches(
+    session: AsyncSession,
+    match_ids: Sequence[int],
+    *,
+    finished_only: bool = False,
+    with_actions: bool = True,
+) -> dict[int, list[StoredDeal]]:
+    """The deals of each of ``match_ids`` in order, with their action logs (two queries)."""
+    result: dict[int, list[StoredDeal]] = {m: [] for m in match_ids}
+    if not match_ids:
+        return result
+    query = (
+        select(
+            DealRow.id,
+            DealRow.match_id,
+            DealRow.number,
+            DealRow.record,
+            DealRow.outcome,
+            DealRow.finished_at,
+        )
+        .where(DealRow.match_id.in_(match_ids))
+        .order_by(DealRow.match_id, DealRow.number)
+    )
+    if finished_only:
+        query = query.where(DealRow.finished_at.is_not(None))
+    rows = (await session.execute(query)).all()
+    actions = await _actions_of(session, [r.id for r in rows]) if with_actions else {}
+    for deal_id, match_id, number, record, outcome, finished_at in rows:
+        stored = StoredDeal(deal_id, number, record, outcome if finished_at else None)
+        stored.actions = list(actions.get(deal_id, []))
+        result[match_id].append(stored)
+    return result
+
+
+async def pots_of_match(session: AsyncSession, match_id: int) -> list[StoredPot]:
+    """The pot movements of a match, with the number of the deal they belong to."""
+    rows = await session.execute(
+        select(
+            PotMovement.pot,
+            PotMovement.player,
+            PotMovement.cents,
+            PotMovement.reason,
+            DealRow.number,
+        )
+        .outerjoin(DealRow, DealRow.id == PotMovement.deal_id)
+        .where(PotMovement.match_id == match_id)
+        .order_by(PotMovement.id)
+    )
+    return [
+        StoredPot(pot, player, cents, reason, number)
+        for pot, player, cents, reason, number in rows.all()
+    ]
+
+
+async def deal_for_member(
+    session: AsyncSession, user_id: int, deal_id: int
+) -> DealWithMatch | None:
+    """The deal ``deal_id`` with its actions and its match, or ``None`` when it does not
+    exist or ``user_id`` is not a member of the match's room."""
+    row = (
+        await session.execute(
+            select(DealRow, Match, Room.name)
+            .join(Match, Match.id == DealRow.match_id)
+            .join(Room, Room.id == Match.room_id)
+            .where(DealRow.id == deal_id, Match.room_id.in_(_member_rooms(user_id)))
+        )
+    ).first()
+    if row is None:
+        return None
+    deal, match, room_name = row
+    actions = await _actions_of(session, [deal.id])
+    finished = deal.finished_at is not None
+    stored = StoredDeal(
+        deal.id,
+        deal.number,
+        deal.record,
+        deal.outcome if finished else None,
+        list(actions.get(deal.id, [])),
+    )
+    return DealWithMatch(_summary(match, room_name), stored)
