@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server import __version__
-from server.api import archive_pages, auth, health, pages, rooms, table_page, ws
+from server.api import archive_pages, auth, health, history, pages, rooms, table_page, ws
 from server.api.errors import install_error_handlers
 from server.api.i18n import load_catalogs
 from server.api.runtime import Runtime
@@ -134,6 +134,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(auth.router)
     app.include_router(rooms.router)
+    app.include_router(history.router)
     install_error_handlers(app)
     app.include_router(ws.router)
     return app

@@ -215,10 +215,10 @@ def test_replaying_is_deterministic_and_survives_a_round_trip() -> None:
 
 def test_a_tampered_record_is_refused_with_its_position() -> None:
     record = golden("einer")
-    record["actions"][7] = [0, "play KrK"]  # Anna must follow Pik with PC
+    record["actions"][7] = [0, "play Kr10"]  # Anna must follow Pik with PC
     with pytest.raises(RecordError) as raised:
         replay_steps(record)
-    assert raised.value.where == "actions[7] (0, 'play KrK')"
+    assert raised.value.where == "actions[7] (0, 'play Kr10')"
     changed = golden("einer")
     changed["outcome"]["settlement"] = [0, 0, 0]
     with pytest.raises(RecordError) as raised:

@@ -1,0 +1,444 @@
+"""The game archive over HTTP: past and running matches, score sheets, deal replays, records
+out and in, and the statistics of a user's circle (see "History and records" in
+``docs/api.md``).
+
+Every route needs a logged-in user. A match, its deals and their records are shown only to
+members (players and spectators) of the match's room; everybody else gets the same 404 as
+for an id that does not exist (``match_not_found``, ``deal_not_found``) and no data. A deal
+that is still running has no replay and no record (409 ``deal_running``): they show every
+hand.
+
+The score sheet and the running totals are the engine's: the stored deals are replayed
+into the match object (:func:`server.tables.matches.rebuild`), never scored here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+
+from server.api.deps import CurrentUser, Db
+from server.api.errors import ApiError
+from server.engine.base import JSON
+from server.engine.errors import EngineError
+from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
+from server.engine.registry import GAMES, get_rules
+from server.engine.replay import replay_steps
+from server.store import history
+from server.store.history import MatchSummary
+from server.store.log import StoredDeal
+from server.tables.matches import build_engine_match, rebuild
+
+router = APIRouter(tags=["history"])
+
+#: The largest record ``POST /api/records/replay`` reads.
+MAX_RECORD_BYTES = 256 * 1024
+MATCH_FORMAT = "stammtisch-match"
+MATCH_VERSION = 1
+#: Ids beyond a 32-bit database integer cannot exist.
+_MAX_ID = 2**31 - 1
+#: Sheet notes of a Doppelkopf solo that discharged an obligation.
+PFLICHTSOLO_NOTES = ("Pflichtsolo", "Vorführung")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _match_not_found() -> ApiError:
+    return ApiError(
+        404, "match_not_found", "There is no such match.", "Diese Partie gibt es nicht."
+    )
+
+
+def _deal_not_found() -> ApiError:
+    return ApiError(404, "deal_not_found", "There is no such deal.", "Dieses Spiel gibt es nicht.")
+
+
+def _deal_running() -> ApiError:
+    return ApiError(
+        409,
+        "deal_running",
+        "This deal is still being played; its replay shows every hand, so it opens once "
+        "the deal is over.",
+        "Dieses Spiel läuft noch; die Wiederholung zeigt alle Blätter und öffnet sich erst, "
+        "wenn es vorbei ist.",
+    )
+
+
+def _bad_record(message: str, message_de: str) -> ApiError:
+    return ApiError(422, "bad_record", message, message_de)
+
+
+def _parse_id(text: str) -> int | None:
+    """``text`` as a row id, or None when no row can have it."""
+    if not text.isdecimal() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if 0 < number <= _MAX_ID else None
+
+
+# --------------------------------------------------------------------------- JSON pieces
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # SQLite keeps UTC without an offset
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
+
+
+def _game_title(game: str) -> str:
+    info = GAMES.get(game)
+    return info.title if info is not None else game
+
+
+def _empty_sheet(match: MatchSummary) -> JSON:
+    """The engine's sheet of ``match`` before its first deal (start values, no rows)."""
+    return build_engine_match(match.game, match.players, match.config).to_json()
+
+
+def _totals(match: MatchSummary) -> dict[str, int]:
+    """The sheet's totals from the stored scores: Dreierles the points, Doppelkopf the
+    counters (start value less the points won, as the evening counts down)."""
+    start = _empty_sheet(match)
+    if "counters" in start:
+        return {n: start["counters"][n] - match.points_won.get(n, 0) for n in match.players}
+    return {n: start["totals"][n] + match.points.get(n, 0) for n in match.players}
+
+
+def _lower_is_better(match: MatchSummary) -> bool:
+    return "counters" in _empty_sheet(match)
+
+
+def _match_json(match: MatchSummary) -> JSON:
+    return {
+        "id": match.id,
+        "room_id": match.room_id,
+        "room_name": match.room_name,
+        "game": match.game,
+        "game_title": _game_title(match.game),
+        "status": match.status,
+        "started_at": _iso(match.started_at),
+        "finished_at": _iso(match.finished_at),
+        "players": [
+            {"user_id": uid, "name": name}
+            for uid, name in zip(match.player_ids, match.players, strict=True)
+        ],
+        "totals": _totals(match),
+        "deals_finished": match.deals_finished,
+    }
+
+
+def _full_record(deal: StoredDeal) -> JSON:
+    """The deal record (format ``stammtisch-deal``) with its actions and outcome."""
+    stored = {**deal.record, "actions": [[seat, text] for seat, text in deal.actions]}
+    if deal.outcome is not None:
+        stored["outcome"] = deal.outcome
+    order = ("format", "version", "game", "options", "seats", "dealer", "stake_cents",
+             "hands", "talon", "actions", "outcome")  # fmt: skip
+    return {key: stored[key] for key in order if key in stored and key in KEYS}
+
+
+def _download(body: JSON, filename: str) -> JSONResponse:
+    return JSONResponse(body, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _sheet(match: MatchSummary, deals: Sequence[StoredDeal]) -> JSON:
+    """The engine's sheet after the finished ``deals`` (replayed, every action checked)."""
+    finished = [d for d in deals if d.outcome is not None]
+    live = rebuild(
+        match.id,
+        match.game,
+        match.players,
+        match.player_ids,
+        match.config,
+        [(d.id, d.number, d.record, d.actions) for d in finished],
+    )
+    return live.engine.to_json()
+
+
+def _series(sheet: JSON) -> JSON:
+    """The running totals for the chart: the start value, then the total after each deal."""
+    players = sheet["players"]
+    key = "counters" if "counters" in sheet else "totals"
+    start = sheet.get("start_points", 0)
+    series = {name: [start] for name in players}
+    for row in sheet["rows"]:
+        for name in players:
+            series[name].append(row[key][name])
+    return {"labels": [str(i) for i in range(len(sheet["rows"]) + 1)], "players": series}
+
+
+# --------------------------------------------------------------------------- matches
+
+
+@router.get("/api/history/matches")
+async def list_matches(
+    db: Db,
+    user: CurrentUser,
+    game: Annotated[str | None, Query(max_length=40)] = None,
+    with_user: Annotated[int | None, Query(alias="with", ge=0, le=_MAX_ID)] = None,
+) -> JSON:
+    """My past and running matches, newest first; ``game`` and ``with`` (a fellow player's
+    user id) filter them. ``fellows`` lists everyone who shared a match with me."""
+    matches = await history.visible_matches(db, user.id)
+    fellow_ids = {uid for m in matches for uid in m.player_ids if uid != user.id}
+    names = await history.user_names(db, fellow_ids)
+    shown = [
+        m
+        for m in matches
+        if (game is None or m.game == game) and (with_user is None or with_user in m.player_ids)
+    ]
+    fellows = sorted(
+        ({"user_id": uid, "name": names.get(uid, "?")} for uid in fellow_ids),
+        key=lambda f: (str(f["name"]).casefold(), f["user_id"]),
+    )
+    return {"matches": [_match_json(m) for m in shown], "fellows": fellows}
+
+
+async def _member_match(db: Db, user_id: int, match_id: str) -> MatchSummary:
+    number = _parse_id(match_id)
+    match = await history.match_for_member(db, user_id, number) if number else None
+    if match is None:
+        raise _match_not_found()
+    return match
+
+
+@router.get("/api/history/matches/{match_id}")
+async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
+    """One match: the engine's score sheet, the running totals for the chart, the pots and
+    the deals (contract, declarer, points; whether the replay is open)."""
+    match = await _member_match(db, user.id, match_id)
+    deals = (await history.deals_of_matches(db, [match.id]))[match.id]
+    pots = await history.pots_of_match(db, match.id)
+    sheet = _sheet(match, deals)
+    rows = {row["number"]: row for row in sheet["rows"]}
+    rules = get_rules(match.game)
+    listed = []
+    for deal in deals:
+        row = rows.get(deal.number) if deal.outcome is not None else None
+        listed.append(
+            {
+                "id": deal.id,
+                "number": deal.number,
+                "status": "finished" if row is not None else "running",
+                "contract": row["contract"] if row else None,
+                "contract_title": rules.contract_title(row["contract"]) if row else None,
+                "declarer": row["declarer"] if row else None,
+                "settlement": dict(row["points"]) if row else None,
+                "replay_available": row is not None,
+            }
+        )
+    return {
+        "match": _match_json(match),
+        "sheet": sheet,
+        "series": _series(sheet),
+        "pots": [
+            {
+                "pot": p.pot,
+                "player": p.player,
+                "cents": p.cents,
+                "reason": p.reason,
+                "deal_number": p.deal_number,
+            }
+            for p in pots
+        ],
+        "deals": listed,
+    }
+
+
+@router.get("/api/history/matches/{match_id}/record")
+async def match_record(match_id: str, db: Db, user: CurrentUser) -> JSONResponse:
+    """The match record (format ``stammtisch-match``): players, config and the records of
+    the finished deals, as a download."""
+    match = await _member_match(db, user.id, match_id)
+    deals = (await history.deals_of_matches(db, [match.id], finished_only=True))[match.id]
+    body = {
+        "format": MATCH_FORMAT,
+        "version": MATCH_VERSION,
+        "game": match.game,
+        "players": list(match.players),
+        "config": match.config,
+        "deals": [_full_record(d) for d in deals],
+    }
+    return _download(body, f"stammtisch-{match.game}-match-{match.id}.json")
+
+
+# --------------------------------------------------------------------------- deals
+
+
+async def _finished_deal(db: Db, user_id: int, deal_id: str) -> history.DealWithMatch:
+    number = _parse_id(deal_id)
+    found = await history.deal_for_member(db, user_id, number) if number else None
+    if found is None:
+        raise _deal_not_found()
+    if found.deal.outcome is None:
+        raise _deal_running()
+    return found
+
+
+@router.get("/api/history/deals/{deal_id}/replay")
+async def deal_replay(deal_id: str, db: Db, user: CurrentUser) -> JSON:
+    """Every position of a finished deal with all hands open (the REPLAY object)."""
+    found = await _finished_deal(db, user.id, deal_id)
+    replay = replay_steps(_full_record(found.deal))
+    replay["source"] = {
+        "deal_id": found.deal.id,
+        "match_id": found.match.id,
+        "number": found.deal.number,
+    }
+    return replay
+
+
+@router.get("/api/history/deals/{deal_id}/record")
+async def deal_record(deal_id: str, db: Db, user: CurrentUser) -> JSONResponse:
+    """The record of a finished deal (format ``stammtisch-deal``), as a download."""
+    found = await _finished_deal(db, user.id, deal_id)
+    game = found.match.game
+    return _download(_full_record(found.deal), f"stammtisch-{game}-deal-{found.deal.id}.json")
+
+
+async def _read_limited(request: Request) -> bytes:
+    """The request body, refused with 413 once it is larger than :data:`MAX_RECORD_BYTES`."""
+    too_large = ApiError(
+        413,
+        "record_too_large",
+        f"A record may have at most {MAX_RECORD_BYTES // 1024} KiB.",
+        f"Ein Datensatz darf höchstens {MAX_RECORD_BYTES // 1024} KiB groß sein.",
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared) > MAX_RECORD_BYTES:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_RECORD_BYTES:
+            raise too_large
+    return bytes(body)
+
+
+@router.post("/api/records/replay")
+async def replay_upload(request: Request, user: CurrentUser) -> JSON:
+    """The REPLAY object of an uploaded deal record (JSON body, at most 256 KiB); nothing is
+    stored. The record is loaded as strictly as a stored one: 422 ``bad_record`` names the
+    place in the record and the rule it breaks."""
+    del user  # logged-in users only
+    raw = await _read_limited(request)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _bad_record(
+            "The record is not UTF-8 text.", "Der Datensatz ist kein UTF-8-Text."
+        ) from None
+    try:
+        record = parse_record_text(text)
+        replay = replay_steps(record)
+    except EngineError as exc:
+        raise _bad_record(exc.message, exc.message_de) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        raise _bad_record(
+            f"The record cannot be read as a '{FORMAT}' version {VERSION} record.",
+            f"Der Datensatz lässt sich nicht als '{FORMAT}' Version {VERSION} lesen.",
+        ) from None
+    replay["source"] = None
+    return replay
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+class _PlayerStats:
+    """Running sums of one player's statistics."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+        self.declarer: dict[str, dict[str, int]] = defaultdict(lambda: {"played": 0, "won": 0})
+        self.card_points: list[float] = []
+        self.solos = 0
+        self.pflichtsoli = 0
+        self.points = 0
+
+    def to_json(self, user_id: int, name: str) -> JSON:
+        average = sum(self.card_points) / len(self.card_points) if self.card_points else None
+        return {
+            "user_id": user_id,
+            "name": name,
+            "deals": self.deals,
+            "declarer_games": {c: dict(v) for c, v in sorted(self.declarer.items())},
+            "average_card_points": None if average is None else round(average, 2),
+            "solos": self.solos,
+            "pflichtsoli": self.pflichtsoli,
+            "points": self.points,
+            "points_per_deal": round(self.points / self.deals, 2) if self.deals else 0.0,
+        }
+
+
+@router.get("/api/history/stats")
+async def stats(
+    db: Db, user: CurrentUser, game: Annotated[str | None, Query(max_length=40)] = None
+) -> JSON:
+    """Statistics of my circle over the finished deals of the matches in my rooms (of
+    ``game`` when given): per player and head-to-head (see docs/api.md)."""
+    matches = await history.visible_matches(db, user.id, game=game)
+    # Doppelkopf needs the evening's sheet (its notes tell a Pflichtsolo from a Lustsolo),
+    # and the sheet is rebuilt from the actions; the other games read their outcomes only.
+    with_sheet = [m.id for m in matches if m.game == "doppelkopf"]
+    plain = [m.id for m in matches if m.id not in with_sheet]
+    deals = await history.deals_of_matches(db, plain, finished_only=True, with_actions=False)
+    deals.update(await history.deals_of_matches(db, with_sheet, finished_only=True))
+    players: dict[int, _PlayerStats] = defaultdict(_PlayerStats)
+    _ = players[user.id]  # I am in my own circle even without a deal
+    pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for match in matches:
+        ids = dict(zip(match.players, match.player_ids, strict=True))
+        rules = get_rules(match.game)
+        notes: dict[int, str] = {}
+        if match.id in with_sheet:
+            sheet = _sheet(match, deals[match.id])
+            notes = {row["number"]: row.get("note", "") for row in sheet["rows"]}
+        for deal in deals[match.id]:
+            assert deal.outcome is not None
+            summary = rules.summarize(deal.outcome)
+            for seat, name in enumerate(deal.record["seats"]):
+                entry = players[ids[name]]
+                entry.deals += 1
+                entry.points += deal.outcome["settlement"][seat]
+                if summary["card_points"][seat] is not None:
+                    entry.card_points.append(summary["card_points"][seat])
+                if summary["declarer"] == seat:
+                    counted = entry.declarer[summary["contract"]]
+                    counted["played"] += 1
+                    counted["won"] += bool(summary["declarer_won"])
+                    if summary["solo"]:
+                        entry.solos += 1
+                        if notes.get(deal.number) in PFLICHTSOLO_NOTES:
+                            entry.pflichtsoli += 1
+        for uid in match.player_ids:
+            _ = players[uid]  # everyone who played is in the circle
+        if match.status == "finished":
+            totals = _totals(match)
+            sign = -1 if _lower_is_better(match) else 1
+            name_of = {uid: n for n, uid in ids.items()}
+            for i, a in enumerate(match.player_ids):
+                for b in match.player_ids[i + 1 :]:
+                    low, high = sorted((a, b))
+                    diff = sign * (totals[name_of[low]] - totals[name_of[high]])
+                    counts = pairs[(low, high)]
+                    counts[0] += 1
+                    counts[1] += diff > 0
+                    counts[2] += diff < 0
+    names = await history.user_names(db, players)
+    ordered = sorted(players, key=lambda uid: (uid != user.id, names.get(uid, "").casefold(), uid))
+    return {
+        "players": [players[uid].to_json(uid, names.get(uid, "?")) for uid in ordered],
+        "head_to_head": [
+            {"a": a, "b": b, "matches": n, "a_ahead": a_ahead, "b_ahead": b_ahead}
+            for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())
+        ],
+    }
