@@ -15,13 +15,18 @@ import copy
 import json
 import random
 from collections import defaultdict
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.engine.record import load_record
-from tests.support import api_error
+from server.store import accounts, history, rooms
+from server.store.models import ActionRow, DealRow, Match, ScoreEntry
+from tests.support import TestDatabase, api_error, run_with_sessions
 from tests.table_client import Client, make_room, settle, start, step
 from tests.test_tables import connect_all, play_to_end, stored_deals
 
@@ -242,11 +247,11 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
         totals = sheet["totals"]
         pairs = {(h["a"], h["b"]): h for h in circle["head_to_head"]}
         assert len(pairs) == 3
+        name_of = {v: k for k, v in ids.items()}
         for (a, b), h in pairs.items():
             assert a < b and h["matches"] == 1
-            name = {v: k for k, v in ids.items()}
-            assert h["a_ahead"] == int(totals[name[a]] > totals[name[b]])
-            assert h["b_ahead"] == int(totals[name[b]] > totals[name[a]])
+            assert h["a_ahead"] == int(totals[name_of[a]] > totals[name_of[b]])
+            assert h["b_ahead"] == int(totals[name_of[b]] > totals[name_of[a]])
         assert (await get(anna, "/api/history/stats?game=doppelkopf")).json()["players"][0][
             "deals"
         ] == 0
@@ -285,10 +290,10 @@ def test_filters_and_a_doppelkopf_evening(play_server: tuple[str, str]) -> None:
         dk_match = listing["matches"][0]
         assert dk_match["totals"] == sheet["counters"]  # Doppelkopf counts down
         names = {c.user_id: c.name for c in [*tarock, *dk]}
-        assert listing["fellows"] == sorted(
-            ({"user_id": u, "name": n} for u, n in names.items() if u != anna.user_id),
-            key=lambda f: f["name"],
-        )
+        assert listing["fellows"] == [
+            {"user_id": u, "name": n}
+            for n, u in sorted((n, u) for u, n in names.items() if u != anna.user_id)
+        ]
         bernd, dora = tarock[1].user_id, dk[0].user_id
 
         async def ids(query: str) -> list[str]:
@@ -398,3 +403,103 @@ def test_uploaded_records_are_checked_strictly(live_server: str) -> None:
         await anna.aclose()
 
     run(scenario())
+
+
+# ---------------------------------------------------------------- the store's queries
+
+
+def test_the_store_reads_with_one_query_per_kind_of_row(store_db: TestDatabase) -> None:
+    """However many matches and deals there are, the archive's reads issue the same number of
+    statements (no query per match or per deal), and a non-member sees nothing."""
+    record: dict[str, Any] = json.loads((GOLDEN / "dreierles" / "einer.json").read_text())
+    chance = {k: v for k, v in record.items() if k not in ("actions", "outcome")}
+
+    async def scenario(sessions: async_sessionmaker[AsyncSession]) -> None:
+        engine = sessions.kw["bind"]
+        statements: list[str] = []
+
+        def count(*args: Any) -> None:
+            statements.append(args[2])
+
+        async with sessions() as db:
+            anna, bernd, catrin, xaver = [
+                await accounts.create_guest(db, n) for n in ("Anna", "Bernd", "Catrin", "Xaver")
+            ]
+            room = await rooms.create_room(db, anna, name="Tarock", game="dreierles")
+            await db.flush()
+            for user in (bernd, catrin):
+                await rooms.join_room(db, room, user, "player")
+            await db.commit()
+            players, ids = ["Anna", "Bernd", "Catrin"], [anna.id, bernd.id, catrin.id]
+
+        async def add_match() -> None:
+            async with sessions() as db:
+                match = Match(
+                    room_id=room.id,
+                    game="dreierles",
+                    players=players,
+                    player_ids=ids,
+                    config={},
+                    status="finished",
+                )
+                db.add(match)
+                await db.flush()
+                for number in (1, 2, 3):
+                    deal = DealRow(
+                        match_id=match.id,
+                        number=number,
+                        record=chance,
+                        outcome=record["outcome"],
+                        finished_at=datetime.now(UTC),
+                    )
+                    db.add(deal)
+                    await db.flush()
+                    db.add_all(
+                        ActionRow(deal_id=deal.id, seq=i, seat=s, text=t)
+                        for i, (s, t) in enumerate(record["actions"])
+                    )
+                    db.add_all(
+                        ScoreEntry(
+                            match_id=match.id, deal_id=deal.id, player=p, points=pts, cents=10 * pts
+                        )
+                        for p, pts in zip(players, record["outcome"]["settlement"], strict=True)
+                    )
+                await db.commit()
+
+        settlement = dict(zip(players, record["outcome"]["settlement"], strict=True))
+
+        async def reads() -> tuple[int, int]:
+            async with sessions() as db:
+                statements.clear()
+                event.listen(engine.sync_engine, "before_cursor_execute", count)
+                try:
+                    matches = await history.visible_matches(db, bernd.id)
+                    deals = await history.deals_of_matches(db, [m.id for m in matches])
+                    assert await history.visible_matches(db, xaver.id) == []
+                    assert await history.match_for_member(db, xaver.id, matches[0].id) is None
+                    first = deals[matches[0].id][0]
+                    assert await history.deal_for_member(db, xaver.id, first.id) is None
+                    found = await history.deal_for_member(db, catrin.id, first.id)
+                    assert found is not None and found.deal.actions == [
+                        tuple(a) for a in record["actions"]
+                    ]
+                finally:
+                    event.remove(engine.sync_engine, "before_cursor_execute", count)
+                assert all(m.deals_finished == 3 for m in matches)
+                assert all(m.points == {p: 3 * s for p, s in settlement.items()} for m in matches)
+                assert all(
+                    len(d) == 3 and len(d[0].actions) == len(record["actions"])
+                    for d in deals.values()
+                )
+                return len(matches), len(statements)
+
+        await add_match()
+        await add_match()
+        few = await reads()
+        for _ in range(4):
+            await add_match()
+        many = await reads()
+        assert (few[0], many[0]) == (2, 6)
+        assert few[1] == many[1]  # the same statements for 2 and for 6 matches
+
+    run_with_sessions(store_db, scenario)
