@@ -323,11 +323,24 @@ async def _read_limited(request: Request) -> bytes:
     return bytes(body)
 
 
-@router.post("/api/records/replay")
+_RECORD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object", "title": "DealRecord"}}},
+    }
+}
+
+
+@router.post("/api/records/replay", openapi_extra=_RECORD_BODY)
 async def replay_upload(request: Request, user: CurrentUser) -> JSON:
     """The REPLAY object of an uploaded deal record (JSON body, at most 256 KiB); nothing is
     stored. The record is loaded as strictly as a stored one: 422 ``bad_record`` names the
-    place in the record and the rule it breaks."""
+    place in the record and the rule it breaks.
+
+    The body is read raw rather than through a pydantic model: the size limit applies
+    before anything is parsed, and the record loader is the one strict validator of the
+    format (a second schema would only drift from it and blur its positioned errors).
+    """
     del user  # logged-in users only
     raw = await _read_limited(request)
     try:
