@@ -42,7 +42,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -53,41 +52,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.run import machine
-from tests.support import REPO_ROOT, free_port, sqlite_url, upgrade, wait_until_up
+from tests.support import REPO_ROOT, server_process, sqlite_url, upgrade
 from tests.table_client import COOKIE, make_room, start
 
 GAME = "dreierles"
 NAMES = ["Anna", "Bernd", "Catrin"]
-UVICORN_FLAGS = ("--ws-per-message-deflate", "false", "--no-access-log", "--log-level", "warning")
+#: Besides the flags every server process gets (no WebSocket compression, as ``make run``).
+QUIET = ("--no-access-log", "--log-level", "warning")
+UVICORN_FLAGS = ("--ws-per-message-deflate", "false", *QUIET)
 
 
 # --------------------------------------------------------------------------- servers
 
 
-@contextlib.contextmanager
 def uvicorn_process(
     app: str, log_path: Path, cwd: Path = REPO_ROOT, database_url: str | None = None
-) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+) -> contextlib.AbstractContextManager[tuple[str, subprocess.Popen[bytes]]]:
     """Serve ``app`` with ``python -m uvicorn`` and :data:`UVICORN_FLAGS` from ``cwd`` (the
     same command line for the server, an older checkout of it and the baseline)."""
-    port = free_port()
-    env = dict(os.environ)
-    if database_url is not None:
-        env["DATABASE_URL"] = database_url
-    command_line = [sys.executable, "-m", "uvicorn", app,
-                    "--host", "127.0.0.1", "--port", str(port), *UVICORN_FLAGS]  # fmt: skip
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(command_line, cwd=cwd, env=env, stdout=log, stderr=log)
-        try:
-            wait_until_up(f"http://127.0.0.1:{port}", process, 30.0)
-            yield f"http://127.0.0.1:{port}", process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    return server_process(database_url, log_path, *QUIET, app=app, cwd=cwd)
 
 
 def cpu_seconds(pid: int) -> float:

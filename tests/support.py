@@ -113,28 +113,33 @@ def wait_until_up(base_url: str, process: subprocess.Popen[bytes] | None, timeou
 
 @contextmanager
 def server_process(
-    database_url: str,
+    database_url: str | None,
     log_path: Path,
     *extra_args: str,
     timeout: float = 30.0,
     port: int | None = None,
+    app: str = "server.api.app:app",
+    cwd: Path = REPO_ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve ``server.api.app:app`` with ``python -m uvicorn`` on a free port (or ``port``,
+    """Serve ``app`` (the server by default; the load benchmark also serves its baseline and
+    older checkouts, from ``cwd``) with ``python -m uvicorn`` on a free port (or ``port``,
     to restart a server where its clients expect it), as ``make run`` starts it; yield its
     URL and the process (which the caller may kill, as in a crash).
 
     Its output goes to ``log_path`` (appended), which the error messages point at.
     """
     port = port or free_port()
-    env = {**os.environ, "DATABASE_URL": database_url}
+    env = dict(os.environ)
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
     command_line = [
-        sys.executable, "-m", "uvicorn", "server.api.app:app",
+        sys.executable, "-m", "uvicorn", app,
         "--host", "127.0.0.1", "--port", str(port), "--ws-per-message-deflate", "false",
         *extra_args,
     ]  # fmt: skip
     with log_path.open("ab") as log:
         process = subprocess.Popen(
-            command_line, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            command_line, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         try:
             try:
