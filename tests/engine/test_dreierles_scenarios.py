@@ -6,10 +6,13 @@ DECISIONS.md for the hand-built deals in ``dreierles_deals.py``.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.registry import get_rules
 from tests.engine.dreierles_deals import D1, D2, D3, new_deal, play
 
 TRUMPS_1_10 = [f"play T{n}" for n in range(1, 11)]
@@ -374,3 +377,25 @@ def test_discards_are_announced_face_down() -> None:
     assert deal.action_seen_by(3, 0) == "discard KrC"
     assert [deal.action_seen_by(3, v) for v in (1, 2, None)] == ["discard"] * 3
     assert deal.action_seen_by(0, 1) == "bid dreier"
+
+
+def test_views_built_from_the_shared_part_match_a_fresh_replay() -> None:
+    """The part of the view every seat sees alike is cached per position: at every position
+    of random deals each seat's view equals that of a deal replayed afresh to there, and
+    changing a returned view does not change the next one."""
+    rules = get_rules("dreierles")
+    rng = random.Random(17)
+    for _ in range(20):
+        dealt = rules.shuffle_and_deal(rng)
+        deal = rules.new_deal(dealt)
+        while True:
+            views = [deal.view(s) for s in (0, 1, 2, None)]
+            fresh = rules.new_deal(dealt)
+            for seat, move in deal.history:
+                fresh.apply(move, seat)
+            assert views == [fresh.view(s) for s in (0, 1, 2, None)]
+            views[0]["phase"] = "tampered"
+            assert deal.view(0)["phase"] == fresh.view(0)["phase"]
+            if deal.outcome() is not None:
+                break
+            deal.apply(rng.choice(deal.legal_moves()))

@@ -622,14 +622,37 @@ class DreierlesDeal(Deal):
         return {"leader": leader, "cards": [TAROCK.code(c) for c in cards], "winner": winner}
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: spectator or the sitting-out dealer)."""
+        """What ``seat`` may see (``None``: spectator or the sitting-out dealer).
+
+        What every seat sees alike is built once per position (the table asks for every
+        seat's view after each action) and shared; each call returns a fresh top-level
+        dict, whose nested values the caller must not change.
+        """
         finished = self._phase == "finished"
         declarer = self.declarer
         is_declarer = seat is not None and seat == declarer
         is_opponent = seat is not None and declarer is not None and seat != declarer
-        view: JSON = {
+        view: JSON = dict(self._public_view())
+        view["seat"] = seat
+        view["hand"] = TAROCK.codes(self.hands[seat]) if seat is not None else None
+        view["talon_rest"] = TAROCK.codes(self.rest) if is_opponent or finished else None
+        view["discards"] = TAROCK.codes(self.discards) if is_declarer or finished else None
+        view["legal_actions"] = (
+            self.legal_texts() if seat is not None and seat == self._to_move else []
+        )
+        if finished:
+            view["outcome"] = self.outcome()
+        return view
+
+    def _public_view(self) -> JSON:
+        """The part of the view that is the same for every seat (cached per position)."""
+        position = len(self.history)
+        cached: tuple[int, JSON] | None = getattr(self, "_public_cache", None)
+        if cached is not None and cached[0] == position:
+            return cached[1]
+        declarer = self.declarer
+        public: JSON = {
             "game": self.rules.name,
-            "seat": seat,
             "seats": list(self.seat_names),
             "dealer": self.dealer,
             "phase": self._phase,
@@ -640,11 +663,8 @@ class DreierlesDeal(Deal):
             "factor": FACTORS.get(self.contract),
             "knocks": list(self.knocks),
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
             "talon_taken": TAROCK.codes(self.taken),
-            "talon_rest": TAROCK.codes(self.rest) if is_opponent or finished else None,
             "talon_size": len(self.talon),
-            "discards": TAROCK.codes(self.discards) if is_declarer or finished else None,
             "discard_count": self.discards.bit_count(),
             "open_discards": TAROCK.codes(self.open_discards),
             "pfeife_announced": self.pfeife_announced,
@@ -654,13 +674,9 @@ class DreierlesDeal(Deal):
             "trick": self._trick_json(self.leader, self.trick, None),
             "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
             "tricks_won": [sum(1 for t in self.tricks if t[2] == s) for s in range(3)],
-            "legal_actions": self.legal_texts()
-            if seat is not None and seat == self._to_move
-            else [],
         }
-        if finished:
-            view["outcome"] = self.outcome()
-        return view
+        self._public_cache = (position, public)
+        return public
 
     def replay_state(self) -> JSON:
         """Every hand (in pack order, as the table shows them), the blind not taken by the
