@@ -136,7 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``stammtisch`` console script."""
     args = build_parser().parse_args(argv)
-    status: int = args.func(args)
+    try:
+        status: int = args.func(args)
+    except BrokenPipeError:  # the reader went away (`stammtisch deal ... | head`)
+        sys.stderr.close()
+        return 0
     return status
 
 

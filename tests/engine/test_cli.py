@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "tests" / "golden" / "dreierles" / "worked-example.json"
@@ -75,3 +78,18 @@ def test_deal_prints_a_record_that_replays() -> None:
     replayed = run("replay", "-", stdin=made.stdout)
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout)["finished"] is True
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``stammtisch deal ... | head``: the closed pipe ends the command with status 0."""
+    from server import cli
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert cli.main(["deal", "--game", "dreierles", "--seed", "1"]) == 0
