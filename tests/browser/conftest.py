@@ -19,11 +19,14 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 from tests.support import REPO_ROOT, LiveServer, sqlite_url, upgrade, uvicorn_subprocess
+
+T = TypeVar("T")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 #: Flags that keep chromium quiet on a machine without a display or outside network.
@@ -60,13 +63,20 @@ def browser() -> Iterator[Browser]:
             browser.close()
 
 
+def off_the_loop(function: Callable[..., T], *args: Any) -> T:
+    """Call ``function(*args)`` in a worker thread and return its result: ``asyncio.run``
+    (Alembic's migrations, scripted clients) refuses to start in the main thread while
+    Playwright's event loop runs there."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()
+
+
 @pytest.fixture(scope="module")
 def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A real uvicorn server on its own migrated SQLite file, shared within a module."""
     directory = tmp_path_factory.mktemp("server")
     path = directory / "stammtisch.sqlite3"
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(upgrade, sqlite_url(path)).result()
+    off_the_loop(upgrade, sqlite_url(path))
     with uvicorn_subprocess(sqlite_url(path), directory / "uvicorn.log") as base_url:
         yield LiveServer(base_url, path)
 

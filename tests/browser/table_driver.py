@@ -76,6 +76,34 @@ def version(page: Page) -> int:
     return int(page.locator("#table").get_attribute("data-version") or -1)
 
 
+def trick_cards(person: Person) -> int:
+    """How many cards ``person`` sees in the trick being played."""
+    return person.page.locator("#trick:not(.collected) .card").count()
+
+
+def move(person: Person, option: str) -> None:
+    """``person`` chooses ``option`` and waits until the table has moved on."""
+    before = version(person.page)
+    person.choose(option)
+    person.page.wait_for_function(
+        f"document.getElementById('table').dataset.version > {before}", timeout=10_000
+    )
+
+
+def next_mover(people: list[Person]) -> Person | None:
+    """The person whose turn it is and who has something to do, if any yet."""
+    return next((p for p in people if p.my_turn() and p.options()), None)
+
+
+def wait_for_turn(people: list[Person], timeout: float = 10.0) -> Person:
+    """The person whose turn it is (waits until somebody has something to do)."""
+    deadline = time.monotonic() + timeout
+    while (mover := next_mover(people)) is None:
+        assert time.monotonic() < deadline, "nobody's turn"
+        time.sleep(0.05)
+    return mover
+
+
 def play_until(
     people: list[Person],
     done: Callable[[], bool],
@@ -89,17 +117,12 @@ def play_until(
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, "the table did not finish in time"
-        mover = next((p for p in people if p.my_turn() and p.options()), None)
+        mover = next_mover(people)
         if mover is None:
             time.sleep(0.05)
             continue
         options = mover.options()
         wanted = [o for o in prefer if o in options]
-        choice = wanted[0] if wanted else rng.choice(options)
-        before = version(mover.page)
-        mover.choose(choice)
+        move(mover, wanted[0] if wanted else rng.choice(options))
         moves += 1
-        mover.page.wait_for_function(
-            f"document.getElementById('table').dataset.version > {before}", timeout=10_000
-        )
     return moves

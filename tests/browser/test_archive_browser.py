@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import FilePayload, Page, expect
 
-from tests.browser.conftest import NewPerson
+from tests.browser.conftest import NewPerson, off_the_loop
 from tests.support import LiveServer
 from tests.table_client import COOKIE
 from tests.test_archive_pages import ROOM_NAME, first_deal_id, play_one_deal
@@ -55,9 +54,7 @@ def test_a_finished_deal_is_opened_and_stepped_through(
     new_person: NewPerson, module_server: LiveServer, artifacts: Path, tmp_path: Path
 ) -> None:
     base = module_server.base_url
-    # Playwright's sync API runs an event loop in this thread: play in a worker thread.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        _room, match_id, cookies = pool.submit(asyncio.run, play_one_deal(base, NAMES)).result()
+    _room, match_id, cookies = off_the_loop(asyncio.run, play_one_deal(base, NAMES))
     deal_id = first_deal_id(module_server, match_id)
 
     page = new_person()

@@ -9,13 +9,20 @@ import os
 import random
 import re
 import signal
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from playwright.sync_api import Dialog, Page, expect
 
-from tests.browser.conftest import NewPerson
-from tests.browser.table_driver import Person, play_until, register_by_api, version
+from tests.browser.conftest import NewPerson, off_the_loop
+from tests.browser.table_driver import (
+    Person,
+    move,
+    play_until,
+    register_by_api,
+    trick_cards,
+    version,
+    wait_for_turn,
+)
 from tests.support import LiveServer, free_port, server_process, sqlite_url, upgrade
 
 
@@ -70,7 +77,7 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     rng = random.Random(7)
     moves = play_until(
         people,
-        lambda: anna.page.locator("#trick .card").count() == 2,
+        lambda: trick_cards(anna) == 2,
         rng,
         prefer=["Zweier", "Weiter", "Fertig"],
     )
@@ -102,25 +109,6 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     assert version(anna.page) > moves
 
 
-def wait_for_turn(people: list[Person]) -> Person:
-    """The person whose turn it is (waits until somebody has something to do)."""
-    for _ in range(200):
-        mover = next((p for p in people if p.my_turn() and p.options()), None)
-        if mover is not None:
-            return mover
-        people[0].page.wait_for_timeout(50)
-    raise AssertionError("nobody's turn")
-
-
-def move(person: Person, option: str) -> None:
-    """``person`` chooses ``option`` and waits until the table has moved on."""
-    before = version(person.page)
-    person.choose(option)
-    person.page.wait_for_function(
-        f"document.getElementById('table').dataset.version > {before}", timeout=10_000
-    )
-
-
 def test_a_doppelkopf_deal_with_a_vorbehalt(
     new_person: NewPerson, module_server: LiveServer, artifacts: Path
 ) -> None:
@@ -143,7 +131,7 @@ def test_a_doppelkopf_deal_with_a_vorbehalt(
     for person in people:
         expect(person.page.locator("#info")).to_contain_text(f"{first.name} spielt Damensolo")
     expect(first.page.locator("#turn")).to_have_text("Du bist am Zug: spiel eine Karte")
-    play_until(people, lambda: first.page.locator("#trick .card").count() == 2, random.Random(3))
+    play_until(people, lambda: trick_cards(first) == 2, random.Random(3))
     first.page.screenshot(path=artifacts / "table-doppelkopf-360.png")
     assert first.page.evaluate("document.documentElement.scrollWidth") <= 360
     play_until(people, lambda: first.page.locator("#result-dialog").is_visible(), random.Random(4))
@@ -163,7 +151,7 @@ def test_reload_in_the_middle_of_a_trick_resumes_the_table(
     rng = random.Random(11)
     play_until(
         people,
-        lambda: people[0].page.locator("#trick .card").count() == 1,
+        lambda: trick_cards(people[0]) == 1,
         rng,
         prefer=["Dreier", "Weiter", "Fertig"],
     )
@@ -176,7 +164,7 @@ def test_reload_in_the_middle_of_a_trick_resumes_the_table(
     expect(page.locator("#turn")).to_have_text(turn)
     assert page.locator("#trick .card").evaluate_all("ns => ns.map(n => n.dataset.card)") == trick
     # ... and play goes on from there, the reloaded page included.
-    play_until(people, lambda: people[0].page.locator("#trick .card").count() == 0, rng)
+    play_until(people, lambda: trick_cards(people[0]) == 0, rng)
     expect(page.locator(".seat", has_text="Yvonne")).not_to_contain_text("offline")
 
 
@@ -190,7 +178,7 @@ def test_an_illegal_card_is_explained_and_changes_nothing(
     def someone_must_follow() -> bool:
         return any(
             p.my_turn()
-            and p.page.locator("#trick:not(.collected) .card").count() > 0
+            and trick_cards(p) > 0
             and p.page.locator('#hand button[aria-disabled="true"]').count() > 0
             for p in people
         )
@@ -246,15 +234,14 @@ def test_the_table_reconnects_by_itself_after_a_server_crash(
     """The server dies in the middle of a trick: every page says it is reconnecting, and
     when the server is back (same address, same database) the table is where it was."""
     database = sqlite_url(tmp_path / "crash.sqlite3")
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(upgrade, database).result()
+    off_the_loop(upgrade, database)
     log, port = tmp_path / "uvicorn.log", free_port()
     with server_process(database, log, port=port) as (base, process):
         _room, people = seat_people(new_person, base, ["Lena", "Max", "Nora"], "dreierles")
         rng = random.Random(2)
         play_until(
             people,
-            lambda: people[0].page.locator("#trick .card").count() == 1,
+            lambda: trick_cards(people[0]) == 1,
             rng,
             prefer=["Dreier", "Weiter", "Fertig"],
         )
@@ -271,7 +258,7 @@ def test_the_table_reconnects_by_itself_after_a_server_crash(
             expect(person.page.locator("#connection")).to_be_hidden(timeout=20_000)
             expect(person.page.locator("#hand button")).to_have_count(cards)
             expect(person.page.locator("#turn")).to_have_text(turn)
-        play_until(people, lambda: people[0].page.locator("#trick .card").count() == 0, rng)
+        play_until(people, lambda: trick_cards(people[0]) == 0, rng)
 
 
 def test_the_table_speaks_english_on_request(
