@@ -57,9 +57,8 @@ from tests.table_client import COOKIE, make_room, start
 
 GAME = "dreierles"
 NAMES = ["Anna", "Bernd", "Catrin"]
-#: Besides the flags every server process gets (no WebSocket compression, as ``make run``).
+#: On top of the flags every server process gets (no WebSocket compression, as ``make run``).
 QUIET = ("--no-access-log", "--log-level", "warning")
-UVICORN_FLAGS = ("--ws-per-message-deflate", "false", *QUIET)
 
 
 # --------------------------------------------------------------------------- servers
@@ -68,7 +67,7 @@ UVICORN_FLAGS = ("--ws-per-message-deflate", "false", *QUIET)
 def uvicorn_process(
     app: str, log_path: Path, cwd: Path = REPO_ROOT, database_url: str | None = None
 ) -> contextlib.AbstractContextManager[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve ``app`` with ``python -m uvicorn`` and :data:`UVICORN_FLAGS` from ``cwd`` (the
+    """Serve ``app`` with ``python -m uvicorn`` and :data:`QUIET` from ``cwd`` (the
     same command line for the server, an older checkout of it and the baseline)."""
     return server_process(database_url, log_path, *QUIET, app=app, cwd=cwd)
 
