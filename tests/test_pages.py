@@ -152,11 +152,27 @@ def test_room_page_for_members_only(person: Person) -> None:
         assert text in html, text
     assert "Invite" in page(host, path, lang="en")
     stranger = person("Fremder")
-    for other in (path, "/rooms/999999", "/rooms/abc"):
+    too_big = "/rooms/99999999999"  # beyond any row id: not found, not a database error
+    for other in (path, "/rooms/999999", "/rooms/abc", too_big):
         body = page(stranger, other, status=404)
         assert "Nicht gefunden" in body
         assert "Geheimrunde" not in body and "Wirtin" not in body
         assert token_of(room) not in body
+
+
+def test_table_page_for_members_only(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(host, name="Geheimrunde")
+    path = f"/rooms/{room['id']}/table"
+    redirects_to_login(person(None), path)
+    html = page(host, path)  # the shell: the script asks the socket for the match
+    assert "Geheimrunde" in html and 'src="/static/js/table.js' in html
+    assert f'data-room="{room["id"]}"' in html
+    stranger = person("Fremder")
+    for other in (path, "/rooms/999999/table", "/rooms/abc/table", "/rooms/99999999999/table"):
+        body = page(stranger, other, status=404)
+        assert "Nicht gefunden" in body
+        assert "Geheimrunde" not in body and "table.js" not in body
 
 
 def test_account_page(person: Person) -> None:

@@ -22,23 +22,13 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.api.deps import Db, OptionalUser
+from server.api.deps import Db, OptionalUser, parse_id
 from server.api.pages import login_first, not_found, render
 from server.engine.registry import list_games
 from server.store import rooms
 from server.store.models import DealRow, Match, User
 
 router = APIRouter(tags=["pages"])
-
-#: Ids are positive integers that fit a database integer; anything else is "not found".
-_MAX_ID_DIGITS = 18
-
-
-def _parse_id(text: str) -> int | None:
-    """``text`` as a record id, or None when it cannot be one."""
-    if not text.isdecimal() or len(text) > _MAX_ID_DIGITS:
-        return None
-    return int(text)
 
 
 async def _member_of_match(db: AsyncSession, match_id: int, user: User) -> Match | None:
@@ -67,7 +57,7 @@ async def match_page(match_id: str, request: Request, db: Db, user: OptionalUser
     """One match's score sheet, chart, pots, settlement, deals and downloads."""
     if user is None:
         return login_first(request)
-    number = _parse_id(match_id)
+    number = parse_id(match_id)
     match = await _member_of_match(db, number, user) if number is not None else None
     if match is None:
         return not_found(request, user)
@@ -79,7 +69,7 @@ async def deal_page(deal_id: str, request: Request, db: Db, user: OptionalUser) 
     """The replay viewer of one deal (``#step=N`` in the URL opens that position)."""
     if user is None:
         return login_first(request)
-    number = _parse_id(deal_id)
+    number = parse_id(deal_id)
     row = None
     if number is not None:
         row = (

@@ -23,6 +23,9 @@ from server.settings import Settings
 from server.store.accounts import SESSION_LIFETIME, user_for_token
 from server.store.models import User
 
+#: The largest id a row can have (the tables' ids are 32-bit integers on PostgreSQL).
+MAX_ID = 2**31 - 1
+
 SESSION_COOKIE = "stammtisch_session"
 SESSION_MAX_AGE = int(SESSION_LIFETIME.total_seconds())
 
@@ -79,3 +82,12 @@ def clear_session_cookie(response: Response, settings: Settings) -> None:
         httponly=True,
         samesite="lax",
     )
+
+
+def parse_id(text: str) -> int | None:
+    """``text`` (a path segment) as a row id, or None when no row can have it: pages and
+    routes answer "not found" for such ids instead of asking the database."""
+    if not text.isdecimal() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if 0 < number <= MAX_ID else None

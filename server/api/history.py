@@ -22,7 +22,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from server.api.deps import CurrentUser, Db
+from server.api.deps import MAX_ID, CurrentUser, Db, parse_id
 from server.api.errors import ApiError
 from server.engine.base import JSON
 from server.engine.errors import EngineError
@@ -41,7 +41,6 @@ MAX_RECORD_BYTES = 256 * 1024
 MATCH_FORMAT = "stammtisch-match"
 MATCH_VERSION = 1
 #: Ids beyond a 32-bit database integer cannot exist.
-_MAX_ID = 2**31 - 1
 #: Sheet notes of a Doppelkopf solo that discharged an obligation.
 PFLICHTSOLO_NOTES = ("Pflichtsolo", "Vorführung")
 
@@ -72,14 +71,6 @@ def _deal_running() -> ApiError:
 
 def _bad_record(message: str, message_de: str) -> ApiError:
     return ApiError(422, "bad_record", message, message_de)
-
-
-def _parse_id(text: str) -> int | None:
-    """``text`` as a row id, or None when no row can have it."""
-    if not text.isdecimal() or len(text) > 10:
-        return None
-    number = int(text)
-    return number if 0 < number <= _MAX_ID else None
 
 
 # --------------------------------------------------------------------------- JSON pieces
@@ -183,7 +174,7 @@ async def list_matches(
     db: Db,
     user: CurrentUser,
     game: Annotated[str | None, Query(max_length=40)] = None,
-    with_user: Annotated[int | None, Query(alias="with", ge=0, le=_MAX_ID)] = None,
+    with_user: Annotated[int | None, Query(alias="with", ge=0, le=MAX_ID)] = None,
 ) -> JSON:
     """My past and running matches, newest first; ``game`` and ``with`` (a fellow player's
     user id) filter them. ``fellows`` lists everyone who shared a match with me."""
@@ -203,7 +194,7 @@ async def list_matches(
 
 
 async def _member_match(db: Db, user_id: int, match_id: str) -> MatchSummary:
-    number = _parse_id(match_id)
+    number = parse_id(match_id)
     match = await history.match_for_member(db, user_id, number) if number else None
     if match is None:
         raise _match_not_found()
@@ -274,7 +265,7 @@ async def match_record(match_id: str, db: Db, user: CurrentUser) -> JSONResponse
 
 
 async def _finished_deal(db: Db, user_id: int, deal_id: str) -> history.DealWithMatch:
-    number = _parse_id(deal_id)
+    number = parse_id(deal_id)
     found = await history.deal_for_member(db, user_id, number) if number else None
     if found is None:
         raise _deal_not_found()

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from server import __version__
 from server.api import rooms as rooms_api
-from server.api.deps import Db, OptionalUser
+from server.api.deps import Db, OptionalUser, parse_id
 from server.api.i18n import LANG_COOKIE, LANGUAGES, Catalogs, pick_language
 from server.api.runtime import get_runtime
 from server.engine.base import OptionValue
@@ -290,10 +290,11 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
     """A room for its members: invite link, seats, members, settings; the host's controls."""
     if user is None:
         return login_first(request)
-    if not room_id.isdecimal() or len(room_id) > 18:
+    number = parse_id(room_id)
+    if number is None:
         return not_found(request, user)
     try:
-        room = await rooms_api.get_room(int(room_id), db, user)
+        room = await rooms_api.get_room(number, db, user)
     except NotFoundError:
         return not_found(request, user)
     lang = page_language(request, user)

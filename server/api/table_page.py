@@ -2,16 +2,16 @@
 
 The page itself holds no game state: ``web/static/js/table.js`` opens the WebSocket
 (``docs/protocol.md``) and renders what the server sends. Only members of the room see the
-page; everybody else gets the same 404 as for a room that does not exist.
+page; everybody else gets the same 404 page as for a room that does not exist.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
-from server.api.deps import Db, OptionalUser
-from server.api.pages import render
+from server.api.deps import Db, OptionalUser, parse_id
+from server.api.pages import login_first, not_found, render
 from server.engine.registry import GAMES
 from server.store import rooms
 
@@ -19,14 +19,14 @@ router = APIRouter(tags=["pages"])
 
 
 @router.get("/rooms/{room_id}/table", response_class=HTMLResponse)
-async def table_page(room_id: int, request: Request, db: Db, user: OptionalUser) -> Response:
+async def table_page(room_id: str, request: Request, db: Db, user: OptionalUser) -> Response:
     """The table of a room's match; logged-out visitors are sent to log in first."""
     if user is None:
-        return RedirectResponse(f"/?next=/rooms/{room_id}/table", status_code=303)
-    room = await rooms.get_room(db, room_id)
-    member = await rooms.membership(db, room_id, user.id) if room is not None else None
-    if room is None or member is None:
-        return render(request, "table.html", {"room": None}, user=user, status_code=404)
+        return login_first(request)
+    number = parse_id(room_id)
+    room = await rooms.get_room(db, number) if number is not None else None
+    if room is None or await rooms.membership(db, room.id, user.id) is None:
+        return not_found(request, user)
     info = GAMES[room.game]
     return render(
         request,
