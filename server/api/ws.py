@@ -17,9 +17,10 @@ from server.api.runtime import Runtime
 from server.engine.errors import EngineError
 from server.store.accounts import user_for_token
 from server.store.rooms import membership
+from server.tables.connection import Connection
 from server.tables.manager import TableManager
 from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, encode, read_message
-from server.tables.table import Connection, RateLimit, Table, error_json
+from server.tables.table import RateLimit, Table, error_json
 from server.tables.writer import StorageError
 
 logger = logging.getLogger(__name__)

@@ -6,9 +6,10 @@ arrival order (an asyncio lock is FIFO): the action is checked (seat, version, e
 the way its seat sees it: the action as that seat may see it, and that seat's view.
 Spectators and a sitting-out dealer get the spectator view.
 
-Connections are decoupled from the table by a bounded send queue each, so a slow phone
-never holds up the others; a connection whose queue overflows is closed and resyncs with a
-snapshot when it comes back.
+A message is written to each socket at once, on the table's own stack; only a socket that
+cannot take more right now gets a bounded backlog of its own (``server/tables/connection.py``),
+so a slow phone never holds up the others; a connection whose backlog overflows is closed
+and resyncs with a snapshot when it comes back.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,57 +29,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.store import log
+from server.tables.connection import Connection
 from server.tables.matches import LiveMatch
 from server.tables.protocol import ProtocolError, encode
 from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
 
-SEND_QUEUE = 256
 CHAT_KEEP = 50
 CHAT_MAX = 500
-
-
-@dataclass(eq=False)
-class Connection:
-    """One open WebSocket of a user at a table (several devices may be open at once)."""
-
-    user_id: int
-    name: str
-    send: Callable[[str], Awaitable[None]]
-    close: Callable[[], Awaitable[None]]
-    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
-    task: asyncio.Task[None] | None = None
-    role: str = "player"
-
-    def start(self) -> None:
-        """Start the task that drains the send queue into the socket."""
-        self.task = asyncio.create_task(self._pump())
-
-    def push(self, message: str) -> bool:
-        """Queue a message; ``False`` when the client is too far behind."""
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            return False
-        return True
-
-    async def _pump(self) -> None:
-        try:
-            while True:
-                message = await self.queue.get()
-                await self.send(message)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the socket is gone; the endpoint notices and detaches
-            logger.debug("send failed for user %s", self.user_id)
-
-    async def stop(self) -> None:
-        """Stop the send task."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
 
 
 class Table:
@@ -203,7 +161,6 @@ class Table:
         """Add a connection; it gets a snapshot (a resync is always a fresh snapshot)."""
         async with self.lock:
             conn.role = self.role_of(conn.user_id)
-            conn.start()
             self.connections.add(conn)
             conn.push(self.snapshot(conn))
             self._presence()
