@@ -11,14 +11,15 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from server.store.db import configure_sqlite, sqlite_file
 from server.store.errors import ConflictError
@@ -62,18 +63,24 @@ async def create_match(
     return match.id
 
 
-async def create_deal(
-    session: AsyncSession, match_id: int, number: int, record: dict[str, Any]
-) -> int:
-    """Insert a deal with the chance part of its record; return the deal id."""
-    deal = DealRow(match_id=match_id, number=number, record=record)
-    session.add(deal)
-    await session.flush()
-    return deal.id
+def create_deal(connection: Connection, match_id: int, number: int, record: dict[str, Any]) -> int:
+    """Insert a deal with the chance part of its record; return the deal id.
+
+    This and the next two are the writes of a running table. They take a synchronous
+    connection, so that the table's writer can run them inline on a SQLite file (see
+    :class:`SqliteWriter`) or through an async session elsewhere
+    (``AsyncSession.run_sync``), one body for both.
+    """
+    inserted = connection.execute(
+        insert(DealRow).values(match_id=match_id, number=number, record=record)
+    )
+    key = inserted.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
-async def finish_deal(
-    session: AsyncSession,
+def finish_deal(
+    connection: Connection,
     match_id: int,
     deal_id: int,
     outcome: dict[str, Any],
@@ -83,34 +90,34 @@ async def finish_deal(
 ) -> None:
     """Store a deal's outcome and its score entries (and pot movements: pot, player, cents,
     reason)."""
-    await session.execute(
+    connection.execute(
         update(DealRow)
         .where(DealRow.id == deal_id, DealRow.outcome.is_(None))
         .values(outcome=outcome, finished_at=datetime.now(UTC))
     )
-    session.add_all(
-        ScoreEntry(
-            match_id=match_id,
-            deal_id=deal_id,
-            player=name,
-            points=pts,
-            cents=pts * stake_cents,
-        )
+    scores = [
+        {"match_id": match_id, "deal_id": deal_id, "player": name, "points": pts,
+         "cents": pts * stake_cents}
         for name, pts in points.items()
-    )
-    session.add_all(
-        PotMovement(match_id=match_id, deal_id=deal_id, pot=pot, player=p, cents=c, reason=r)
-        for pot, p, c, r in pots
-    )
+    ]  # fmt: skip
+    if scores:
+        connection.execute(insert(ScoreEntry), scores)
+    movements = [
+        {"match_id": match_id, "deal_id": deal_id, "pot": pot, "player": player, "cents": c,
+         "reason": reason}
+        for pot, player, c, reason in pots
+    ]  # fmt: skip
+    if movements:
+        connection.execute(insert(PotMovement), movements)
 
 
-async def finish_match(session: AsyncSession, match_id: int, room_id: int) -> None:
+def finish_match(connection: Connection, match_id: int, room_id: int) -> None:
     """Mark a match and its room as finished."""
     now = datetime.now(UTC)
-    await session.execute(
+    connection.execute(
         update(Match).where(Match.id == match_id).values(status="finished", finished_at=now)
     )
-    await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
+    connection.execute(update(Room).where(Room.id == room_id).values(status="finished"))
 
 
 @dataclass
@@ -179,37 +186,44 @@ async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
 
 #: One entry of the action log: deal id, sequence number, seat, canonical text.
 ActionEntry = tuple[int, int, int, str]
+#: A write of a running table: a function of a synchronous connection (see create_deal).
+SyncWork = Callable[[Connection], Any]
 
 
-class SqliteActionLog:
-    """The action log's appender on a SQLite file: one ``INSERT`` (``executemany``) and one
-    ``COMMIT`` per batch with the standard ``sqlite3`` module, on the event loop itself.
+class SqliteWriter:
+    """The table writer's way into a SQLite file: a batch of action-log rows (one
+    ``executemany`` INSERT) and the other writes of the batch (deals dealt and finished,
+    :data:`SyncWork`) in one transaction with one ``COMMIT``, on the event loop itself.
 
-    Through SQLAlchemy and aiosqlite the same batch takes nine hand-overs between the event
-    loop and aiosqlite's thread (check-out ping, cursor, execute, commit, reset…), each of
-    which waits for the GIL while the loop is busy (up to the interpreter's 5 ms switch
-    interval); under load that was the largest cost per action, in time and in latency. Here
-    the commit is a few hundred microseconds of SQLite's C code (WAL with
-    ``synchronous=NORMAL``: appending to the WAL, no fsync), so it runs inline, with two
-    guards that keep the event loop from ever waiting on the disk or on a lock:
+    Through SQLAlchemy's async session and aiosqlite the same batch takes nine hand-overs
+    between the event loop and aiosqlite's thread (check-out ping, cursor, execute, commit,
+    reset…), each of which waits for the GIL while the loop is busy (up to the interpreter's
+    5 ms switch interval); under load that was the largest cost per action, in time and in
+    latency, and a finished deal (outcome, scores, the next deal: two ORM transactions) cost
+    several milliseconds. Here the commit is a few hundred microseconds of SQLite's C code
+    (WAL with ``synchronous=NORMAL``: appending to the WAL, no fsync) on one synchronous
+    SQLAlchemy connection of our own, so it runs inline, with two guards that keep the event
+    loop from ever waiting on the disk or on a lock:
 
     - the connection does not checkpoint by itself (``wal_autocheckpoint=0``, the step that
       fsyncs); every ``checkpoint_every`` commits a passive checkpoint runs on a thread of
-      its own, with its own connection, while appends go on (the engine's connections still
-      checkpoint on aiosqlite's thread as before);
-    - the inline attempt does not wait for the write lock (``busy_timeout=0``): when another
-      connection (a deal being stored, an HTTP request) holds it, the batch is committed on
-      the thread instead, waiting there as long as the engine's connections would.
+      its own, with its own connection, while appends go on (the async engine's connections
+      still checkpoint on aiosqlite's thread as before);
+    - the inline attempt does not wait for the write lock (``BEGIN IMMEDIATE`` with
+      ``busy_timeout=0``): when another connection (an HTTP request) holds it, the batch is
+      committed on the thread instead, waiting there as long as the engine's connections
+      would.
 
-    Either way the batch is committed, or rolled back as a whole, before :meth:`append`
+    Either way the batch is committed, or rolled back as a whole, before :meth:`commit`
     returns. The connection is configured like the engine's (WAL, foreign keys).
     """
 
     def __init__(self, path: str, checkpoint_every: int = 200) -> None:
         self._path = path
         self._checkpoint_every = checkpoint_every
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="stammtisch-action-log")
-        self._connection: sqlite3.Connection | None = None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="stammtisch-writer")
+        self._engine: Engine | None = None
+        self._connection: Connection | None = None
         self._checkpointer: sqlite3.Connection | None = None
         self._checkpoint: asyncio.Future[None] | None = None
         self._since_checkpoint = 0
@@ -218,58 +232,78 @@ class SqliteActionLog:
         self.inline = 0  # batches committed on the loop
         self.deferred = 0  # batches that found the write lock taken and went to the thread
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self) -> tuple[Connection, sqlite3.Connection]:
         connection = self._connection
         if connection is None:
-            connection = sqlite3.connect(self._path, isolation_level=None,
-                                         check_same_thread=False)  # fmt: skip
-            configure_sqlite(connection)
-            connection.execute("PRAGMA wal_autocheckpoint=0")
-            connection.execute("PRAGMA busy_timeout=0")
-            self._connection = connection
-        return connection
+            # One connection, used by the loop or (while the loop waits) by the thread;
+            # no implicit BEGIN from the driver: every transaction is BEGIN IMMEDIATE.
+            engine = self._engine = create_engine(
+                f"sqlite:///{self._path}",
+                poolclass=StaticPool,
+                connect_args={"check_same_thread": False, "isolation_level": None},
+            )
+            event.listen(engine, "connect", _writer_on_connect)
+            connection = self._connection = engine.connect()
+        raw = connection.connection.driver_connection
+        assert isinstance(raw, sqlite3.Connection)
+        return connection, raw
 
-    async def append(self, entries: Sequence[ActionEntry]) -> None:
-        """Insert ``entries`` in one committed transaction (all or nothing)."""
-        connection = self._connect()
+    async def commit(
+        self, entries: Sequence[ActionEntry], units: Sequence[SyncWork] = ()
+    ) -> list[Any]:
+        """Insert ``entries`` and run ``units`` in one committed transaction (all or
+        nothing); return the units' results."""
+        connection, raw = self._connect()
         try:
-            connection.execute("BEGIN IMMEDIATE")
+            raw.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY:
                 raise
             self.deferred += 1
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._thread, self._append_waiting, entries)
+            results = await loop.run_in_executor(self._thread, self._waiting, entries, units)
         else:
             self.inline += 1
-            self._insert_and_commit(connection, entries)
+            results = self._write(connection, raw, entries, units)
         self._since_checkpoint += 1
         if self._since_checkpoint >= self._checkpoint_every and self._checkpoint is None:
             self._since_checkpoint = 0
             future = asyncio.get_running_loop().run_in_executor(self._thread, self._wal_checkpoint)
             future.add_done_callback(self._checkpoint_done)
             self._checkpoint = future
+        return results
 
-    def _insert_and_commit(
-        self, connection: sqlite3.Connection, entries: Sequence[ActionEntry]
-    ) -> None:
+    def _write(
+        self,
+        connection: Connection,
+        raw: sqlite3.Connection,
+        entries: Sequence[ActionEntry],
+        units: Sequence[SyncWork],
+    ) -> list[Any]:
+        """Inside ``BEGIN IMMEDIATE``: write everything and commit, or roll it all back."""
         try:
-            connection.executemany(self._insert, entries)
-            connection.execute("COMMIT")
+            if entries:
+                raw.executemany(self._insert, entries)
+            results = [unit(connection) for unit in units]
+            raw.execute("COMMIT")
         except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
             raise
-
-    def _append_waiting(self, entries: Sequence[ActionEntry]) -> None:
-        """On the thread: wait for the write lock as long as the engine would, then commit."""
-        connection = self._connect()
-        connection.execute("PRAGMA busy_timeout=5000")
-        try:
-            connection.execute("BEGIN IMMEDIATE")
-            self._insert_and_commit(connection, entries)
         finally:
-            connection.execute("PRAGMA busy_timeout=0")
+            if connection.in_transaction():  # SQLAlchemy's view of it; no SQL is sent
+                connection.rollback()
+        return results
+
+    def _waiting(self, entries: Sequence[ActionEntry], units: Sequence[SyncWork]) -> list[Any]:
+        """On the thread: wait for the write lock as long as the engine would, then commit."""
+        connection, raw = self._connect()
+        raw.execute("PRAGMA busy_timeout=5000")
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            return self._write(connection, raw, entries, units)
+        finally:
+            raw.execute("PRAGMA busy_timeout=0")
 
     def _wal_checkpoint(self) -> None:
         if self._checkpointer is None:
@@ -292,18 +326,27 @@ class SqliteActionLog:
         self._thread.shutdown(wait=True)
 
     def _close(self) -> None:
-        for connection in (self._connection, self._checkpointer):
-            if connection is not None:
-                connection.close()
-        self._connection = self._checkpointer = None
+        if self._connection is not None:
+            self._connection.close()
+        if self._engine is not None:
+            self._engine.dispose()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+        self._connection = self._engine = self._checkpointer = None
 
 
-def sqlite_action_log(sessions: async_sessionmaker[AsyncSession]) -> SqliteActionLog | None:
-    """The fast action-log appender when ``sessions`` are bound to a SQLite file, else
+def _writer_on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
+    configure_sqlite(dbapi_connection)
+    dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
+    dbapi_connection.execute("PRAGMA busy_timeout=0")
+
+
+def sqlite_writer(sessions: async_sessionmaker[AsyncSession]) -> SqliteWriter | None:
+    """The table writer's inline path when ``sessions`` are bound to a SQLite file, else
     ``None`` (PostgreSQL: asyncpg runs on the event loop itself, no thread hand-overs; an
     in-memory SQLite database is not shared between connections)."""
     bind = sessions.kw.get("bind")
     if not isinstance(bind, AsyncEngine):
         return None
     path = sqlite_file(bind.url.render_as_string(hide_password=False))
-    return SqliteActionLog(path) if path is not None else None
+    return SqliteWriter(path) if path is not None else None

@@ -31,7 +31,7 @@ class TableManager:
         self, sessions: async_sessionmaker[AsyncSession], rng: random.Random | None = None
     ) -> None:
         self.sessions = sessions
-        self.writer = Writer(sessions, action_log=log.sqlite_action_log(sessions))
+        self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
         self.rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Connection as SAConnection
 
 from server.engine.base import JSON
 from server.engine.errors import EngineError
@@ -254,17 +254,23 @@ class Table:
         finished = live.engine.finished
 
         pots = live.closing_pots() if finished else []
+        following = None if finished else live.next_deal(self.rng)
+        number = live.deal_number + 1
 
-        async def store(session: AsyncSession) -> None:
-            await log.finish_deal(session, match_id, deal_id, outcome, points, stake, pots)
-            if finished:
-                await log.finish_match(session, match_id, self.room_id)
+        def store(connection: SAConnection) -> int | None:
+            """The outcome and scores, and the match's end or the next deal: one commit."""
+            log.finish_deal(connection, match_id, deal_id, outcome, points, stake, pots)
+            if following is None:
+                log.finish_match(connection, match_id, self.room_id)
+                return None
+            return log.create_deal(connection, match_id, number, following[1])
 
-        await self.writer.run(store)
-        if finished:
+        next_id = await self.writer.execute(store)
+        if following is None:
             self.finished = True
         else:
-            await self.start_next_deal()
+            assert next_id is not None
+            live.deal_id, live.deal, live.deal_number = next_id, following[0], number
         self.version += 1
         self._broadcast(self.snapshot)
 
@@ -273,11 +279,10 @@ class Table:
         live = self.live
         deal, record = live.next_deal(self.rng)
         number = live.deal_number + 1
-
-        async def store(session: AsyncSession) -> int:
-            return await log.create_deal(session, live.match_id, number, record)
-
-        live.deal_id = await self.writer.run(store)
+        match_id = live.match_id
+        live.deal_id = await self.writer.execute(
+            lambda connection: log.create_deal(connection, match_id, number, record)
+        )
         live.deal, live.deal_number = deal, number
 
     async def say(self, conn: Connection, text: str) -> None:

@@ -8,10 +8,11 @@ database sees few, larger transactions instead of one per action — the cheap w
 
 If a batch fails, its units are retried one by one, so that one bad unit fails alone.
 
-On a SQLite file the action-log rows of a batch go through :class:`SqliteActionLog` (one
-INSERT and one COMMIT in one hand-over to its thread) and the other units, rare, through a
-session as before, each part in its own transaction; a caller is told only once its own
-part is committed.
+The writes of a running table (action rows, deals dealt and finished) are synchronous
+SQLAlchemy Core work (:meth:`Writer.execute`): on a SQLite file they go through
+:class:`SqliteWriter`, one INSERT for the rows and one COMMIT for the batch, inline on the
+loop; elsewhere through an async session (``run_sync``). Rare ORM work (a match started)
+goes through a session of its own; a caller is told only once its own part is committed.
 """
 
 from __future__ import annotations
@@ -20,20 +21,30 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import insert
+from sqlalchemy import Connection, insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store.errors import StoreError
-from server.store.log import ActionEntry, SqliteActionLog
+from server.store.log import ActionEntry, SqliteWriter, SyncWork
 from server.store.models import ActionRow
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Work = Callable[[AsyncSession], Awaitable[Any]]
-Unit = Work | ActionEntry  # a unit of work, or one action-log row to insert
+
+
+@dataclass(frozen=True)
+class Sync:
+    """A unit of synchronous work (a function of a connection), see :meth:`Writer.execute`."""
+
+    work: SyncWork
+
+
+Unit = Work | Sync | ActionEntry  # async work, sync work, or one action-log row to insert
 Item = tuple[Unit, asyncio.Future[Any]]
 COLUMNS = ("deal_id", "seq", "seat", "text")
 
@@ -45,11 +56,11 @@ class Writer:
         self,
         sessions: async_sessionmaker[AsyncSession],
         max_batch: int = 500,
-        action_log: SqliteActionLog | None = None,
+        sqlite: SqliteWriter | None = None,
     ) -> None:
         self._sessions = sessions
         self._max_batch = max_batch
-        self._action_log = action_log
+        self._sqlite = sqlite
         self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -69,27 +80,35 @@ class Writer:
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
-        if self._action_log is not None:
-            await self._action_log.close()
+        if self._sqlite is not None:
+            await self._sqlite.close()
 
-    async def run(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """Queue ``work`` and wait until it is committed; return its result."""
+    def _submit(self, unit: Unit) -> asyncio.Future[Any]:
         if self._task is None:
             raise RuntimeError("the writer is not running")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((work, future))
-        return await future
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((unit, future))
+        return future
+
+    async def run(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """Queue ``work`` (with an async session) and wait until it is committed; return
+        its result. For the rare writes that need the ORM; see :meth:`execute`."""
+        result: T = await self._submit(work)
+        return result
+
+    async def execute(self, work: Callable[[Connection], T]) -> T:
+        """Queue ``work`` (with a synchronous connection) and wait until it is committed;
+        return its result. The writes of a running table: on a SQLite file they share the
+        batch's transaction with the action rows, inline on the loop."""
+        result: T = await self._submit(Sync(work))
+        return result
 
     async def append_action(self, deal_id: int, seq: int, seat: int, text: str) -> None:
         """Append one entry to the action log and wait until it is committed.
 
         The rows of one batch go in with a single INSERT, the bulk of the writes at play.
         """
-        if self._task is None:
-            raise RuntimeError("the writer is not running")
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(((deal_id, seq, seat, text), future))
-        await future
+        await self._submit((deal_id, seq, seat, text))
 
     async def _loop(self) -> None:
         while True:
@@ -97,14 +116,14 @@ class Writer:
             while len(batch) < self._max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                if self._action_log is None:
+                if self._sqlite is None:
                     await self._commit(batch)
                 else:
-                    rows = [item for item in batch if isinstance(item[0], tuple)]
-                    if rows:
-                        await self._commit(rows, self._append_rows)
-                    if len(rows) < len(batch):
-                        await self._commit([i for i in batch if not isinstance(i[0], tuple)])
+                    fast = [item for item in batch if not callable(item[0])]
+                    if fast:
+                        await self._commit(fast, self._in_sqlite)
+                    if len(fast) < len(batch):
+                        await self._commit([i for i in batch if callable(i[0])])
             finally:
                 for _ in batch:
                     self._queue.task_done()
@@ -116,17 +135,24 @@ class Writer:
                     if isinstance(unit, tuple)]  # fmt: skip
             if rows:
                 await session.execute(insert(ActionRow), rows)
-            results = [
-                None if isinstance(unit, tuple) else await unit(session) for unit, _ in batch
-            ]
+            results: list[Any] = []
+            for unit, _ in batch:
+                if isinstance(unit, tuple):
+                    results.append(None)
+                elif isinstance(unit, Sync):
+                    results.append(await session.run_sync(_on_connection, unit.work))
+                else:
+                    results.append(await unit(session))
             await session.commit()
         return results
 
-    async def _append_rows(self, batch: list[Item]) -> list[Any]:
-        """Commit a batch of action-log rows only, through the SQLite action log."""
-        assert self._action_log is not None
-        await self._action_log.append([unit for unit, _ in batch if isinstance(unit, tuple)])
-        return [None] * len(batch)
+    async def _in_sqlite(self, batch: list[Item]) -> list[Any]:
+        """Commit a batch of action-log rows and sync units through the SQLite writer."""
+        assert self._sqlite is not None
+        rows = [unit for unit, _ in batch if isinstance(unit, tuple)]
+        units = [unit.work for unit, _ in batch if isinstance(unit, Sync)]
+        done = iter(await self._sqlite.commit(rows, units))
+        return [next(done) if isinstance(unit, Sync) else None for unit, _ in batch]
 
     async def _commit(
         self, batch: list[Item], how: Callable[[list[Item]], Awaitable[list[Any]]] | None = None
@@ -153,6 +179,11 @@ class Writer:
         for (_, future), result in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(result)
+
+
+def _on_connection(session: Any, work: SyncWork) -> Any:
+    """Run sync ``work`` on the connection of a (synchronous) session's transaction."""
+    return work(session.connection())
 
 
 class StorageError(RuntimeError):
