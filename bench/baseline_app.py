@@ -9,8 +9,9 @@ bare WebSocket round trip. It speaks just enough of docs/protocol.md for that cl
 - ``{"type": "hello", "room": n}`` joins group ``n`` (seats are given in joining order) and
   is answered with a ``snapshot`` whose ``view`` names the seat and whose turn it is;
 - ``{"type": "action", ...}`` from any member is broadcast to the whole group as one
-  ``event`` (encoded once; it names the next seat to move), then acknowledged to the sender
-  with an ``ack``: four frames per action, as on the real server.
+  ``event`` (encoded once; it names the next seat to move); the sender's copy carries the
+  message's ``id`` as its acknowledgement (encoded a second time): three frames per
+  action, as on the real server.
 
 Every send is awaited in the receiving connection's own handler, as in FastAPI's broadcast
 example: no queues, no tasks, no locks.
@@ -68,10 +69,10 @@ async def broadcast(websocket: WebSocket) -> None:
                          "action": message["action"], "auto": False, "view": view}  # fmt: skip
                 text = json.dumps(event)
                 for member in group.members:
-                    await member.send_text(text)
-                await websocket.send_text(
-                    json.dumps({"type": "ack", "id": message.get("id"), "v": group.version})
-                )
+                    if member is websocket:
+                        await member.send_text(json.dumps({**event, "id": message.get("id")}))
+                    else:
+                        await member.send_text(text)
     except WebSocketDisconnect:
         pass
     finally:

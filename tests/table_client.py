@@ -99,6 +99,18 @@ class Client:
                 if message["type"] in kinds:
                     return message
 
+    async def expect_ack(self, msg_id: Any, timeout: float = 10) -> dict[str, Any]:
+        """The event of this client's own action ``msg_id``: its acknowledgement (the copy
+        of the event sent to the acting connection carries the action message's id)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] == "event" and "id" in message:
+                    assert message["id"] == msg_id, message
+                    return message
+                if message["type"] == "error" and message.get("id") == msg_id:
+                    raise AssertionError(f"action {msg_id!r} refused: {message}")
+
     def move_to(self, base_url: str) -> None:
         """Talk to a server at another address from now on (after a restart)."""
         self.base_url = base_url
@@ -177,9 +189,8 @@ async def step(clients: list[Client], rng: random.Random) -> bool:
     if "gesund" in legal and rng.random() < 0.9:  # as most Doppelkopf hands are
         text = "gesund"
     await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
-    ack = await actor.expect("ack")
-    await settle(clients, ack["v"])
-    event = next(m for m in actor.messages if m["type"] == "event" and m["v"] == ack["v"])
+    event = await actor.expect_ack(text)
+    await settle(clients, event["v"])
     if event["view"]["phase"] == "finished":
-        await settle(clients, ack["v"] + 1)  # the snapshot of the next deal (or the end)
+        await settle(clients, event["v"] + 1)  # the snapshot of the next deal (or the end)
     return True

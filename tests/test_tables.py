@@ -344,7 +344,11 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(play_server: tuple[str
         await asyncio.sleep(0.1)
         assert all(c.version == version for c in clients)
         await anna.send({"type": "action", "action": "pass", "v": version, "id": "ok"})
-        assert (await anna.expect("ack"))["v"] == version + 1
+        assert (await anna.expect_ack("ok"))["v"] == version + 1  # the event, with the id
+        await settle(clients, version + 1)
+        others = [m for c in clients if c is not anna for m in c.messages
+                  if m.get("v") == version + 1]  # fmt: skip
+        assert len(others) == 2 and not any("id" in m for m in others)  # only the sender's
         # a flood is rate-limited, and the connection survives it
         for i in range(250):
             await bernd.send({"type": "ping", "id": i})

@@ -1,9 +1,10 @@
 """The WebSocket endpoint ``/ws``: translation only (docs/protocol.md).
 
 It authenticates the session cookie, validates every message, hands it to the table and
-sends back the acknowledgement or the error. Every refusal leaves the table unchanged and
-the connection open; only a client too slow to keep up, or one that is not logged in, is
-closed.
+sends back the error if there is one (the acknowledgement of an action is the action's
+event, which the table sends to this connection with the message's ``id``). Every refusal
+leaves the table unchanged and the connection open; only a client too slow to keep up, or
+one that is not logged in, is closed.
 """
 
 from __future__ import annotations
@@ -104,8 +105,8 @@ async def table_socket(websocket: WebSocket) -> None:
                             "you may only act for your own seat",
                             "du darfst nur für deinen eigenen Platz handeln",
                         )
-                    version = await table.act(conn, msg.action, msg.v)
-                    conn.push(encode({"type": "ack", "id": msg.id, "v": version}))
+                    # the event of the action, sent to this connection, carries msg.id
+                    await table.act(conn, msg.action, msg.v, msg.id)
                 elif isinstance(msg, Chat):
                     await table.say(conn, msg.text)
             except (ProtocolError, EngineError, StorageError) as exc:

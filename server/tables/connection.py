@@ -11,9 +11,9 @@ message pushed in the meantime waits behind it in a bounded backlog, in order. A
 connection whose backlog overflows is too far behind: the table drops it, and the client
 resyncs with a snapshot when it comes back.
 
-Per action this saves four task switches and queue operations (three events and the
-acknowledgement), which was about a tenth of the server's CPU under load
-(docs/benchmarks.md, "WebSocket load").
+Per action this saves a task switch and a queue operation for each of the three events,
+which was about a tenth of the server's CPU under load (docs/benchmarks.md, "WebSocket
+load").
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from server.engine.errors import EngineError
 from server.store import log
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch
-from server.tables.protocol import ProtocolError, encode
+from server.tables.protocol import MsgId, ProtocolError, encode
 from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
@@ -120,34 +120,45 @@ class Table:
         with contextlib.suppress(Exception):
             await conn.close()
 
-    def _publish_event(self, index: int, seat: int, auto: bool) -> None:
+    def _publish_event(
+        self, index: int, seat: int, auto: bool, origin: Connection | None, msg_id: MsgId
+    ) -> None:
         """Send every connection the event of action ``index`` as its seat sees it.
 
         The message depends only on the viewer's seat, so it is rendered and encoded once
         per seat: spectators (and the sitting-out dealer) share one copy, as do several
-        devices of one player.
+        devices of one player. The connection the action came from (``origin``) gets its
+        copy with the action message's ``id``: that is its acknowledgement, one frame
+        instead of two.
         """
         deal = self.live.deal
         assert deal is not None
         seat_of = self.live.seat_of
         version = self.version
+        messages: dict[int | None, JSON] = {}
         encoded: dict[int | None, str] = {}
 
         def make(conn: Connection) -> str:
             viewer = seat_of(conn.user_id)
+            if conn is origin:
+                return encode({**message_for(viewer), "id": msg_id})
             text = encoded.get(viewer)
             if text is None:
-                text = encoded[viewer] = encode(
-                    {
-                        "type": "event",
-                        "v": version,
-                        "seat": seat,
-                        "action": deal.action_seen_by(index, viewer),
-                        "auto": auto,
-                        "view": deal.view(viewer),
-                    }
-                )
+                text = encoded[viewer] = encode(message_for(viewer))
             return text
+
+        def message_for(viewer: int | None) -> JSON:
+            message = messages.get(viewer)
+            if message is None:
+                message = messages[viewer] = {
+                    "type": "event",
+                    "v": version,
+                    "seat": seat,
+                    "action": deal.action_seen_by(index, viewer),
+                    "auto": auto,
+                    "view": deal.view(viewer),
+                }
+            return message
 
         self._broadcast(make)
 
@@ -172,8 +183,13 @@ class Table:
             self._presence()
         await conn.stop()
 
-    async def act(self, conn: Connection, text: str, version: int | None) -> int:
+    async def act(
+        self, conn: Connection, text: str, version: int | None, msg_id: MsgId = None
+    ) -> int:
         """Check, store, apply and publish an action; return the version of its event.
+
+        ``conn``'s copy of the event carries ``msg_id``, the id of the action message: its
+        acknowledgement.
 
         Raises :class:`ProtocolError` or :class:`EngineError`; nothing changes then.
         """
@@ -199,9 +215,17 @@ class Table:
                 )
             move = deal.parse(text)
             deal.check(move, seat)
-            return await self._perform(move, seat, auto=False)
+            return await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
 
-    async def _perform(self, move: int, seat: int, *, auto: bool) -> int:
+    async def _perform(
+        self,
+        move: int,
+        seat: int,
+        *,
+        auto: bool,
+        origin: Connection | None = None,
+        msg_id: MsgId = None,
+    ) -> int:
         """Store, apply and publish a checked move (under the lock); return its version."""
         live = self.live
         deal = live.deal
@@ -213,7 +237,7 @@ class Table:
         deal.apply(move, seat)
         self.version += 1
         acted = self.version
-        self._publish_event(seq, actor, auto)
+        self._publish_event(seq, actor, auto, origin, msg_id)
         if deal.finished:
             await self._deal_finished()
         self.arm_timer()

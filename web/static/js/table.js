@@ -117,14 +117,12 @@ function receive(message) {
       break;
     case "event":
       state.v = message.v;
+      // The event of our own action carries its id: that is the acknowledgement.
+      if ("id" in message) state.pending = null;
       if (message.view && message.view.phase === "finished" && message.view.outcome) {
         showResult(message.view);
       }
       setView(message.view);
-      break;
-    case "ack":
-      state.pending = null;
-      renderActions();
       break;
     case "error":
       state.pending = null;
