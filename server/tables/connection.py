@@ -61,12 +61,13 @@ class Connection:
 
     user_id: int
     name: str
-    send: Callable[[str], Awaitable[None]]
+    send: Callable[[str], Coroutine[Any, Any, None]]
     close: Callable[[], Awaitable[None]]
     role: str = "player"
     backlog: deque[str] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None  # finishes a send that had to wait, then the backlog
     broken: bool = False  # a send failed: the socket is gone, the endpoint will detach
+    _waiting: Coroutine[Any, Any, None] | None = None  # the send the task finishes
 
     def push(self, message: str) -> bool:
         """Send ``message`` now, or after the ones still waiting; ``False`` when the client
@@ -79,9 +80,6 @@ class Connection:
             self.backlog.append(message)
             return True
         coro = self.send(message)
-        if not isinstance(coro, Coroutine):  # a plain awaitable: let a task await it
-            self.task = asyncio.ensure_future(self._drain(coro))
-            return True
         try:
             waiting = coro.send(None)
         except StopIteration:
@@ -89,12 +87,14 @@ class Connection:
         except Exception:
             self._fail()
             return True
-        self.task = asyncio.create_task(self._drain(finish(coro, waiting)))
+        self._waiting = coro
+        self.task = asyncio.create_task(self._drain(coro, waiting))
         return True
 
-    async def _drain(self, first: Awaitable[None]) -> None:
+    async def _drain(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
         try:
-            await first
+            await finish(coro, waiting)
+            self._waiting = None
             while self.backlog:
                 await self.send(self.backlog.popleft())
         except asyncio.CancelledError:
@@ -118,3 +118,7 @@ class Connection:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+            self.task = None
+        if self._waiting is not None:  # cancelled before its task ever ran
+            self._waiting.close()
+            self._waiting = None

@@ -111,6 +111,12 @@ def read_message(text: str) -> tuple[MsgId, ClientMessage | ProtocolError]:
             f"a message may have at most {MAX_MESSAGE} characters, this one has {len(text)}",
             f"eine Nachricht darf höchstens {MAX_MESSAGE} Zeichen haben, diese hat {len(text)}",
         )
+    try:  # the usual case, a valid message: parsed and validated in one pass (pydantic-core)
+        message = _ADAPTER.validate_json(text)
+    except ValidationError:
+        pass  # read it again, slowly, to say exactly what is wrong
+    else:
+        return message.id, message
     try:
         data = json.loads(text)
     except ValueError as exc:
