@@ -69,3 +69,20 @@ def test_a_bad_field_is_named_in_the_message() -> None:
     _, read = read_message('{"type": "hello", "room": "drei"}')
     assert isinstance(read, ProtocolError)
     assert read.to_json()["message"].startswith("hello: room: ")
+
+
+def test_encoded_parts_are_joined_into_valid_json() -> None:
+    from server.tables.protocol import encode, encoded_object, join_objects, with_id
+
+    shared, own = {"phase": "tricks", "trick": {"cards": ["T21"]}}, {"seat": 0, "hand": ["SK"]}
+    joined = join_objects(encode(shared), encode(own))
+    assert json.loads(joined) == {**shared, **own}
+    assert join_objects("{}", encode(own)) == encode(own)
+    assert join_objects(encode(own), "{}") == encode(own)
+    message = encoded_object({"type": '"event"', "v": encode(3), "view": joined})
+    assert json.loads(message) == {"type": "event", "v": 3, "view": {**shared, **own}}
+    assert json.loads(with_id(message, "a1"))["id"] == "a1"
+    assert json.loads(with_id(message, None))["id"] is None
+    # whatever orjson refuses (a lone surrogate) is still encoded, and joins the same way
+    odd = {"name": "\ud800"}
+    assert json.loads(join_objects(encode(odd), encode(own))) == {**odd, **own}

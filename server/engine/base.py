@@ -227,6 +227,16 @@ class Deal(ABC):
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see now (``None``: a spectator or the sitting-out dealer)."""
 
+    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """:meth:`view` in two parts: what every seat sees alike at this position (the same
+        object for every seat until the next action; the caller must not change it) and
+        what only ``seat`` sees. Their keys do not overlap; merged they are the view.
+
+        The server encodes the shared part once per action instead of once per seat. This
+        default shares nothing; a game whose view splits cheaply overrides it.
+        """
+        return {}, self.view(seat)
+
     @abstractmethod
     def outcome(self) -> JSON | None:
         """The result of a finished deal (tricks, card points, premiums, settlement)."""

@@ -84,6 +84,27 @@ def encode(message: Any) -> str:
         return json.dumps(message, ensure_ascii=False)
 
 
+def join_objects(first: str, second: str) -> str:
+    """Two encoded JSON objects whose keys do not overlap, as one object: what the server
+    encodes once per action (the shared part of the view) is joined, not encoded again,
+    with what it encodes per seat."""
+    if first == "{}":
+        return second
+    if second == "{}":
+        return first
+    return f"{first[:-1]},{second[1:]}"
+
+
+def encoded_object(fields: dict[str, str]) -> str:
+    """A JSON object from keys (plain ASCII names) and values that are encoded already."""
+    return "{" + ",".join(f'"{key}":{value}' for key, value in fields.items()) + "}"
+
+
+def with_id(text: str, msg_id: MsgId) -> str:
+    """An encoded message object with ``"id": msg_id`` added at the end."""
+    return join_objects(text, encode({"id": msg_id}))
+
+
 def message_id(text: str) -> MsgId:
     """The client's ``id`` of a message, if one can be read (to tie an error to it)."""
     try:

@@ -31,7 +31,14 @@ from server.engine.errors import EngineError
 from server.store import log
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch
-from server.tables.protocol import MsgId, ProtocolError, encode
+from server.tables.protocol import (
+    MsgId,
+    ProtocolError,
+    encode,
+    encoded_object,
+    join_objects,
+    with_id,
+)
 from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
@@ -80,30 +87,46 @@ class Table:
 
     def snapshot(self, conn: Connection) -> str:
         """The full state for one connection (on hello, resync and a new deal)."""
+        return self._snapshots()(conn)
+
+    def _snapshots(self) -> Callable[[Connection], str]:
+        """Snapshots of the table as it is now, for any number of connections: the match
+        and its score sheet (which grows with every deal), who is online and the chat are
+        encoded once, the view once per seat."""
         live = self.live
-        seat = live.seat_of(conn.user_id)
         deal = live.deal
-        return encode(
-            {
-                "type": "snapshot",
-                "room": self.room_id,
-                "v": self.version,
-                "you": {"user_id": conn.user_id, "role": conn.role, "seat": seat},
-                "match": {
-                    "id": live.match_id,
-                    "game": live.game,
-                    "players": live.players,
-                    "player_ids": live.player_ids,
-                    "deal_number": live.deal_number,
-                    "sheet": live.engine.to_json(),
-                    "finished": live.engine.finished,
-                    "timer_seconds": self.timer_seconds,
-                },
-                "view": deal.view(seat) if deal is not None else None,
-                "online": self.online(),
-                "chat": list(self.chat),
-            }
-        )
+        match = {
+            "id": live.match_id,
+            "game": live.game,
+            "players": live.players,
+            "player_ids": live.player_ids,
+            "deal_number": live.deal_number,
+            "sheet": live.engine.to_json(),
+            "finished": live.engine.finished,
+            "timer_seconds": self.timer_seconds,
+        }
+        shared = {
+            "room": encode(self.room_id),
+            "v": encode(self.version),
+            "match": encode(match),
+            "online": encode(self.online()),
+            "chat": encode(list(self.chat)),
+        }
+        views: dict[int | None, str] = {}
+
+        def make(conn: Connection) -> str:
+            seat = live.seat_of(conn.user_id)
+            view = views.get(seat)
+            if view is None:
+                view = views[seat] = encode(deal.view(seat) if deal is not None else None)
+            you = {"user_id": conn.user_id, "role": conn.role, "seat": seat}
+            return encoded_object(
+                {"type": '"snapshot"', "room": shared["room"], "v": shared["v"],
+                 "you": encode(you), "match": shared["match"], "view": view,
+                 "online": shared["online"], "chat": shared["chat"]}
+            )  # fmt: skip
+
+        return make
 
     def _broadcast(self, make: Callable[[Connection], str]) -> None:
         for conn in list(self.connections):
@@ -127,38 +150,30 @@ class Table:
 
         The message depends only on the viewer's seat, so it is rendered and encoded once
         per seat: spectators (and the sitting-out dealer) share one copy, as do several
-        devices of one player. The connection the action came from (``origin``) gets its
-        copy with the action message's ``id``: that is its acknowledgement, one frame
-        instead of two.
+        devices of one player; the part of the view that every seat sees alike is encoded
+        once for all (``Deal.view_parts``). The connection the action came from
+        (``origin``) gets its copy with the action message's ``id``: that is its
+        acknowledgement, one frame instead of two.
         """
         deal = self.live.deal
         assert deal is not None
         seat_of = self.live.seat_of
-        version = self.version
-        messages: dict[int | None, JSON] = {}
+        head = f'{{"type":"event","v":{encode(self.version)},"seat":{encode(seat)},'
+        tail = f'"auto":{encode(auto)},"view":'
+        public: list[str] = []  # the shared part of the view, once encoded
         encoded: dict[int | None, str] = {}
 
         def make(conn: Connection) -> str:
             viewer = seat_of(conn.user_id)
-            if conn is origin:
-                return encode({**message_for(viewer), "id": msg_id})
             text = encoded.get(viewer)
             if text is None:
-                text = encoded[viewer] = encode(message_for(viewer))
-            return text
-
-        def message_for(viewer: int | None) -> JSON:
-            message = messages.get(viewer)
-            if message is None:
-                message = messages[viewer] = {
-                    "type": "event",
-                    "v": version,
-                    "seat": seat,
-                    "action": deal.action_seen_by(index, viewer),
-                    "auto": auto,
-                    "view": deal.view(viewer),
-                }
-            return message
+                shared, own = deal.view_parts(viewer)
+                if not public:
+                    public.append(encode(shared))
+                view = join_objects(public[0], encode(own))
+                action = encode(deal.action_seen_by(index, viewer))
+                text = encoded[viewer] = f'{head}"action":{action},{tail}{view}}}'
+            return with_id(text, msg_id) if conn is origin else text
 
         self._broadcast(make)
 
@@ -296,7 +311,7 @@ class Table:
             assert next_id is not None
             live.deal_id, live.deal, live.deal_number = next_id, following[0], number
         self.version += 1
-        self._broadcast(self.snapshot)
+        self._broadcast(self._snapshots())
 
     async def start_next_deal(self) -> None:
         """Deal the next deal of the match and store it (called under the lock)."""

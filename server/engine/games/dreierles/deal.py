@@ -628,11 +628,17 @@ class DreierlesDeal(Deal):
         seat's view after each action) and shared; each call returns a fresh top-level
         dict, whose nested values the caller must not change.
         """
+        public, own = self.view_parts(seat)
+        return {**public, **own}
+
+    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """The part of :meth:`view` every seat sees alike (built once per position) and the
+        part only ``seat`` sees: its hand, its share of the blind, its legal actions."""
         finished = self._phase == "finished"
         declarer = self.declarer
         is_declarer = seat is not None and seat == declarer
         is_opponent = seat is not None and declarer is not None and seat != declarer
-        view: JSON = dict(self._public_view())
+        view: JSON = {}
         view["seat"] = seat
         view["hand"] = TAROCK.codes(self.hands[seat]) if seat is not None else None
         view["talon_rest"] = TAROCK.codes(self.rest) if is_opponent or finished else None
@@ -642,7 +648,7 @@ class DreierlesDeal(Deal):
         )
         if finished:
             view["outcome"] = self.outcome()
-        return view
+        return self._public_view(), view
 
     def _public_view(self) -> JSON:
         """The part of the view that is the same for every seat (cached per position)."""
