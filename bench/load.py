@@ -72,6 +72,22 @@ def uvicorn_process(
     return server_process(database_url, log_path, *QUIET, app=app, cwd=cwd)
 
 
+def pin(pid: int, cpus: set[int]) -> None:
+    """Run every thread of process ``pid`` (and the threads it starts later) on ``cpus``."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(task.name), cpus)
+
+
+def pinning(enabled: bool) -> tuple[set[int], set[int]] | None:
+    """The CPUs of the server and of the clients when pinned: the server gets the first
+    CPU to itself, the load generator the others (``None``: not pinned)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if not enabled or len(cpus) < 2:
+        return None
+    return {cpus[0]}, set(cpus[1:])
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid`` so far (all threads), from ``/proc``."""
     try:
@@ -196,6 +212,13 @@ class BenchTable:
             await asyncio.sleep(0.01)
         return True
 
+    async def warm_up(self) -> None:
+        """Play a random part of a deal (0 to 59 actions), unmeasured, so that the tables'
+        deals do not all end at the same moment: the tables of a real server started at
+        different times, and a benchmark whose tables all deal at once measures that."""
+        for _ in range(self.rng.randrange(60)):
+            await self.act_once()
+
     async def aclose(self) -> None:
         """Close the sockets and stop the readers."""
         for seat in self.seats:
@@ -240,9 +263,13 @@ async def drive(
     }
 
 
-def client_process(pipe: Connection, targets: dict[str, tuple[str, list[TableSpec]]]) -> None:
+def client_process(
+    pipe: Connection, targets: dict[str, tuple[str, list[TableSpec]]], cpus: set[int] | None
+) -> None:
     """A client process: connect the given tables of every target, then run the phases the
-    benchmark sends through ``pipe`` until it says stop."""
+    benchmark sends through ``pipe`` until it says stop (on ``cpus`` if given)."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
     with contextlib.suppress(ImportError):
         import uvloop  # the client's own event loop; it does not change the server
 
@@ -263,6 +290,7 @@ async def _client_main(pipe: Connection, targets: dict[str, tuple[str, list[Tabl
 
     for name, (url, specs) in targets.items():
         tables[name] = list(await asyncio.gather(*(one(url, s) for s in specs)))
+        await asyncio.gather(*(table.warm_up() for table in tables[name]))
     pipe.send("ready")
     try:
         while True:
@@ -343,7 +371,9 @@ def run_phases(
             for name, (url, _, specs) in targets.items()
         }
         parent, child = context.Pipe()
-        process = context.Process(target=client_process, args=(child, mine), daemon=True)
+        process = context.Process(
+            target=client_process, args=(child, mine, args.client_cpus), daemon=True
+        )
         process.start()
         workers.append((parent, process))
     try:
@@ -439,7 +469,7 @@ def ratios(summary: list[dict[str, Any]]) -> dict[str, float]:
 def main() -> int:
     """Run the load benchmark and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=20, help="tables of 3 clients (20)")
+    parser.add_argument("--tables", type=int, default=40, help="tables of 3 clients (40)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase (20)")
     parser.add_argument(
         "--mode", choices=["saturation", "offered", "both"], default="both", help="(both)"
@@ -466,8 +496,18 @@ def main() -> int:
         "--database-url",
         help="use this already migrated database (e.g. PostgreSQL) instead of a fresh SQLite",
     )
+    parser.add_argument(
+        "--no-pin",
+        dest="pin",
+        action="store_false",
+        help="do not pin the server to the first CPU and the clients to the others",
+    )
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
+    cpus = pinning(args.pin)
+    args.client_cpus = cpus[1] if cpus else None
+    if cpus:
+        os.sched_setaffinity(0, cpus[1])  # this process only waits; keep it off the server's
 
     workdir = Path(tempfile.mkdtemp(prefix="stammtisch-load-"))
     log_path = workdir / "server.log"
@@ -481,6 +521,8 @@ def main() -> int:
                 )
                 specs = [TableSpec(i, i, ("-", "-", "-")) for i in range(args.tables)]
                 targets["baseline"] = (url, process, specs)
+                if cpus:
+                    pin(process.pid, cpus[0])
             servers: list[tuple[str, Path, str]] = []
             for checkout in map(Path, args.compare):
                 name = checkout.resolve().name
@@ -494,6 +536,8 @@ def main() -> int:
                 url, process = stack.enter_context(
                     uvicorn_process("server.api.app:app", log, checkout, url_of_db)
                 )
+                if cpus:
+                    pin(process.pid, cpus[0])
                 started = time.perf_counter()
                 specs = asyncio.run(set_up_rooms(url, args.tables, args.rounds))
                 print(f"{name}: set up {len(specs)} tables in "
@@ -515,19 +559,26 @@ def main() -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
     backend = database_url.split("+", 1)[0].split(":", 1)[0]
+    pinned = None if cpus is None else {"server": sorted(cpus[0]), "clients": sorted(cpus[1])}
     summary = medians(results)
     report = {
         "machine": machine(),
         "database": backend,
         "client_procs": args.client_procs,
+        "pinned": pinned,
         "note": "clients run on the same machine as the server: a lower bound",
         "medians": summary,
         "ratios_to_baseline": ratios(summary),
         "results": results,
     }
     if not args.json:
+        where = (
+            "not pinned"
+            if cpus is None
+            else (f"server on CPU {sorted(cpus[0])}, clients on CPU {sorted(cpus[1])}")
+        )
         print(f"machine: {report['machine']}   database: {backend}   "
-              f"client processes: {args.client_procs}")  # fmt: skip
+              f"client processes: {args.client_procs}   {where}")  # fmt: skip
         print(f"medians of {args.repeats} run(s); cpu = cores used by the server / the clients")
         for row in summary:
             print(line(row))
