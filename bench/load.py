@@ -6,7 +6,8 @@ directory — or, with ``--database-url``, against a database the caller provide
 migrated (e.g. ``postgresql+asyncpg://...``; run ``make migrate`` on it first). Then it sets
 up ``--tables`` Dreierles tables with three players each over HTTP (``tests.table_client``:
 register, room, invite, start) and hands them to ``--client-procs`` client processes, which
-open the three WebSockets of every table and drive it from one asyncio task per table: the
+open the three WebSockets of every table and drive it from one asyncio task per table
+(messages read with orjson, to keep the load generator's share of the machine small): the
 seat to move sends a random legal action, and the task waits until all three seats have
 received the event of that version. Latency is the time from sending the action to the
 *last* seat of the table receiving its event; every action is committed to the database
@@ -49,6 +50,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.run import machine
@@ -157,7 +159,7 @@ class BenchTable:
     async def _read(self, seat: Seat) -> None:
         with contextlib.suppress(Exception):
             async for raw in seat.ws:
-                self.on_message(seat, json.loads(raw))
+                self.on_message(seat, orjson.loads(raw))
 
     def on_message(self, seat: Seat, message: dict[str, Any]) -> None:
         """Note versions, views and errors; record the latency once every seat has the event."""
@@ -201,7 +203,9 @@ class BenchTable:
         self.wake.clear()
         self.sent_at = time.perf_counter()
         await actor.ws.send(
-            json.dumps({"type": "action", "action": text, "v": actor.version, "id": text})
+            orjson.dumps(
+                {"type": "action", "action": text, "v": actor.version, "id": text}
+            ).decode()
         )
         async with asyncio.timeout(30):
             while self.target is not None and not self.error_seen:
