@@ -2,9 +2,11 @@
 
 For random Dreierles deals it replays, action by action, what the server does between
 receiving an ``action`` message and handing the three events to the connections: read and
-validate the message (``read_message``), the engine's ``parse``/``check``/``apply``, and
-for each of the three seats the view (``Deal.view``) and the encoded ``event`` (with the
-server's encoder and, for comparison, with the standard library's ``json``). Reported: the
+validate the message (``read_message``), the engine's ``parse``/``check``/``apply``, for
+each of the three seats the view in its two parts (``Deal.view_parts``), and the encoded
+``event``s: with the server's encoder as the table does it (the shared part of the view
+once, each seat's own part, joined), and, for comparison, each seat's whole event with the
+standard library's ``json``. Reported: the
 median over ``--repeats`` runs of microseconds per action for each part. On a shared
 machine these in-process figures are steadier than the load test's, so they back the
 before/after comparisons in docs/benchmarks.md.
@@ -28,7 +30,7 @@ from bench.run import machine
 from server.engine.base import Deal
 from server.engine.games.dreierles.match import DreierlesMatch
 from server.engine.registry import get_rules
-from server.tables.protocol import encode, read_message
+from server.tables.protocol import encode, join_objects, read_message
 
 
 def positions(deals: int, seed: int) -> list[tuple[Deal, list[tuple[int, str]]]]:
@@ -68,12 +70,20 @@ def run(deals: int, seed: int, dumps: Callable[[Any], str]) -> dict[str, float]:
             deal.apply(move, seat)
             t2 = clock()
             views = [
-                (deal.action_seen_by(index, viewer), deal.view(viewer)) for viewer in (0, 1, 2)
+                (deal.action_seen_by(index, viewer), *deal.view_parts(viewer))
+                for viewer in (0, 1, 2)
             ]
             t3 = clock()
-            for seen, view in views:
-                dumps({"type": "event", "v": index + 1, "seat": actor, "action": seen,
-                       "auto": False, "view": view})  # fmt: skip
+            if dumps is encode:  # as Table._publish_event
+                shared = encode(views[0][1])
+                head = f'{{"type":"event","v":{encode(index + 1)},"seat":{encode(actor)},'
+                for seen, _, own in views:
+                    view = join_objects(shared, encode(own))
+                    f'{head}"action":{encode(seen)},"auto":false,"view":{view}}}'
+            else:
+                for seen, public, own in views:
+                    dumps({"type": "event", "v": index + 1, "seat": actor, "action": seen,
+                           "auto": False, "view": {**public, **own}})  # fmt: skip
             t4 = clock()
             spent["read"] += t1 - t0
             spent["engine"] += t2 - t1
@@ -94,12 +104,6 @@ def main() -> int:
         "server": encode,
         "stdlib": lambda m: json.dumps(m, ensure_ascii=False),
     }
-    try:
-        import orjson
-
-        encoders["orjson"] = lambda m: orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS).decode()
-    except ImportError:
-        pass
     report: dict[str, Any] = {"machine": machine()}
     for name, dumps in encoders.items():
         runs = [run(args.deals, seed, dumps) for seed in range(args.repeats)]

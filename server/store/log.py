@@ -17,7 +17,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -63,6 +72,18 @@ async def create_match(
     return match.id
 
 
+#: The writes of a running table, built once: executed with parameters, they skip the
+#: statement construction that cost more than the SQL (about 0.3 ms per finished deal).
+_INSERT_DEAL = insert(DealRow)
+_FINISH_DEAL = (
+    update(DealRow)
+    .where(DealRow.id == bindparam("b_deal"), DealRow.outcome.is_(None))
+    .values(outcome=bindparam("outcome"), finished_at=bindparam("finished_at"))
+)
+_INSERT_SCORES = insert(ScoreEntry)
+_INSERT_POTS = insert(PotMovement)
+
+
 def create_deal(connection: Connection, match_id: int, number: int, record: dict[str, Any]) -> int:
     """Insert a deal with the chance part of its record; return the deal id.
 
@@ -72,7 +93,7 @@ def create_deal(connection: Connection, match_id: int, number: int, record: dict
     (``AsyncSession.run_sync``), one body for both.
     """
     inserted = connection.execute(
-        insert(DealRow).values(match_id=match_id, number=number, record=record)
+        _INSERT_DEAL, {"match_id": match_id, "number": number, "record": record}
     )
     key = inserted.inserted_primary_key
     assert key is not None
@@ -91,9 +112,7 @@ def finish_deal(
     """Store a deal's outcome and its score entries (and pot movements: pot, player, cents,
     reason)."""
     connection.execute(
-        update(DealRow)
-        .where(DealRow.id == deal_id, DealRow.outcome.is_(None))
-        .values(outcome=outcome, finished_at=datetime.now(UTC))
+        _FINISH_DEAL, {"b_deal": deal_id, "outcome": outcome, "finished_at": datetime.now(UTC)}
     )
     scores = [
         {"match_id": match_id, "deal_id": deal_id, "player": name, "points": pts,
@@ -101,14 +120,14 @@ def finish_deal(
         for name, pts in points.items()
     ]  # fmt: skip
     if scores:
-        connection.execute(insert(ScoreEntry), scores)
+        connection.execute(_INSERT_SCORES, scores)
     movements = [
         {"match_id": match_id, "deal_id": deal_id, "pot": pot, "player": player, "cents": c,
          "reason": reason}
         for pot, player, c, reason in pots
     ]  # fmt: skip
     if movements:
-        connection.execute(insert(PotMovement), movements)
+        connection.execute(_INSERT_POTS, movements)
 
 
 def finish_match(connection: Connection, match_id: int, room_id: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from server.engine.base import JSON, Deal, Dealt
@@ -80,6 +80,7 @@ class LiveMatch:
     deal: Deal | None = None
     deal_id: int = 0
     deal_number: int = 0
+    _seats: tuple[Deal, dict[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def stake_cents(self) -> int:
@@ -88,11 +89,16 @@ class LiveMatch:
 
     def seat_of(self, user_id: int) -> int | None:
         """The current deal's seat of ``user_id`` (``None``: sits out or is not a player)."""
-        if self.deal is None or user_id not in self.player_ids:
+        deal = self.deal
+        if deal is None:
             return None
-        name = self.players[self.player_ids.index(user_id)]
-        names = self.deal.seat_names
-        return names.index(name) if name in names else None
+        cached = self._seats
+        if cached is None or cached[0] is not deal:  # asked for every message: once a deal
+            names = deal.seat_names
+            seats = {user: names.index(name) for user, name in zip(self.player_ids, self.players,
+                     strict=True) if name in names}  # fmt: skip
+            cached = self._seats = (deal, seats)
+        return cached[1].get(user_id)
 
     def next_deal(self, rng: random.Random) -> tuple[Deal, dict[str, Any]]:
         """Shuffle and create the next deal; return it with its record (no actions yet)."""

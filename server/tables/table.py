@@ -228,8 +228,7 @@ class Table:
                     f"der Tisch ist bei Version {self.version}, nicht {version}; "
                     "du hast einen älteren Stand gesehen",
                 )
-            move = deal.parse(text)
-            deal.check(move, seat)
+            move = deal.parse(text)  # _perform checks it before anything is stored
             return await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
 
     async def _perform(

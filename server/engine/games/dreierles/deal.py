@@ -84,6 +84,31 @@ KNOCK = 140
 ANNOUNCE_PFEIFE = 141
 FERTIG = 142
 
+
+def _move_text(move: Move) -> str:
+    if move < 54:
+        return f"play {TAROCK.code(move)}"
+    if DISCARD <= move < DISCARD + 54:
+        return f"discard {TAROCK.code(move - DISCARD)}"
+    if move == PASS:
+        return "pass"
+    if BID < move <= BID + 4:
+        return f"bid {CONTRACTS[move - BID - 1]}"
+    if move == KNOCK:
+        return "knock"
+    if move == ANNOUNCE_PFEIFE:
+        return "announce pfeife"
+    return "fertig"
+
+
+#: The canonical text of every move, and the move of every canonical text.
+MOVE_TEXTS: dict[Move, str] = {
+    move: _move_text(move)
+    for move in (*range(54), *range(DISCARD, DISCARD + 54), PASS, *range(BID + 1, BID + 5),
+                 KNOCK, ANNOUNCE_PFEIFE, FERTIG)
+}  # fmt: skip
+MOVES_BY_TEXT: dict[str, Move] = {text: move for move, text in MOVE_TEXTS.items()}
+
 PFEIFE = TAROCK.parse("T1")
 MOND = TAROCK.parse("T21")
 SKUS = TAROCK.parse("SK")
@@ -455,25 +480,17 @@ class DreierlesDeal(Deal):
 
     def move_text(self, move: Move) -> str:
         """The canonical text of ``move``."""
-        if move < 54:
-            return f"play {TAROCK.code(move)}"
-        if DISCARD <= move < DISCARD + 54:
-            return f"discard {TAROCK.code(move - DISCARD)}"
-        if move == PASS:
-            return "pass"
-        if BID < move <= BID + 4:
-            return f"bid {CONTRACTS[move - BID - 1]}"
-        if move == KNOCK:
-            return "knock"
-        if move == ANNOUNCE_PFEIFE:
-            return "announce pfeife"
-        if move == FERTIG:
-            return "fertig"
-        raise ValueError(f"no such move {move}")
+        text = MOVE_TEXTS.get(move)
+        if text is None:
+            raise ValueError(f"no such move {move}")
+        return text
 
     def parse(self, text: str) -> Move:
         """Read a move: ``pass``, ``bid <contract>``, ``discard <card>``, ``announce pfeife``,
         ``fertig``, ``knock``, ``play <card>`` (case and spacing are forgiven)."""
+        move = MOVES_BY_TEXT.get(text)  # the canonical text, as the legal actions give it
+        if move is not None:
+            return move
         words = text.strip().lower().split()
         if not words:
             raise malformed_action(text)
