@@ -77,9 +77,10 @@ def run(deals: int, seed: int, dumps: Callable[[Any], str]) -> dict[str, float]:
             if dumps is encode:  # as Table._publish_event
                 shared = encode(views[0][1])
                 head = f'{{"type":"event","v":{encode(index + 1)},"seat":{encode(actor)},'
+                events = []
                 for seen, _, own in views:
                     view = join_objects(shared, encode(own))
-                    f'{head}"action":{encode(seen)},"auto":false,"view":{view}}}'
+                    events.append(f'{head}"action":{encode(seen)},"auto":false,"view":{view}}}')
             else:
                 for seen, public, own in views:
                     dumps({"type": "event", "v": index + 1, "seat": actor, "action": seen,
