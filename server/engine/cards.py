@@ -63,6 +63,8 @@ class Pack:
     full: int = field(init=False, repr=False)
     suit_mask: dict[str, int] = field(init=False, repr=False)
     kind_mask: dict[str, int] = field(init=False, repr=False)
+    # For byte position k of a mask and every value of that byte, the codes of its cards.
+    _byte_codes: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         by_code: dict[str, int] = {}
@@ -79,6 +81,14 @@ class Pack:
         object.__setattr__(self, "full", (1 << len(self.cards)) - 1)
         object.__setattr__(self, "suit_mask", suit_mask)
         object.__setattr__(self, "kind_mask", kind_mask)
+        codes = [card.code for card in self.cards]
+        positions = (len(codes) + 7) // 8
+        byte_codes = tuple(
+            tuple(tuple(codes[8 * k + i] for i in range(8) if (b >> i) & 1 and 8 * k + i
+                        < len(codes)) for b in range(256))
+            for k in range(positions)
+        )  # fmt: skip
+        object.__setattr__(self, "_byte_codes", byte_codes)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -102,9 +112,18 @@ class Pack:
         return self.cards[index].code
 
     def codes(self, mask: int) -> list[str]:
-        """Return the canonical codes of the cards in ``mask``, in pack order."""
-        cards = self.cards
-        return [cards[i].code for i in cards_of(mask)]
+        """Return the canonical codes of the cards in ``mask``, in pack order (a byte of
+        the mask at a time: every view of every seat lists hands this way)."""
+        if mask >> (8 * len(self._byte_codes)):
+            raise ValueError(f"mask {mask:#x} has cards beyond the {self.name} pack")
+        out: list[str] = []
+        for table in self._byte_codes:
+            if not mask:
+                break
+            if mask & 0xFF:
+                out += table[mask & 0xFF]
+            mask >>= 8
+        return out
 
     def mask(self, codes: list[str] | str) -> int:
         """Return the mask of the cards written in ``codes`` (a list or a spaced string)."""

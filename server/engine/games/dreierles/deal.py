@@ -674,6 +674,9 @@ class DreierlesDeal(Deal):
         if cached is not None and cached[0] == position:
             return cached[1]
         declarer = self.declarer
+        won = [0, 0, 0]
+        for _, _, winner in self.tricks:
+            won[winner] += 1
         public: JSON = {
             "game": self.rules.name,
             "seats": list(self.seat_names),
@@ -696,7 +699,7 @@ class DreierlesDeal(Deal):
             else [],
             "trick": self._trick_json(self.leader, self.trick, None),
             "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
-            "tricks_won": [sum(1 for t in self.tricks if t[2] == s) for s in range(3)],
+            "tricks_won": won,
         }
         self._public_cache = (position, public)
         return public
