@@ -50,6 +50,10 @@ class Card:
     kind: str
 
 
+#: How many listed masks a pack remembers (a few hundred bytes each) before it starts over.
+LISTED_MASKS = 4096
+
+
 @dataclass(frozen=True)
 class Pack:
     """An ordered pack of cards with lookup tables built once."""
@@ -65,6 +69,8 @@ class Pack:
     kind_mask: dict[str, int] = field(init=False, repr=False)
     # For byte position k of a mask and every value of that byte, the codes of its cards.
     _byte_codes: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False)
+    # The last few thousand masks listed: most views list hands that did not change.
+    _listed: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_code: dict[str, int] = {}
@@ -89,6 +95,7 @@ class Pack:
             for k in range(positions)
         )  # fmt: skip
         object.__setattr__(self, "_byte_codes", byte_codes)
+        object.__setattr__(self, "_listed", {})
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -112,18 +119,27 @@ class Pack:
         return self.cards[index].code
 
     def codes(self, mask: int) -> list[str]:
-        """Return the canonical codes of the cards in ``mask``, in pack order (a byte of
-        the mask at a time: every view of every seat lists hands this way)."""
-        if mask >> (8 * len(self._byte_codes)):
-            raise ValueError(f"mask {mask:#x} has cards beyond the {self.name} pack")
-        out: list[str] = []
-        for table in self._byte_codes:
-            if not mask:
-                break
-            if mask & 0xFF:
-                out += table[mask & 0xFF]
-            mask >>= 8
-        return out
+        """Return the canonical codes of the cards in ``mask``, in pack order.
+
+        Every view of every seat lists hands this way, most of them unchanged since the
+        last action: a mask seen lately is looked up, a new one is listed a byte at a time.
+        """
+        listed = self._listed.get(mask)
+        if listed is None:
+            if mask >> (8 * len(self._byte_codes)) or mask < 0:
+                raise ValueError(f"mask {mask:#x} has cards beyond the {self.name} pack")
+            out: list[str] = []
+            rest = mask
+            for table in self._byte_codes:
+                if not rest:
+                    break
+                if rest & 0xFF:
+                    out += table[rest & 0xFF]
+                rest >>= 8
+            if len(self._listed) >= LISTED_MASKS:
+                self._listed.clear()
+            listed = self._listed[mask] = tuple(out)
+        return list(listed)
 
     def mask(self, codes: list[str] | str) -> int:
         """Return the mask of the cards written in ``codes`` (a list or a spaced string)."""

@@ -208,3 +208,21 @@ def test_format_thirds() -> None:
 def test_augen() -> None:
     assert PointCounter(DOPPELKOPF).raw(DOPPELKOPF.full) == 240
     assert PointCounter(GERMAN).raw(GERMAN.mask("EA E10 EK")) == 25
+
+
+def test_codes_lists_any_mask_in_pack_order_and_hands_out_fresh_lists() -> None:
+    import random
+
+    from server.engine.bits import cards_of
+    from server.engine.cards import DOPPELKOPF, GERMAN, LISTED_MASKS, TAROCK
+
+    rng = random.Random(5)
+    for pack in (TAROCK, DOPPELKOPF, GERMAN):
+        for mask in [0, pack.full, *(rng.getrandbits(len(pack)) for _ in range(3000))]:
+            listed = pack.codes(mask)
+            assert listed == [pack.cards[i].code for i in cards_of(mask)]
+            listed.append("changed by the caller")
+            assert pack.codes(mask) == [pack.cards[i].code for i in cards_of(mask)]
+        assert len(pack._listed) <= LISTED_MASKS  # the memory of listed masks is bounded
+        with pytest.raises(ValueError):
+            pack.codes(1 << len(pack) + 8)
