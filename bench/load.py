@@ -473,7 +473,7 @@ def ratios(summary: list[dict[str, Any]]) -> dict[str, float]:
 def main() -> int:
     """Run the load benchmark and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=40, help="tables of 3 clients (40)")
+    parser.add_argument("--tables", type=int, default=60, help="tables of 3 clients (60)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase (20)")
     parser.add_argument(
         "--mode", choices=["saturation", "offered", "both"], default="both", help="(both)"

@@ -172,3 +172,22 @@ def test_templates_autoescape() -> None:
     templates = make_templates(REPO_ROOT / "web")
     rendered = templates.env.from_string("<p>{{ name }}</p>").render(name="<script>x</script>")
     assert rendered == "<p>&lt;script&gt;x&lt;/script&gt;</p>"
+
+
+def test_the_garbage_collector_is_settled_once_the_server_is_up() -> None:
+    import gc
+
+    from server.api.app import GC_YOUNG_THRESHOLD, settle_garbage_collector
+
+    before = gc.get_threshold()
+    try:
+        settle_garbage_collector()
+        assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, before[1], before[2])
+        assert gc.get_freeze_count() > 1000  # the frameworks' objects are out of sight
+        cycle: list[object] = []
+        cycle.append(cycle)  # a cycle made later is still collected
+        del cycle
+        assert gc.collect() >= 1
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -8,6 +8,7 @@ creates tables itself (run ``make migrate`` or ``alembic upgrade head``).
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -49,6 +50,27 @@ def configure_logging() -> None:
 
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: Allocations between two collections of the youngest generation (CPython's default: 700).
+GC_YOUNG_THRESHOLD = 10_000
+
+
+def settle_garbage_collector() -> None:
+    """Once the server is up: move everything allocated so far (the frameworks, the
+    recovered tables) out of the garbage collector's sight, and collect the young
+    generation less often.
+
+    The server allocates a few short-lived dicts and lists for every message; with
+    CPython's defaults that meant a collection every few actions and, every so often, a
+    full one walking the hundreds of thousands of objects of the imported frameworks. What
+    is frozen is never freed (it lives as long as the process anyway); cycles created later
+    are still collected. Measured under load: about 15 % less CPU per action
+    (docs/benchmarks.md, "WebSocket load").
+    """
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
 
 
 def find_web_dir() -> Path:
@@ -118,6 +140,7 @@ def create_app(
                 tables = TableManager(runtime.sessions)
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
+            settle_garbage_collector()
             yield
         finally:
             if hasattr(_app.state, "tables"):
