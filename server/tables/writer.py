@@ -11,8 +11,9 @@ If a batch fails, its units are retried one by one, so that one bad unit fails a
 The writes of a running table (action rows, deals dealt and finished) are synchronous
 SQLAlchemy Core work (:meth:`Writer.execute`): on a SQLite file they go through
 :class:`SqliteWriter`, one INSERT for the rows and one COMMIT for the batch, inline on the
-loop; elsewhere through an async session (``run_sync``). Rare ORM work (a match started)
-goes through a session of its own; a caller is told only once its own part is committed.
+loop; elsewhere on the writer's own connection, held open between batches. Rare ORM work
+(a match started) goes through a session of its own; a caller is told only once its own
+part is committed.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, insert
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.store.errors import StoreError
 from server.store.log import ActionEntry, SqliteWriter, SyncWork
@@ -61,6 +62,13 @@ class Writer:
         self._sessions = sessions
         self._max_batch = max_batch
         self._sqlite = sqlite
+        bind = sessions.kw.get("bind")
+        self._engine = bind if isinstance(bind, AsyncEngine) else None
+        self._held: AsyncConnection | None = None  # the writer's own connection (not SQLite)
+        self._fast: Callable[[list[Item]], Awaitable[list[Any]]] | None = (
+            self._in_sqlite if sqlite is not None else
+            self._in_connection if self._engine is not None else None
+        )  # fmt: skip
         self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -82,6 +90,10 @@ class Writer:
         self._task = None
         if self._sqlite is not None:
             await self._sqlite.close()
+        if self._held is not None:
+            with contextlib.suppress(Exception):
+                await self._held.close()
+            self._held = None
 
     def _submit(self, unit: Unit) -> asyncio.Future[Any]:
         if self._task is None:
@@ -116,12 +128,12 @@ class Writer:
             while len(batch) < self._max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                if self._sqlite is None:
+                if self._fast is None:
                     await self._commit(batch)
-                else:
+                else:  # rows and sync units one way, async (ORM) work in a session
                     fast = [item for item in batch if not callable(item[0])]
                     if fast:
-                        await self._commit(fast, self._in_sqlite)
+                        await self._commit(fast, self._fast)
                     if len(fast) < len(batch):
                         await self._commit([i for i in batch if callable(i[0])])
             finally:
@@ -144,6 +156,31 @@ class Writer:
                 else:
                     results.append(await unit(session))
             await session.commit()
+        return results
+
+    async def _in_connection(self, batch: list[Item]) -> list[Any]:
+        """Commit a batch of action-log rows and sync units on the writer's own connection
+        (PostgreSQL): one transaction, no session and no pool check-out per batch (each of
+        which cost a round trip to the server)."""
+        assert self._engine is not None
+        connection = self._held
+        if connection is None:
+            connection = self._held = await self._engine.connect()
+        rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
+                if isinstance(unit, tuple)]  # fmt: skip
+        try:
+            async with connection.begin():
+                if rows:
+                    await connection.execute(insert(ActionRow), rows)
+                results = [
+                    await connection.run_sync(unit.work) if isinstance(unit, Sync) else None
+                    for unit, _ in batch
+                ]
+        except BaseException:
+            self._held = None  # it may be broken: the next batch connects afresh
+            with contextlib.suppress(Exception):
+                await connection.close()
+            raise
         return results
 
     async def _in_sqlite(self, batch: list[Item]) -> list[Any]:
