@@ -179,6 +179,8 @@ class Writer:
         except BaseException:
             self._held = None  # it may be broken: the next batch connects afresh
             with contextlib.suppress(Exception):
+                await connection.invalidate()
+            with contextlib.suppress(Exception):
                 await connection.close()
             raise
         return results
