@@ -86,14 +86,14 @@ def test_a_killed_connection_is_replaced_and_nothing_is_lost(postgres_url: str) 
     async def scenario(sessions: async_sessionmaker[AsyncSession]) -> None:
         writer = await prepare(sessions)
         await writer.append_action(DEAL, 0, 0, "pass")
-        held = writer._held
+        held = writer._held_autocommit  # rows only: one INSERT in autocommit mode
         assert held is not None  # the writer keeps its connection between batches
         pid = (await held.exec_driver_sql("SELECT pg_backend_pid()")).scalar_one()
         await held.rollback()
         async with sessions() as session:
             await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
         await asyncio.gather(*(writer.append_action(DEAL, seq, 0, "pass") for seq in range(1, 6)))
-        assert writer._held is not None and writer._held is not held
+        assert writer._held_autocommit is not None and writer._held_autocommit is not held
         assert await stored_actions(sessions) == [(DEAL, seq) for seq in range(6)]
         await writer.stop()
 
