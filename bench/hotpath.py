@@ -30,7 +30,7 @@ from bench.run import machine
 from server.engine.base import Deal
 from server.engine.games.dreierles.match import DreierlesMatch
 from server.engine.registry import get_rules
-from server.tables.protocol import encode, join_objects, read_message
+from server.tables.protocol import encode, event_prefix, event_text, join_objects, read_message
 
 
 def positions(deals: int, seed: int) -> list[tuple[Deal, list[tuple[int, str]]]]:
@@ -76,15 +76,17 @@ def run(deals: int, seed: int, dumps: Callable[[Any], str]) -> dict[str, float]:
             t3 = clock()
             if dumps is encode:  # as Table._publish_event
                 shared = encode(views[0][1])
-                head = f'{{"type":"event","v":{encode(index + 1)},"seat":{encode(actor)},'
-                events = []
-                for seen, _, own in views:
-                    view = join_objects(shared, encode(own))
-                    events.append(f'{head}"action":{encode(seen)},"auto":false,"view":{view}}}')
+                prefix = event_prefix(index + 1, actor, False)
+                events = [
+                    event_text(prefix, seen, join_objects(shared, encode(own)))
+                    for seen, _, own in views
+                ]
             else:
-                for seen, public, own in views:
+                events = [
                     dumps({"type": "event", "v": index + 1, "seat": actor, "action": seen,
-                           "auto": False, "view": {**public, **own}})  # fmt: skip
+                           "auto": False, "view": {**public, **own}})
+                    for seen, public, own in views
+                ]  # fmt: skip
             t4 = clock()
             spent["read"] += t1 - t0
             spent["engine"] += t2 - t1
@@ -92,6 +94,8 @@ def run(deals: int, seed: int, dumps: Callable[[Any], str]) -> dict[str, float]:
             spent["encode"] += t4 - t3
             actions += 1
             assert msg_id == text and not isinstance(message, Exception)
+            for viewer, event in enumerate(events):  # (untimed) both ways say the same
+                assert json.loads(event)["view"] == deal.view(viewer)
     return {**spent, "actions": actions}
 
 

@@ -67,8 +67,6 @@ class Pack:
     full: int = field(init=False, repr=False)
     suit_mask: dict[str, int] = field(init=False, repr=False)
     kind_mask: dict[str, int] = field(init=False, repr=False)
-    # For byte position k of a mask and every value of that byte, the codes of its cards.
-    _byte_codes: tuple[tuple[tuple[str, ...], ...], ...] = field(init=False, repr=False)
     # The last few thousand masks listed: most views list hands that did not change.
     _listed: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
@@ -87,14 +85,6 @@ class Pack:
         object.__setattr__(self, "full", (1 << len(self.cards)) - 1)
         object.__setattr__(self, "suit_mask", suit_mask)
         object.__setattr__(self, "kind_mask", kind_mask)
-        codes = [card.code for card in self.cards]
-        positions = (len(codes) + 7) // 8
-        byte_codes = tuple(
-            tuple(tuple(codes[8 * k + i] for i in range(8) if (b >> i) & 1 and 8 * k + i
-                        < len(codes)) for b in range(256))
-            for k in range(positions)
-        )  # fmt: skip
-        object.__setattr__(self, "_byte_codes", byte_codes)
         object.__setattr__(self, "_listed", {})
 
     def __len__(self) -> int:
@@ -122,20 +112,14 @@ class Pack:
         """Return the canonical codes of the cards in ``mask``, in pack order.
 
         Every view of every seat lists hands this way, most of them unchanged since the
-        last action: a mask seen lately is looked up, a new one is listed a byte at a time.
+        last action: a mask seen lately is looked up instead of listed again.
         """
         listed = self._listed.get(mask)
         if listed is None:
-            if mask >> (8 * len(self._byte_codes)) or mask < 0:
+            if mask < 0 or mask >> len(self.cards):
                 raise ValueError(f"mask {mask:#x} has cards beyond the {self.name} pack")
-            out: list[str] = []
-            rest = mask
-            for table in self._byte_codes:
-                if not rest:
-                    break
-                if rest & 0xFF:
-                    out += table[rest & 0xFF]
-                rest >>= 8
+            cards = self.cards
+            out = [cards[i].code for i in cards_of(mask)]
             if len(self._listed) >= LISTED_MASKS:
                 self._listed.clear()
             listed = self._listed[mask] = tuple(out)

@@ -100,6 +100,17 @@ def encoded_object(fields: dict[str, str]) -> str:
     return "{" + ",".join(f'"{key}":{value}' for key, value in fields.items()) + "}"
 
 
+def event_prefix(version: int, seat: int, auto: bool) -> str:
+    """What the ``event`` messages of one action share, for :func:`event_text`."""
+    return f'{{"type":"event","v":{encode(version)},"seat":{encode(seat)},"auto":{encode(auto)},'
+
+
+def event_text(prefix: str, action: str, view: str) -> str:
+    """One seat's ``event`` message: the action as it sees it and its view, encoded already
+    (the shared part of the view once for all seats, joined with :func:`join_objects`)."""
+    return f'{prefix}"action":{encode(action)},"view":{view}}}'
+
+
 def with_id(text: str, msg_id: MsgId) -> str:
     """An encoded message object with ``"id": msg_id`` added at the end."""
     return join_objects(text, encode({"id": msg_id}))

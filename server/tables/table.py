@@ -36,6 +36,8 @@ from server.tables.protocol import (
     ProtocolError,
     encode,
     encoded_object,
+    event_prefix,
+    event_text,
     join_objects,
     with_id,
 )
@@ -158,8 +160,7 @@ class Table:
         deal = self.live.deal
         assert deal is not None
         seat_of = self.live.seat_of
-        head = f'{{"type":"event","v":{encode(self.version)},"seat":{encode(seat)},'
-        tail = f'"auto":{encode(auto)},"view":'
+        prefix = event_prefix(self.version, seat, auto)
         public: list[str] = []  # the shared part of the view, once encoded
         encoded: dict[int | None, str] = {}
 
@@ -171,8 +172,9 @@ class Table:
                 if not public:
                     public.append(encode(shared))
                 view = join_objects(public[0], encode(own))
-                action = encode(deal.action_seen_by(index, viewer))
-                text = encoded[viewer] = f'{head}"action":{action},{tail}{view}}}'
+                text = encoded[viewer] = event_text(
+                    prefix, deal.action_seen_by(index, viewer), view
+                )
             return with_id(text, msg_id) if conn is origin else text
 
         self._broadcast(make)

@@ -1,7 +1,8 @@
 """The commit batcher: every table's writes go through one task that commits them in batches.
 
-A table hands over a unit of work (a coroutine function taking a session) and waits until
-it is committed; only then does it tell anybody about the action. While one commit is in
+A table hands over a unit of work (an action-log row, a function of a synchronous
+connection, or, rarely, a coroutine function taking an ORM session) and waits until it is
+committed; only then does it tell anybody about the action. While one commit is in
 flight the next units queue up and are committed together, so with many busy tables the
 database sees few, larger transactions instead of one per action — the cheap way to keep
 "durable before published" at thousands of actions per second, on SQLite as on PostgreSQL.
@@ -64,14 +65,16 @@ class Writer:
         self._max_batch = max_batch
         self._sqlite = sqlite
         bind = sessions.kw.get("bind")
-        self._engine = bind if isinstance(bind, AsyncEngine) else None
-        # the writer's own connections (not SQLite): for transactions, and in autocommit mode
+        if not isinstance(bind, AsyncEngine):
+            raise TypeError("the writer needs sessions bound to an async engine")
+        self._engine = bind
+        self._postgres = bind.dialect.name == "postgresql"
+        # the writer's own connections (not on a SQLite file): for transactions, and (on
+        # PostgreSQL) one in autocommit mode for batches of rows only
         self._held: AsyncConnection | None = None
         self._held_autocommit: AsyncConnection | None = None
-        self._fast: Callable[[list[Item]], Awaitable[list[Any]]] | None = (
-            self._in_sqlite if sqlite is not None else
-            self._in_connection if self._engine is not None else None
-        )  # fmt: skip
+        # action rows and sync units: through the SQLite writer, or the held connections
+        self._fast = self._in_sqlite if sqlite is not None else self._in_connection
         self._queue: asyncio.Queue[Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -131,34 +134,20 @@ class Writer:
             batch = [await self._queue.get()]
             while len(batch) < self._max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            try:
-                if self._fast is None:
-                    await self._commit(batch)
-                else:  # rows and sync units one way, async (ORM) work in a session
-                    fast = [item for item in batch if not callable(item[0])]
-                    if fast:
-                        await self._commit(fast, self._fast)
-                    if len(fast) < len(batch):
-                        await self._commit([i for i in batch if callable(i[0])])
+            try:  # rows and sync units one way, async (ORM) work in a session
+                fast = [item for item in batch if not callable(item[0])]
+                if fast:
+                    await self._commit(fast, self._fast)
+                if len(fast) < len(batch):
+                    await self._commit([i for i in batch if callable(i[0])], self._in_session)
             finally:
                 for _ in batch:
                     self._queue.task_done()
 
     async def _in_session(self, batch: list[Item]) -> list[Any]:
-        """Commit ``batch`` in one session: the rows in one INSERT, then the other units."""
+        """Commit a batch of async (ORM) work in one session."""
         async with self._sessions() as session:
-            rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
-                    if isinstance(unit, tuple)]  # fmt: skip
-            if rows:
-                await session.execute(insert(ActionRow), rows)
-            results: list[Any] = []
-            for unit, _ in batch:
-                if isinstance(unit, tuple):
-                    results.append(None)
-                elif isinstance(unit, Sync):
-                    results.append(await session.run_sync(_on_connection, unit.work))
-                else:
-                    results.append(await unit(session))
+            results = [await unit(session) for unit, _ in batch if callable(unit)]
             await session.commit()
         return results
 
@@ -167,15 +156,12 @@ class Writer:
         (PostgreSQL), held open: no session and no pool check-out per batch (each of which
         cost a round trip to the server).
 
-        A batch of rows only, the usual one, is one INSERT for all rows on a connection in
-        autocommit mode (asyncpg's ``executemany`` is atomic since 0.22: one implicit
-        transaction, all or nothing), committed when it returns, in one round trip instead
-        of three (BEGIN, INSERT, COMMIT). A batch with a deal's writes is one transaction.
+        On PostgreSQL a batch of rows only, the usual one, is one INSERT for all rows on a
+        connection in autocommit mode (asyncpg's ``executemany`` is atomic since 0.22: one
+        implicit transaction, all or nothing), committed when it returns, in one round trip
+        instead of three (BEGIN, INSERT, COMMIT). Any other batch is one transaction.
         """
-        assert self._engine is not None
-        rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
-                if isinstance(unit, tuple)]  # fmt: skip
-        autocommit = len(rows) == len(batch)  # rows only
+        autocommit = self._postgres and all(isinstance(unit, tuple) for unit, _ in batch)
         connection = self._held_autocommit if autocommit else self._held
         if connection is None:
             connection = await self._engine.connect()
@@ -190,6 +176,8 @@ class Writer:
                 assert raw is not None
                 await raw.executemany(PG_INSERT, [unit for unit, _ in batch])
                 return [None] * len(batch)
+            rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
+                    if isinstance(unit, tuple)]  # fmt: skip
             async with connection.begin():
                 if rows:
                     await connection.execute(insert(ActionRow), rows)
@@ -218,9 +206,8 @@ class Writer:
         return [next(done) if isinstance(unit, Sync) else None for unit, _ in batch]
 
     async def _commit(
-        self, batch: list[Item], how: Callable[[list[Item]], Awaitable[list[Any]]] | None = None
+        self, batch: list[Item], how: Callable[[list[Item]], Awaitable[list[Any]]]
     ) -> None:
-        how = how or self._in_session
         try:
             results = await how(batch)
         except Exception as exc:
@@ -242,11 +229,6 @@ class Writer:
         for (_, future), result in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(result)
-
-
-def _on_connection(session: Any, work: SyncWork) -> Any:
-    """Run sync ``work`` on the connection of a (synchronous) session's transaction."""
-    return work(session.connection())
 
 
 class StorageError(RuntimeError):
