@@ -464,7 +464,7 @@ def test_sqlite_action_log_commits_inline_and_waits_off_the_loop_for_the_lock(
 
     async def scenario() -> None:
         action_log = SqliteWriter(path)
-        await action_log.commit([(1, 0, 0, "pass"), (1, 1, 1, "pass")])
+        await action_log.commit([(1, 0, 0, "pass", None), (1, 1, 1, "pass", None)])
         assert (action_log.inline, action_log.deferred) == (1, 0)
 
         other.execute("BEGIN IMMEDIATE")  # somebody else is writing
@@ -479,13 +479,13 @@ def test_sqlite_action_log_commits_inline_and_waits_off_the_loop_for_the_lock(
 
         ticking = asyncio.create_task(ticker())
         loop.call_later(0.3, other.execute, "COMMIT")
-        await action_log.commit([(1, 2, 2, "bid zweier")])
+        await action_log.commit([(1, 2, 2, "bid zweier", None)])
         ticking.cancel()
         assert (action_log.inline, action_log.deferred) == (1, 1)
         assert ticks >= 10  # the loop ran while the batch waited for the lock
 
         with pytest.raises(sqlite3.IntegrityError):  # seq 2 again: the whole batch fails
-            await action_log.commit([(1, 3, 0, "pass"), (1, 2, 0, "pass")])
+            await action_log.commit([(1, 3, 0, "pass", None), (1, 2, 0, "pass", None)])
         await action_log.close()
 
     run(scenario())

@@ -29,7 +29,7 @@ from server.engine.errors import EngineError
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
 from server.engine.registry import GAMES, get_rules
 from server.engine.replay import replay_steps
-from server.store import history
+from server.store import history, log
 from server.store.history import MatchSummary
 from server.store.log import StoredDeal
 from server.tables.matches import build_engine_match, rebuild
@@ -203,11 +203,12 @@ async def _member_match(db: Db, user_id: int, match_id: str) -> MatchSummary:
 
 @router.get("/api/history/matches/{match_id}")
 async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
-    """One match: the engine's score sheet, the running totals for the chart, the pots and
-    the deals (contract, declarer, points; whether the replay is open)."""
+    """One match: the engine's score sheet, the running totals for the chart, the pots, the
+    deals (contract, declarer, points; whether the replay is open) and the table's chat."""
     match = await _member_match(db, user.id, match_id)
     deals = (await history.deals_of_matches(db, [match.id]))[match.id]
     pots = await history.pots_of_match(db, match.id)
+    chat = (await log.chat_of(db, [match.id]))[match.id]
     sheet = _sheet(match, deals)
     rows = {row["number"]: row for row in sheet["rows"]}
     rules = get_rules(match.game)
@@ -241,6 +242,7 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
             for p in pots
         ],
         "deals": listed,
+        "chat": [line.to_json() for line in chat],
     }
 
 

@@ -16,10 +16,10 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from server.api.deps import SESSION_COOKIE
 from server.api.runtime import Runtime
 from server.engine.errors import EngineError
-from server.store.accounts import user_for_token
+from server.store.accounts import token_hash, user_for_token
 from server.store.rooms import membership
 from server.tables.connection import Connection
-from server.tables.manager import TableManager
+from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
 from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, encode, read_message
 from server.tables.table import RateLimit, Table, error_json
 from server.tables.writer import StorageError
@@ -27,24 +27,46 @@ from server.tables.writer import StorageError
 logger = logging.getLogger(__name__)
 router = APIRouter()
 
+TOO_MANY = ProtocolError(
+    "too_many_connections",
+    f"you have {SOCKETS_PER_USER} table connections open already; close some tabs",
+    f"du hast schon {SOCKETS_PER_USER} Tischverbindungen offen; schließe ein paar Tabs",
+)
+LOGGED_OUT = ProtocolError(
+    "logged_out", "you logged out; log in again to play", "du hast dich abgemeldet"
+)
+
 
 @router.websocket("/ws")
 async def table_socket(websocket: WebSocket) -> None:
     """One client connection: hello → snapshot, then actions, chat and pings."""
     runtime: Runtime = websocket.app.state.runtime
     manager: TableManager | None = getattr(websocket.app.state, "tables", None)
+    token = websocket.cookies.get(SESSION_COOKIE)
     async with runtime.sessions() as session:
-        user = await user_for_token(session, websocket.cookies.get(SESSION_COOKIE))
+        user = await user_for_token(session, token)
     await websocket.accept()
+
+    async def logged_out() -> None:
+        await websocket.send_text(error_json(LOGGED_OUT))
+        await websocket.close(code=4401)
+
+    refusal: ProtocolError | None = None
+    socket: Socket | None = None
     if user is None:
         refusal = ProtocolError("login_required", "log in first", "bitte zuerst anmelden")
     elif manager is None:
         refusal = ProtocolError("tables_unavailable", "no tables are running here",
                                 "hier laufen keine Tische")  # fmt: skip
-    if user is None or manager is None:
+    else:
+        socket = Socket(user.id, token_hash(token or ""), logged_out)
+        if not manager.open_socket(socket):
+            refusal = TOO_MANY
+    if refusal is not None:
         await websocket.send_text(error_json(refusal))
         await websocket.close(code=4401 if user is None else 1013)
         return
+    assert user is not None and manager is not None and socket is not None
     user_id, user_name = user.id, user.display_name
     limiter = RateLimit()
     table: Table | None = None
@@ -59,7 +81,7 @@ async def table_socket(websocket: WebSocket) -> None:
     try:
         while True:
             message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or socket.ended:
                 break
             text = message.get("text")
             if text is None:
@@ -89,8 +111,9 @@ async def table_socket(websocket: WebSocket) -> None:
                         )
                     if table is not None and conn is not None:
                         await table.detach(conn)
-                    table, conn = found, Connection(user_id, user_name, websocket.send_text,
-                                                    websocket.close)  # fmt: skip
+                    table = found
+                    conn = Connection(user_id, user_name, websocket.send_text, websocket.close,
+                                      session=socket.session)  # fmt: skip
                     await table.attach(conn, msg.last_version)
                 elif isinstance(msg, Ping):
                     await reply(encode({"type": "pong", "id": msg.id}))
@@ -114,5 +137,6 @@ async def table_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        manager.close_socket(socket)
         if table is not None and conn is not None:
             await table.detach(conn)

@@ -2,7 +2,11 @@
 
 The table runtime is the only writer. Actions are only ever inserted (primary key deal +
 sequence number, so an action cannot be stored twice); a deal row gets its outcome once.
-:func:`load_unfinished` gives recovery everything it needs to replay running matches.
+A deal's end is one transaction (:func:`end_deal`): its last action, outcome, scores, pot
+movements and the next deal, or the end of the match and its room; it can be run again
+(a retry after an unclear failure, or recovery completing a deal that an older version
+left without its outcome) and then writes nothing twice. :func:`load_unfinished` gives
+recovery everything it needs to replay running matches.
 """
 
 from __future__ import annotations
@@ -32,9 +36,20 @@ from sqlalchemy.pool import StaticPool
 
 from server.store.db import configure_sqlite, sqlite_file
 from server.store.errors import ConflictError
-from server.store.models import ActionRow, DealRow, Match, PotMovement, Room, ScoreEntry
+from server.store.models import (
+    ActionRow,
+    ChatMessage,
+    DealRow,
+    Match,
+    PotMovement,
+    Room,
+    ScoreEntry,
+)
 
 logger = logging.getLogger(__name__)
+
+#: Chat lines a table keeps in memory and sends with a snapshot.
+CHAT_KEEP = 50
 
 
 async def create_match(
@@ -139,6 +154,138 @@ def finish_match(connection: Connection, match_id: int, room_id: int) -> None:
     connection.execute(update(Room).where(Room.id == room_id).values(status="finished"))
 
 
+#: One entry of the action log: deal id, sequence number, seat, canonical text, and the
+#: id of the client's message (JSON text) or ``None``.
+ActionEntry = tuple[int, int, int, str, str | None]
+#: A write of a running table: a function of a synchronous connection (see create_deal).
+SyncWork = Callable[[Connection], Any]
+
+_ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
+_INSERT_ACTION = insert(ActionRow)
+
+
+def ensure_action(connection: Connection, entry: ActionEntry) -> None:
+    """Store one action unless the very same action is stored already (a retry after a
+    failure that may have come after the commit); a different action at its place is a
+    :class:`ConflictError`."""
+    deal_id, seq, seat, text, _ = entry
+    stored = connection.execute(
+        select(ActionRow.seat, ActionRow.text).where(
+            ActionRow.deal_id == deal_id, ActionRow.seq == seq
+        )
+    ).first()
+    if stored is None:
+        connection.execute(_INSERT_ACTION, dict(zip(_ACTION_COLUMNS, entry, strict=True)))
+    elif tuple(stored) != (seat, text):
+        raise ConflictError(
+            "action_conflict",
+            f"deal {deal_id} already has another action at position {seq}",
+            f"Spiel {deal_id} hat an Stelle {seq} schon eine andere Aktion",
+        )
+
+
+@dataclass(frozen=True)
+class DealEnd:
+    """Everything the end of a deal stores, in one transaction (:func:`end_deal`)."""
+
+    match_id: int
+    room_id: int
+    deal_id: int
+    #: the deal's last action; ``None`` when recovery completes a deal whose actions are
+    #: all stored already
+    action: ActionEntry | None
+    outcome: dict[str, Any]
+    points: dict[str, int]
+    stake_cents: int
+    pots: Sequence[tuple[str, str, int, str]]
+    #: the next deal's number and record (without actions); ``None``: the match is over
+    next_deal: tuple[int, dict[str, Any]] | None
+
+
+def end_deal(connection: Connection, end: DealEnd) -> int | None:
+    """Store a deal's end: its last action, outcome, scores and pot movements, and the next
+    deal or the end of the match and its room; return the next deal's id (``None`` when the
+    match is over). Run it inside one transaction: all of it is stored, or nothing.
+
+    Running it again after it was committed (a retry after an unclear failure) writes
+    nothing twice and returns the same id.
+    """
+    ended = connection.execute(
+        select(DealRow.outcome.is_not(None)).where(DealRow.id == end.deal_id)
+    ).scalar_one()
+    if ended:
+        if end.next_deal is None:
+            return None
+        number = end.next_deal[0]
+        found = connection.execute(
+            select(DealRow.id).where(DealRow.match_id == end.match_id, DealRow.number == number)
+        ).scalar_one()
+        return int(found)
+    if end.action is not None:
+        ensure_action(connection, end.action)
+    finish_deal(connection, end.match_id, end.deal_id, end.outcome, end.points,
+                end.stake_cents, end.pots)  # fmt: skip
+    if end.next_deal is None:
+        finish_match(connection, end.match_id, end.room_id)
+        return None
+    number, record = end.next_deal
+    return create_deal(connection, end.match_id, number, record)
+
+
+def add_chat(
+    connection: Connection, match_id: int, user_id: int, name: str, text: str, at: datetime
+) -> None:
+    """Store a chat line of a match's table."""
+    connection.execute(
+        insert(ChatMessage).values(
+            match_id=match_id, user_id=user_id, name=name, text=text, created_at=at
+        )
+    )
+
+
+@dataclass
+class StoredChat:
+    """A chat line as stored."""
+
+    user_id: int
+    name: str
+    text: str
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as the table and the archive send it."""
+        at = self.at if self.at.tzinfo is not None else self.at.replace(tzinfo=UTC)
+        return {"type": "chat", "user_id": self.user_id, "name": self.name,
+                "text": self.text, "at": at.isoformat(timespec="seconds")}  # fmt: skip
+
+
+async def chat_of(
+    session: AsyncSession, match_ids: Sequence[int], last: int | None = None
+) -> dict[int, list[StoredChat]]:
+    """The chat of each match, oldest first (only the ``last`` lines of each, if given)."""
+    if not match_ids:
+        return {}
+    rows = (
+        await session.execute(
+            select(
+                ChatMessage.match_id,
+                ChatMessage.user_id,
+                ChatMessage.name,
+                ChatMessage.text,
+                ChatMessage.created_at,
+            )
+            .where(ChatMessage.match_id.in_(match_ids))
+            .order_by(ChatMessage.match_id, ChatMessage.id)
+        )
+    ).all()
+    chats: dict[int, list[StoredChat]] = {match_id: [] for match_id in match_ids}
+    for match_id, user_id, name, text, at in rows:
+        chats[match_id].append(StoredChat(user_id, name, text, at))
+    if last is not None:
+        chats = {match_id: lines[-last:] for match_id, lines in chats.items()}
+    return chats
+
+
 @dataclass
 class StoredDeal:
     """A deal as stored: its record, outcome (if finished) and action log."""
@@ -148,6 +295,8 @@ class StoredDeal:
     record: dict[str, Any]
     outcome: dict[str, Any] | None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    #: the client's message id of each action (JSON text), where it gave one
+    client_ids: list[str | None] = field(default_factory=list)
 
 
 @dataclass
@@ -161,10 +310,12 @@ class StoredMatch:
     player_ids: list[int]
     config: dict[str, Any]
     deals: list[StoredDeal]
+    chat: list[StoredChat] = field(default_factory=list)
 
 
 async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
-    """Every running match with its deals and their actions (in sequence order)."""
+    """Every running match with its deals and their actions (in sequence order), and the
+    last :data:`CHAT_KEEP` lines of its chat."""
     matches = (await session.scalars(select(Match).where(Match.status == "running"))).all()
     result = []
     for match in matches:
@@ -187,6 +338,7 @@ async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
                     deal.record,
                     deal.outcome,
                     [(r.seat, r.text) for r in rows],
+                    [r.client_id for r in rows],
                 )
             )
         result.append(
@@ -200,13 +352,10 @@ async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
                 stored,
             )
         )
+    chats = await chat_of(session, [running.id for running in result], last=CHAT_KEEP)
+    for running in result:
+        running.chat = chats[running.id]
     return result
-
-
-#: One entry of the action log: deal id, sequence number, seat, canonical text.
-ActionEntry = tuple[int, int, int, str]
-#: A write of a running table: a function of a synchronous connection (see create_deal).
-SyncWork = Callable[[Connection], Any]
 
 
 class SqliteWriter:
@@ -247,7 +396,8 @@ class SqliteWriter:
         self._checkpoint: asyncio.Future[None] | None = None
         self._since_checkpoint = 0
         table = ActionRow.__tablename__
-        self._insert = f"INSERT INTO {table} (deal_id, seq, seat, text) VALUES (?, ?, ?, ?)"
+        columns = ", ".join(_ACTION_COLUMNS)
+        self._insert = f"INSERT INTO {table} ({columns}) VALUES (?, ?, ?, ?, ?)"
         self.inline = 0  # batches committed on the loop
         self.deferred = 0  # batches that found the write lock taken and went to the thread
 

@@ -8,8 +8,10 @@ Every table here has an Alembic revision in ``migrations/versions/`` that create
   their seat order, spectators);
 * play: ``matches`` (one Partie/evening of a room), ``deals`` (the deal record: options,
   seats, dealer, dealt cards; the outcome once finished), ``actions`` (the append-only log,
-  primary key deal + sequence number; rows are never updated), ``score_entries`` (points
-  and money per player and deal) and ``pot_movements`` (Pagatkasse, Haferl, Depot).
+  primary key deal + sequence number; rows are never updated; each row keeps the id the
+  client gave its message, so that a resent action is applied at most once),
+  ``score_entries`` (points and money per player and deal), ``pot_movements`` (Pagatkasse,
+  Haferl, Depot) and ``chat_messages`` (the table's chat, kept with the match).
 """
 
 from __future__ import annotations
@@ -160,6 +162,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = _now()
+    #: the ``id`` of the client's action message (JSON text), if it gave one
+    client_id: Mapped[str | None] = mapped_column(String(80))
 
 
 class ScoreEntry(Base):
@@ -187,3 +191,16 @@ class PotMovement(Base):
     player: Mapped[str] = mapped_column(String(40))
     cents: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(80))
+
+
+class ChatMessage(Base):
+    """A chat line at a match's table, stored before anyone sees it."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(60))  # the name shown at the table then
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -64,6 +64,7 @@ class Connection:
     send: Callable[[str], Coroutine[Any, Any, None]]
     close: Callable[[], Awaitable[None]]
     role: str = "player"
+    session: str = ""  # the login session's token hash (a logout closes its connections)
     backlog: deque[str] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None  # finishes a send that had to wait, then the backlog
     broken: bool = False  # a send failed: the socket is gone, the endpoint will detach

@@ -2,14 +2,23 @@
 
 On start-up :meth:`TableManager.recover` rebuilds every running match by replaying its
 stored deals through the engine (which re-checks every action), so players can reconnect
-and continue exactly where they were. Later, several processes can share tables through
-PostgreSQL and Redis; this class is the seam where table ownership would be decided.
+and continue exactly where they were. A deal whose actions are all stored but whose end is
+not (an older version stored the two in separate transactions) is completed first, in one
+transaction: outcome, scores, pots, and the next deal or the end of the match and room.
+Later, several processes can share tables through PostgreSQL and Redis; this class is the
+seam where table ownership would be decided.
+
+It also keeps count of every open table socket by user and by login session, so that one
+user cannot hold more than :data:`SOCKETS_PER_USER` of them and a logout closes that
+session's sockets at once.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -23,6 +32,19 @@ from server.tables.writer import Writer
 
 logger = logging.getLogger(__name__)
 
+#: Table sockets one user may have open on this server at once (all tables, all devices).
+SOCKETS_PER_USER = 16
+
+
+@dataclass(eq=False)
+class Socket:
+    """An open table socket: whose, under which login session, and how to close it."""
+
+    user_id: int
+    session: str  # the SHA-256 of the session token (as the database keeps it)
+    close: Callable[[], Awaitable[None]]  # tells the client why, and closes the socket
+    ended: bool = False  # its session ended: nothing it sends is handled any more
+
 
 class TableManager:
     """Owns the writer and every live table of this process."""
@@ -34,6 +56,36 @@ class TableManager:
         self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
         self.rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
+        self.sockets: set[Socket] = set()
+
+    # ------------------------------------------------------------------ sockets
+
+    def open_socket(self, socket: Socket) -> bool:
+        """Count a new table socket in; ``False`` (not counted) when its user has
+        :data:`SOCKETS_PER_USER` open already."""
+        if sum(1 for s in self.sockets if s.user_id == socket.user_id) >= SOCKETS_PER_USER:
+            return False
+        self.sockets.add(socket)
+        return True
+
+    def close_socket(self, socket: Socket) -> None:
+        """Count a closed socket out."""
+        self.sockets.discard(socket)
+
+    async def end_session(self, session: str) -> int:
+        """A login session ended (logout): close all its sockets at once; from now on
+        nothing they send is handled and nothing is sent to them. Return how many."""
+        doomed = [socket for socket in self.sockets if socket.session == session]
+        for table in self.tables.values():
+            table.drop_where(lambda conn: conn.session == session)
+        for socket in doomed:
+            socket.ended = True
+            self.sockets.discard(socket)
+            try:
+                await socket.close()
+            except Exception:  # already gone
+                logger.debug("closing a socket of an ended session failed", exc_info=True)
+        return len(doomed)
 
     async def start(self) -> None:
         """Start the writer and recover the running matches."""
@@ -86,10 +138,12 @@ class TableManager:
         return live.match_id
 
     async def recover(self) -> None:
-        """Rebuild every running match from its stored deals and actions."""
+        """Rebuild every running match from its stored deals and actions; complete a deal
+        whose actions are all stored but whose end is not."""
         async with self.sessions() as session:
             stored = await log.load_unfinished(session)
         for match in stored:
+            last = match.deals[-1] if match.deals else None
             live = rebuild(
                 match.id,
                 match.game,
@@ -97,6 +151,7 @@ class TableManager:
                 match.player_ids,
                 match.config,
                 [(d.id, d.number, d.record, d.actions) for d in match.deals],
+                record_last=last is None or last.outcome is not None,
             )
             table = Table(
                 match.room_id,
@@ -105,13 +160,35 @@ class TableManager:
                 self.rng,
                 dict(zip(match.player_ids, match.players, strict=True)),
             )
+            table.chat.extend(line.to_json() for line in match.chat)
+            # as live: one version per action, one more when a deal is finished
+            version = 0
+            for deal in match.deals:
+                for client_id in deal.client_ids:
+                    version += 1
+                    if client_id is not None:
+                        table.applied[(client_id, version - 1)] = version
+                version += deal.outcome is not None
+            table.version = version
             async with table.lock:
+                if last is not None and last.outcome is None and live.deal is not None \
+                        and live.deal.finished:  # fmt: skip
+                    await self._complete(table)
                 if live.deal is None or (live.deal.finished and not live.engine.finished):
                     await table.start_next_deal()  # we stopped between two deals
-                # as live: one version per action, one more when a deal is finished
-                finished = sum(1 for d in match.deals if d.outcome is not None)
-                table.version = sum(len(d.actions) for d in match.deals) + finished
+                table.finished = live.engine.finished
                 table.arm_timer()
             self.tables[match.room_id] = table
             logger.info("room %s: match %s recovered at deal %s, version %s", match.room_id,
                         match.id, live.deal_number, table.version)  # fmt: skip
+
+    async def _complete(self, table: Table) -> None:
+        """Store the end of the table's finished deal (outcome, scores, pots, the next deal
+        or the end of the match), which an older version stored apart from its last
+        action; in one transaction, as a deal's end is stored now."""
+        closed, end = table.deal_end(None)
+        next_id = await self.writer.execute(lambda connection: log.end_deal(connection, end))
+        table.live.take(closed, next_id)
+        table.version += 1
+        logger.warning("room %s: completed deal %s, whose end had not been stored",
+                       table.room_id, end.deal_id)  # fmt: skip

@@ -8,6 +8,7 @@ replaying the stored records, which the engine checks action by action.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -100,24 +101,35 @@ class LiveMatch:
             cached = self._seats = (deal, seats)
         return cached[1].get(user_id)
 
-    def next_deal(self, rng: random.Random) -> tuple[Deal, dict[str, Any]]:
-        """Shuffle and create the next deal; return it with its record (no actions yet)."""
+    def next_deal(
+        self, rng: random.Random, engine: EngineMatch | None = None
+    ) -> tuple[Deal, dict[str, Any]]:
+        """Shuffle and create the next deal (of ``engine``, by default the match's own);
+        return it with its record (no actions yet)."""
         rules = get_rules(self.game)
-        deal: Deal = self.engine.start_deal(rules.shuffle_and_deal(rng))
+        deal: Deal = (engine or self.engine).start_deal(rules.shuffle_and_deal(rng))
         record = dump_record(deal, stake_cents=self.stake_cents, with_outcome=False)
         del record["actions"]
         return deal, record
 
-    def closing_pots(self) -> list[tuple[str, str, int, str]]:
-        """Money paid into pots when the match ends (pot, player, cents, reason): the
-        Doppelkopf Depot, placing × 0.50 €."""
-        if not isinstance(self.engine, DoppelkopfEvening):
-            return []
-        placings = self.engine.placings()
-        return [
-            ("depot", name, cents, f"{placings[name]}. Platz")
-            for name, cents in self.engine.depot().items()
-        ]
+    def close_deal(self, deal: Deal, rng: random.Random) -> ClosedDeal:
+        """What the end of the finished ``deal`` changes, worked out on a copy of the
+        engine's match, which the table takes over (:meth:`take`) only once all of it is
+        stored: the sheet with the deal written on it, the points, the pots and the next
+        deal (or none: the match is over)."""
+        engine = copy.deepcopy(self.engine)
+        engine.record(deal)
+        pots = closing_pots(engine) if engine.finished else []
+        following = None if engine.finished else self.next_deal(rng, engine)
+        return ClosedDeal(engine, self.points_of(deal), pots, following)
+
+    def take(self, closed: ClosedDeal, next_id: int | None) -> None:
+        """Take over a deal's end once it is stored (``next_id``: the next deal's row)."""
+        self.engine = closed.engine
+        if closed.following is not None:
+            assert next_id is not None
+            self.deal_id, self.deal, self.deal_number = (
+                next_id, closed.following[0], self.deal_number + 1)  # fmt: skip
 
     def points_of(self, deal: Deal) -> dict[str, int]:
         """Points per match player for a finished deal (0 for whoever sat out)."""
@@ -129,6 +141,34 @@ class LiveMatch:
         return points
 
 
+@dataclass
+class ClosedDeal:
+    """A finished deal's consequences (see :meth:`LiveMatch.close_deal`)."""
+
+    engine: EngineMatch
+    points: dict[str, int]
+    pots: list[tuple[str, str, int, str]]
+    following: tuple[Deal, dict[str, Any]] | None
+
+
+def closing_pots(engine: EngineMatch) -> list[tuple[str, str, int, str]]:
+    """Money paid into pots when the match ends (pot, player, cents, reason): the
+    Doppelkopf Depot, placing × 0.50 €."""
+    if not isinstance(engine, DoppelkopfEvening):
+        return []
+    placings = engine.placings()
+    return [
+        ("depot", name, cents, f"{placings[name]}. Platz") for name, cents in engine.depot().items()
+    ]
+
+
+def undo_last(deal: Deal) -> Deal:
+    """``deal`` as it was before its last action (replayed from its record): what the
+    table goes back to when that action could not be stored."""
+    record = dump_record(deal, with_outcome=False)
+    return load_record({**record, "actions": record["actions"][:-1]})
+
+
 def rebuild(
     match_id: int,
     game: str,
@@ -136,17 +176,21 @@ def rebuild(
     player_ids: list[int],
     config: dict[str, Any],
     deals: Sequence[tuple[int, int, dict[str, Any], list[tuple[int, str]]]],
+    *,
+    record_last: bool = True,
 ) -> LiveMatch:
     """Replay stored deals (id, number, record, actions) into a live match.
 
-    Every finished deal is written on the engine's sheet again; the last unfinished one
-    becomes the current deal. The engine re-checks every action on the way.
+    Every finished deal is written on the engine's sheet again (the last one only with
+    ``record_last``: recovery closes a finished deal whose end was not stored with
+    :meth:`LiveMatch.close_deal`); the last deal becomes the current deal. The engine
+    re-checks every action on the way.
     """
     live = LiveMatch(match_id, game, players, player_ids, config,
                      build_engine_match(game, players, config))  # fmt: skip
-    for deal_id, number, record, actions in deals:
+    for index, (deal_id, number, record, actions) in enumerate(deals):
         deal = load_record({**record, "actions": [list(a) for a in actions]})
         live.deal, live.deal_id, live.deal_number = deal, deal_id, number
-        if deal.finished:
+        if deal.finished and (record_last or index < len(deals) - 1):
             live.engine.record(deal)
     return live

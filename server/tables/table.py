@@ -2,9 +2,22 @@
 
 Every command that changes the table runs under the table's lock, one at a time and in
 arrival order (an asyncio lock is FIFO): the action is checked (seat, version, engine),
-**stored and committed**, applied, and only then published. Each connection gets the event
-the way its seat sees it: the action as that seat may see it, and that seat's view.
-Spectators and a sitting-out dealer get the spectator view.
+**stored and committed**, and only then published. Each connection gets the event the way
+its seat sees it: the action as that seat may see it, and that seat's view. Spectators and
+a sitting-out dealer get the spectator view.
+
+The action is applied to the engine's deal in memory before it is stored, because a deal's
+last action is stored in one transaction with everything it ends (outcome, scores, pots,
+the next deal or the end of the match, :func:`server.store.log.end_deal`), which only the
+applied deal can tell; if it cannot be stored, the deal is replayed to where it was and
+nobody has been told anything. A write that fails is tried again with growing pauses for
+up to :data:`SAVE_PATIENCE` seconds, idempotently; while a write takes long every
+connection is told ``saving`` (and ``saving`` with ``active: false`` once it is through).
+
+Each action message's ``id`` is stored with the action: the same message sent again (a
+client that reconnected without knowing whether its action arrived resends it, with the
+same ``id`` and version) is answered with an ``ack`` and applied at most once, across a
+restart too.
 
 A message is written to each socket at once, on the table's own stack; only a socket that
 cannot take more right now gets a bounded backlog of its own (``server/tables/connection.py``),
@@ -20,17 +33,15 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
-
-from sqlalchemy import Connection as SAConnection
+from typing import Any, TypeVar
 
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.store import log
 from server.tables.connection import Connection
-from server.tables.matches import LiveMatch
+from server.tables.matches import ClosedDeal, LiveMatch, undo_last
 from server.tables.protocol import (
     MsgId,
     ProtocolError,
@@ -45,8 +56,21 @@ from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
 
-CHAT_KEEP = 50
+CHAT_KEEP = log.CHAT_KEEP
 CHAT_MAX = 500
+#: Chat lines per second one user may send at one table (all devices together), and burst.
+CHAT_RATE, CHAT_BURST = 1.0, 5.0
+#: Open connections one user may have at one table; a further one replaces the oldest.
+SOCKETS_PER_USER = 4
+#: Seconds a write may take before the table says ``saving``.
+SAVING_NOTICE = 0.5
+#: Seconds a failed write is tried again for, and the pauses between tries.
+SAVE_PATIENCE = 60.0
+RETRY_FIRST, RETRY_LONGEST = 0.2, 5.0
+#: Resent actions remembered (client id, version) -> version of its event.
+REMEMBERED_IDS = 2000
+
+T = TypeVar("T")
 
 
 class Table:
@@ -69,6 +93,10 @@ class Table:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.chat: deque[JSON] = deque(maxlen=CHAT_KEEP)
+        self._chat_limits: dict[int, RateLimit] = {}
+        #: (client message id, version it was sent at) -> version of the action's event
+        self.applied: dict[tuple[str, int], int] = {}
+        self._saving = False
         self._background: set[asyncio.Task[None]] = set()
         self.finished = live.engine.finished
         timer = live.config.get("timer_seconds")
@@ -135,9 +163,26 @@ class Table:
             if not conn.push(make(conn)):
                 logger.info("dropping a connection of user %s: too far behind", conn.user_id)
                 self.connections.discard(conn)
-                task = asyncio.create_task(self._drop(conn))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+                self._spawn(self._drop(conn))
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        async def run() -> None:
+            await coro
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def drop_where(self, doomed: Callable[[Connection], bool]) -> int:
+        """Close every connection for which ``doomed`` holds (a logged-out session);
+        return how many."""
+        dropped = [conn for conn in self.connections if doomed(conn)]
+        for conn in dropped:
+            self.connections.discard(conn)
+            self._spawn(self._drop(conn))
+        if dropped:
+            self._presence()
+        return len(dropped)
 
     @staticmethod
     async def _drop(conn: Connection) -> None:
@@ -189,6 +234,11 @@ class Table:
         """Add a connection; it gets a snapshot (a resync is always a fresh snapshot)."""
         async with self.lock:
             conn.role = self.role_of(conn.user_id)
+            own = [c for c in self.connections if c.user_id == conn.user_id]
+            for old in own[: max(0, len(own) - SOCKETS_PER_USER + 1)]:
+                old.push(encode({"type": "error", "id": None, **REPLACED.to_json()}))
+                self.connections.discard(old)
+                self._spawn(self._drop(old))
             self.connections.add(conn)
             conn.push(self.snapshot(conn))
             self._presence()
@@ -230,6 +280,13 @@ class Table:
                     f"der Tisch ist bei Version {self.version}, nicht {version}; "
                     "du hast einen älteren Stand gesehen",
                 )
+            client_id = None if msg_id is None else encode(msg_id)
+            if client_id is not None and version is not None:
+                done = self.applied.get((client_id, version))
+                if done is not None:  # sent again after a reconnect: it is in already
+                    conn.push(encode({"type": "ack", "id": msg_id, "v": done,
+                                      "duplicate": True}))  # fmt: skip
+                    return done
             move = deal.parse(text)  # _perform checks it before anything is stored
             return await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
 
@@ -242,22 +299,123 @@ class Table:
         origin: Connection | None = None,
         msg_id: MsgId = None,
     ) -> int:
-        """Store, apply and publish a checked move (under the lock); return its version."""
+        """Store, apply and publish a checked move (under the lock); return its version.
+
+        Raises :class:`StorageError` when it could not be stored: then the table is as it
+        was and nobody was told anything.
+        """
         live = self.live
         deal = live.deal
         assert deal is not None
         actor = deal.check(move, seat)
         seq = len(deal.history)
-        canonical = deal.move_text(move)
-        await self.writer.append_action(live.deal_id, seq, actor, canonical)
-        deal.apply(move, seat)
+        client_id = None if msg_id is None else encode(msg_id)
+        entry: log.ActionEntry = (live.deal_id, seq, actor, deal.move_text(move), client_id)
+        deal.apply(move, seat)  # in memory only, until it is stored
+        ended = deal.finished
+        try:
+            if ended:
+                closed, next_id = await self._store_deal_end(entry)
+            else:
+                await self._durably(
+                    lambda: self.writer.append_action(*entry),
+                    lambda: self.writer.execute(lambda c: log.ensure_action(c, entry)),
+                )
+        except BaseException:
+            live.deal = undo_last(deal)
+            raise
         self.version += 1
         acted = self.version
+        if client_id is not None:
+            self._remember(client_id, acted)
         self._publish_event(seq, actor, auto, origin, msg_id)
-        if deal.finished:
-            await self._deal_finished()
+        if ended:  # the next deal, or the final sheet: a snapshot for everybody
+            live.take(closed, next_id)
+            self.finished = live.engine.finished
+            self.version += 1
+            self._broadcast(self._snapshots())
         self.arm_timer()
         return acted
+
+    def _remember(self, client_id: str, acted: int) -> None:
+        """Remember that the message ``client_id`` sent at version ``acted - 1`` is in."""
+        self.applied[(client_id, acted - 1)] = acted
+        if len(self.applied) > REMEMBERED_IDS:
+            del self.applied[next(iter(self.applied))]
+
+    def deal_end(self, action: log.ActionEntry | None) -> tuple[ClosedDeal, log.DealEnd]:
+        """What the end of the current, finished deal changes (see
+        :meth:`LiveMatch.close_deal`) and the one write that stores it (``action``: the
+        deal's last action, ``None`` when it is stored already)."""
+        live = self.live
+        deal = live.deal
+        assert deal is not None
+        outcome = deal.outcome()
+        assert outcome is not None
+        closed = live.close_deal(deal, self.rng)
+        following = closed.following
+        end = log.DealEnd(
+            match_id=live.match_id,
+            room_id=self.room_id,
+            deal_id=live.deal_id,
+            action=action,
+            outcome=outcome,
+            points=closed.points,
+            stake_cents=live.stake_cents,
+            pots=closed.pots,
+            next_deal=None if following is None else (live.deal_number + 1, following[1]),
+        )
+        return closed, end
+
+    async def _store_deal_end(self, entry: log.ActionEntry) -> tuple[ClosedDeal, int | None]:
+        """Store the deal's last action with everything its end changes, in one
+        transaction; return what the table takes over once it has published the action
+        (:meth:`LiveMatch.take`) and the next deal's id."""
+        closed, end = self.deal_end(entry)
+
+        def store() -> Awaitable[int | None]:
+            return self.writer.execute(lambda connection: log.end_deal(connection, end))
+
+        return closed, await self._durably(store, store)
+
+    async def _durably(
+        self, first: Callable[[], Awaitable[T]], again: Callable[[], Awaitable[T]]
+    ) -> T:
+        """Run the write ``first``; if it fails, run ``again`` (which must be idempotent:
+        the failure may have come after the commit) with growing pauses until it works or
+        :data:`SAVE_PATIENCE` seconds have passed. While it takes longer than
+        :data:`SAVING_NOTICE` seconds, every connection is told that the table is saving.
+        """
+        loop = asyncio.get_running_loop()
+        notice = loop.call_later(SAVING_NOTICE, self._say_saving, True)
+        deadline = loop.time() + SAVE_PATIENCE
+        pause = RETRY_FIRST
+        attempt = first
+        try:
+            while True:
+                try:
+                    return await attempt()
+                except StorageError:
+                    if loop.time() + pause > deadline:
+                        raise
+                    logger.warning("room %s: a write failed; trying again in %.1f s",
+                                   self.room_id, pause)  # fmt: skip
+                    self._say_saving(True)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_LONGEST)
+                    attempt = again
+        finally:
+            notice.cancel()
+            if self._saving:
+                self._say_saving(False)
+
+    def _say_saving(self, active: bool) -> None:
+        """Tell every connection that the table is (no longer) waiting for the database."""
+        if self._saving == active:
+            return
+        self._saving = active
+        message = encode({"type": "saving", "active": active})
+        self._broadcast(lambda _conn: message)
 
     def arm_timer(self) -> None:
         """With a turn timer, play the first legal action of the seat to move when it lets
@@ -282,38 +440,6 @@ class Table:
             except StorageError:
                 self.arm_timer()  # try again after another period
 
-    async def _deal_finished(self) -> None:
-        live = self.live
-        deal = live.deal
-        assert deal is not None
-        outcome = deal.outcome()
-        assert outcome is not None
-        live.engine.record(deal)
-        points = live.points_of(deal)
-        match_id, deal_id, stake = live.match_id, live.deal_id, live.stake_cents
-        finished = live.engine.finished
-
-        pots = live.closing_pots() if finished else []
-        following = None if finished else live.next_deal(self.rng)
-        number = live.deal_number + 1
-
-        def store(connection: SAConnection) -> int | None:
-            """The outcome and scores, and the match's end or the next deal: one commit."""
-            log.finish_deal(connection, match_id, deal_id, outcome, points, stake, pots)
-            if following is None:
-                log.finish_match(connection, match_id, self.room_id)
-                return None
-            return log.create_deal(connection, match_id, number, following[1])
-
-        next_id = await self.writer.execute(store)
-        if following is None:
-            self.finished = True
-        else:
-            assert next_id is not None
-            live.deal_id, live.deal, live.deal_number = next_id, following[0], number
-        self.version += 1
-        self._broadcast(self._snapshots())
-
     async def start_next_deal(self) -> None:
         """Deal the next deal of the match and store it (called under the lock)."""
         live = self.live
@@ -326,7 +452,9 @@ class Table:
         live.deal, live.deal_number = deal, number
 
     async def say(self, conn: Connection, text: str) -> None:
-        """Publish a chat message (plain text; the client shows it as text, never as HTML)."""
+        """Store and publish a chat message (plain text; the client shows it as text, never
+        as HTML). One user may send :data:`CHAT_RATE` lines a second (all devices
+        together)."""
         text = text.strip()
         if not text or len(text) > CHAT_MAX:
             raise ProtocolError(
@@ -334,14 +462,25 @@ class Table:
                 f"a chat message has 1 to {CHAT_MAX} characters",
                 f"eine Chatnachricht hat 1 bis {CHAT_MAX} Zeichen",
             )
-        message = {
-            "type": "chat",
-            "user_id": conn.user_id,
-            "name": self.names.get(conn.user_id, conn.name),
-            "text": text,
-            "at": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
+        limit = self._chat_limits.setdefault(conn.user_id, RateLimit(CHAT_RATE, CHAT_BURST))
+        if not limit.allow():
+            raise ProtocolError(
+                "chat_too_fast",
+                "too many chat messages; wait a moment",
+                "zu viele Chatnachrichten; bitte kurz warten",
+            )
+        name = self.names.get(conn.user_id, conn.name)
+        at = datetime.now(UTC)
+        message = log.StoredChat(conn.user_id, name, text, at).to_json()
+        match_id = self.live.match_id
+
+        def store() -> Awaitable[None]:
+            return self.writer.execute(
+                lambda c: log.add_chat(c, match_id, conn.user_id, name, text, at)
+            )
+
         async with self.lock:
+            await self._durably(store, store)
             self.chat.append(message)
             encoded = encode(message)
             self._broadcast(lambda _conn: encoded)
@@ -374,6 +513,15 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+#: What a connection is told when a newer one of the same user at the table replaces it.
+REPLACED = ProtocolError(
+    "replaced",
+    f"you opened this table on more than {SOCKETS_PER_USER} devices or tabs; this one was closed",
+    f"du hast diesen Tisch auf mehr als {SOCKETS_PER_USER} Geräten oder Tabs geöffnet; "
+    "dieser wurde geschlossen",
+)
 
 
 def error_json(exc: EngineError | ProtocolError | StorageError, msg_id: Any = None) -> str:

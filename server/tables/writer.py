@@ -7,7 +7,11 @@ flight the next units queue up and are committed together, so with many busy tab
 database sees few, larger transactions instead of one per action — the cheap way to keep
 "durable before published" at thousands of actions per second, on SQLite as on PostgreSQL.
 
-If a batch fails, its units are retried one by one, so that one bad unit fails alone.
+If a batch fails because of what is in it (a broken key, say), its units are retried one by
+one, so that one bad unit fails alone. If it fails because the database could not be
+reached or was locked, every unit of it fails at once with a *transient*
+:class:`StorageError`, which the table retries with back-off: trying each unit on its own
+against a locked database would hold every table up once per unit.
 
 The writes of a running table (action rows, deals dealt and finished) are synchronous
 SQLAlchemy Core work (:meth:`Writer.execute`): on a SQLite file they go through
@@ -22,11 +26,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, insert
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.store.errors import StoreError
@@ -48,8 +54,10 @@ class Sync:
 
 Unit = Work | Sync | ActionEntry  # async work, sync work, or one action-log row to insert
 Item = tuple[Unit, asyncio.Future[Any]]
-COLUMNS = ("deal_id", "seq", "seat", "text")
-PG_INSERT = f"INSERT INTO {ActionRow.__tablename__} ({', '.join(COLUMNS)}) VALUES ($1, $2, $3, $4)"
+COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
+PG_INSERT = (
+    f"INSERT INTO {ActionRow.__tablename__} ({', '.join(COLUMNS)}) VALUES ($1, $2, $3, $4, $5)"
+)
 
 
 class Writer:
@@ -122,12 +130,15 @@ class Writer:
         result: T = await self._submit(Sync(work))
         return result
 
-    async def append_action(self, deal_id: int, seq: int, seat: int, text: str) -> None:
-        """Append one entry to the action log and wait until it is committed.
+    async def append_action(
+        self, deal_id: int, seq: int, seat: int, text: str, client_id: str | None = None
+    ) -> None:
+        """Append one entry to the action log and wait until it is committed (``client_id``:
+        the id of the client's message, as JSON text).
 
         The rows of one batch go in with a single INSERT, the bulk of the writes at play.
         """
-        await self._submit((deal_id, seq, seat, text))
+        await self._submit((deal_id, seq, seat, text, client_id))
 
     async def _loop(self) -> None:
         while True:
@@ -206,11 +217,26 @@ class Writer:
         return [next(done) if isinstance(unit, Sync) else None for unit, _ in batch]
 
     async def _commit(
-        self, batch: list[Item], how: Callable[[list[Item]], Awaitable[list[Any]]]
+        self,
+        batch: list[Item],
+        how: Callable[[list[Item]], Awaitable[list[Any]]],
+        *,
+        reconnected: bool = False,
     ) -> None:
         try:
             results = await how(batch)
         except Exception as exc:
+            if connection_lost(exc) and not reconnected:  # once more, on a fresh connection
+                logger.warning("the database connection was lost (%s); reconnecting", exc)
+                await self._commit(batch, how, reconnected=True)
+                return
+            if is_transient(exc):  # the database, not the batch: all of it may be retried
+                logger.warning("a batch of %d writes failed: %s", len(batch), exc)
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(StorageError("the database is not available",
+                                                          transient=True))  # fmt: skip
+                return
             if len(batch) == 1:
                 future = batch[0][1]
                 if isinstance(exc, StoreError):  # a refusal the caller expects to handle
@@ -231,5 +257,33 @@ class Writer:
                 future.set_result(result)
 
 
+def connection_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says the connection to the database was lost (a fresh connection may
+    well work at once)."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, InterfaceError | DisconnectionError | ConnectionError):
+        return True
+    # asyncpg's own errors, when raised straight from its driver connection
+    name = type(exc).__name__
+    return type(exc).__module__.startswith("asyncpg") and (
+        "Connection" in name or "Interface" in name
+    )
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not take the write now (unreachable,
+    connection lost, locked, timed out) rather than that the write itself is wrong."""
+    return connection_lost(exc) or isinstance(
+        exc, OperationalError | sqlite3.OperationalError | OSError | TimeoutError
+    )
+
+
 class StorageError(RuntimeError):
-    """A write could not be committed; nothing of it was stored."""
+    """A write could not be committed; nothing of it was stored (as far as this process
+    can tell: after a lost connection the commit may have happened, so retries must be
+    idempotent). ``transient``: the database was unavailable, trying again may work."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient

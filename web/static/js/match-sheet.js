@@ -118,6 +118,27 @@ async function start() {
   $("pots-panel").hidden = !pots.length;
   if (pots.length) renderPots($("pots"), pots);
   renderDeals($("deal-list"), match, data.deals || []);
+  const chat = data.chat || [];
+  $("chat-panel").hidden = !chat.length;
+  renderChat($("match-chat"), chat);
+}
+
+/**
+ * The table's chat of a match, as plain text: time, name, line.
+ * @param {HTMLElement} target
+ * @param {any[]} lines
+ */
+function renderChat(target, lines) {
+  target.replaceChildren(
+    ...lines.map((/** @type {any} */ line) => {
+      const item = el("li", "chat-line");
+      const at = new Date(line.at);
+      const time = el("time", "meta", at.toLocaleTimeString(document.documentElement.lang || "de", { hour: "2-digit", minute: "2-digit" }));
+      time.setAttribute("datetime", line.at);
+      item.append(time, " ", el("strong", "", line.name), ": ", line.text);
+      return item;
+    }),
+  );
 }
 
 start();

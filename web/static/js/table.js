@@ -4,7 +4,10 @@
  * from the view's `legal_actions`; a tap on an illegal card is sent anyway so that the
  * server's refusal names the rule ("Farbzwang: …"), and nothing changes.
  *
- * Reconnects by itself (with growing pauses) and resyncs from a fresh snapshot.
+ * Reconnects by itself (with growing pauses) and resyncs from a fresh snapshot. An action
+ * that was sent but not yet answered when the connection broke is kept and sent again,
+ * with the same id and version, once the snapshot is in: the server applies it at most
+ * once (answering `ack` if it had arrived before).
  */
 
 import { cardBackSvg, cardSvg } from "./cards.js";
@@ -40,8 +43,10 @@ const state = {
   v: /** @type {number | null} */ (null),
   /** @type {number[]} */ online: [],
   /** @type {any[]} */ chat: [],
-  /** the action sent and not yet answered (buttons wait meanwhile) */
-  pending: /** @type {string | null} */ (null),
+  /** the action message sent and not yet answered (buttons wait meanwhile) */
+  pending: /** @type {{type: string, action: string, v: number | null, id: string} | null} */ (null),
+  /** the socket the pending action went out on */
+  /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
 };
 
@@ -51,6 +56,10 @@ const state = {
 let socket = null;
 let attempts = 0;
 let nextId = 1;
+/** Ids must not repeat after a reload: a random prefix per page, then a counter. */
+const idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>
+  b.toString(16).padStart(2, "0"),
+).join("");
 let stopped = false;
 /** @type {number | undefined} */
 let noticeTimer;
@@ -75,7 +84,7 @@ function connect() {
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
     socket = null;
-    state.pending = null;
+    // state.pending is kept: it is sent again after the next snapshot
     if (stopped) return;
     attempts += 1;
     const delay = Math.min(8000, 400 * 2 ** Math.min(attempts, 5));
@@ -87,15 +96,17 @@ function connect() {
 /** @param {Record<string, unknown>} message */
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-  socket.send(JSON.stringify({ ...message, id: message.id ?? `c${nextId++}` }));
+  socket.send(JSON.stringify({ ...message, id: message.id ?? `${idPrefix}.${nextId++}` }));
   return true;
 }
 
 /** @param {string} action */
 function act(action) {
   if (state.pending) return;
-  if (send({ type: "action", action, v: state.v })) {
-    state.pending = action;
+  const message = { type: "action", action, v: state.v, id: `${idPrefix}.${nextId++}` };
+  if (send(message)) {
+    state.pending = message;
+    state.pendingOn = socket;
     renderActions();
   } else {
     showNotice(t("table.offline_action"));
@@ -111,9 +122,22 @@ function receive(message) {
       state.v = message.v;
       state.online = message.online || [];
       state.chat = message.chat || [];
-      state.pending = null;
       setView(message.view);
       renderChat();
+      // an action whose answer a broken connection swallowed: the same message again
+      if (state.pending && state.pendingOn !== socket) {
+        state.pendingOn = socket;
+        if (!send(state.pending)) state.pending = null;
+      }
+      break;
+    case "ack":
+      // our action had arrived before the connection broke; the snapshot shows it
+      if (state.pending && message.id === state.pending.id) state.pending = null;
+      renderActions();
+      break;
+    case "saving":
+      if (message.active) showConnection(t("table.saving"));
+      else hideConnection();
       break;
     case "event":
       state.v = message.v;
@@ -149,6 +173,12 @@ function handleError(error) {
   if (code === "login_required") {
     stopped = true;
     showConnection(t("table.login_required"), "/?next=" + encodeURIComponent(location.pathname));
+    return;
+  }
+  if (code === "logged_out" || code === "replaced" || code === "too_many_connections") {
+    stopped = true;
+    state.pending = null;
+    showConnection(errorText(error), location.pathname);
     return;
   }
   if (code === "not_a_member" || code === "match_not_started") {
