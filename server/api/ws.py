@@ -17,7 +17,7 @@ from server.api.deps import SESSION_COOKIE
 from server.api.runtime import Runtime
 from server.engine.errors import EngineError
 from server.store.accounts import token_hash, user_for_token
-from server.store.rooms import membership
+from server.store.rooms import get_room, membership
 from server.tables.connection import Connection
 from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
 from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, encode, read_message
@@ -99,10 +99,17 @@ async def table_socket(websocket: WebSocket) -> None:
                 if isinstance(msg, Hello):
                     async with runtime.sessions() as session:
                         member = await membership(session, msg.room, user_id)
+                        room = await get_room(session, msg.room) if member else None
                     found = manager.table(msg.room) if member is not None else None
                     if member is None:
                         raise ProtocolError("not_a_member", "you are not a member of this room",
                                             "du bist kein Mitglied dieses Raums")  # fmt: skip
+                    if found is None and room is not None and room.status == "finished":
+                        raise ProtocolError(
+                            "match_finished",
+                            "the match in this room is over; it is in the archive",
+                            "die Partie in diesem Raum ist aus; sie steht im Archiv",
+                        )
                     if found is None:
                         raise ProtocolError(
                             "match_not_started",

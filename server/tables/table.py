@@ -261,6 +261,15 @@ class Table:
         Raises :class:`ProtocolError` or :class:`EngineError`; nothing changes then.
         """
         async with self.lock:
+            # the same message again (the client reconnected without knowing whether it
+            # had arrived): answered, not applied twice, even after the deal or match ended
+            client_id = None if msg_id is None else encode(msg_id)
+            if client_id is not None and version is not None:
+                done = self.applied.get((client_id, version))
+                if done is not None:  # sent again after a reconnect: it is in already
+                    conn.push(encode({"type": "ack", "id": msg_id, "v": done,
+                                      "duplicate": True}))  # fmt: skip
+                    return done
             live = self.live
             deal = live.deal
             if self.finished or deal is None:
@@ -280,13 +289,6 @@ class Table:
                     f"der Tisch ist bei Version {self.version}, nicht {version}; "
                     "du hast einen älteren Stand gesehen",
                 )
-            client_id = None if msg_id is None else encode(msg_id)
-            if client_id is not None and version is not None:
-                done = self.applied.get((client_id, version))
-                if done is not None:  # sent again after a reconnect: it is in already
-                    conn.push(encode({"type": "ack", "id": msg_id, "v": done,
-                                      "duplicate": True}))  # fmt: skip
-                    return done
             move = deal.parse(text)  # _perform checks it before anything is stored
             return await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
 

@@ -61,6 +61,8 @@ const idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>
   b.toString(16).padStart(2, "0"),
 ).join("");
 let stopped = false;
+/** between our hello and the server's snapshot */
+let greeting = false;
 /** @type {number | undefined} */
 let noticeTimer;
 
@@ -70,6 +72,7 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
+    greeting = true;
     send({ type: "hello", room: roomId, last_version: state.v });
   });
   ws.addEventListener("message", (event) => {
@@ -117,6 +120,7 @@ function act(action) {
 function receive(message) {
   switch (message.type) {
     case "snapshot":
+      greeting = false;
       hideConnection();
       state.snapshot = message;
       state.v = message.v;
@@ -179,6 +183,14 @@ function handleError(error) {
     stopped = true;
     state.pending = null;
     showConnection(errorText(error), location.pathname);
+    return;
+  }
+  if (code === "match_finished" && greeting) {
+    // the match ended while we were away (and the server restarted): it is in the archive
+    stopped = true;
+    state.pending = null;
+    showConnection(errorText(error), "/archive");
+    if (socket) socket.close();
     return;
   }
   if (code === "not_a_member" || code === "match_not_started") {
