@@ -50,6 +50,11 @@ var:
 migrate: $(STAMP) var
 	$(BIN)/alembic upgrade head
 
+# The server learns its address too: by default it accepts browsers (Origin) only from
+# http://$(HOST):$(PORT), with localhost and 127.0.0.1 for a loopback HOST and instead of
+# 0.0.0.0; set STAMMTISCH_PUBLIC_ORIGINS for any other address people use.
+run: export STAMMTISCH_HOST = $(HOST)
+run: export STAMMTISCH_PORT = $(PORT)
 run: migrate
 	$(BIN)/uvicorn server.api.app:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
 

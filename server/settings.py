@@ -17,14 +17,26 @@ Environment variables:
     ``true`` marks the session cookie ``Secure`` (sent over HTTPS only); set it whenever
     the server is reached through HTTPS. ``1/true/yes/on`` or ``0/false/no/off``
     (default ``false``).
+``STAMMTISCH_PUBLIC_ORIGINS``
+    The addresses (``scheme://host[:port]``, comma-separated) browsers reach the server
+    at, e.g. ``https://karten.example.org`` behind a reverse proxy. The WebSocket
+    handshake and every request that changes something are refused unless they come from
+    one of them (or from no browser page at all). Default: ``http://STAMMTISCH_HOST:PORT``
+    (``http://127.0.0.1:8000``, where ``make run`` serves), with ``localhost`` and
+    ``127.0.0.1`` for a loopback host and instead of a wildcard one (``0.0.0.0``, ``::``).
+``STAMMTISCH_API_DOCS``
+    ``true`` serves the generated API documentation (``/docs``, ``/redoc``,
+    ``/openapi.json``); off by default.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/stammtisch.sqlite3"
 
@@ -42,6 +54,17 @@ class Settings:
     port: int = 8000
     db_check_timeout: float = 5.0
     cookie_secure: bool = False
+    #: Normalised ``scheme://host[:port]`` origins; empty: derived from host and port.
+    public_origins: tuple[str, ...] = ()
+    api_docs: bool = False
+
+    def __post_init__(self) -> None:
+        origins = (
+            tuple(normalise_origin(o) for o in self.public_origins)
+            if self.public_origins
+            else default_origins(self.host, self.port)
+        )
+        object.__setattr__(self, "public_origins", tuple(dict.fromkeys(origins)))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +76,8 @@ class Settings:
             port=_parse_number(env, "STAMMTISCH_PORT", int, 8000),
             db_check_timeout=_parse_number(env, "STAMMTISCH_DB_CHECK_TIMEOUT", float, 5.0),
             cookie_secure=_parse_bool(env, "STAMMTISCH_COOKIE_SECURE", False),
+            public_origins=_parse_origins(env, "STAMMTISCH_PUBLIC_ORIGINS"),
+            api_docs=_parse_bool(env, "STAMMTISCH_API_DOCS", False),
         )
 
 
@@ -87,6 +112,86 @@ def _parse_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     if raw.lower() in _FALSE:
         return False
     raise SettingsError(f"{name}={raw!r} is not a boolean (use true or false)")
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def normalise_origin(raw: str) -> str:
+    """``raw`` as a browser writes it in the ``Origin`` header: ``scheme://host[:port]``
+    with the scheme and host lower-cased, an IPv6 host in brackets, a non-ASCII host in
+    its ``xn--`` form and the scheme's default port left out. A trailing ``/`` is allowed;
+    anything else (a path, a query, a user name, a scheme other than http/https) is
+    refused with :class:`SettingsError`."""
+    text = raw.strip()
+    hint = "write scheme://host[:port], e.g. https://karten.example.org"
+    if not text or any(ch.isspace() or ord(ch) < 0x20 or ch == "\\" for ch in text):
+        raise SettingsError(f"{raw!r} is not an origin ({hint})")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise SettingsError(f"{raw!r} is not an origin: {exc} ({hint})") from None
+    if port == 0:
+        raise SettingsError(f"{raw!r} is not an origin: port 0 ({hint})")
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS:
+        raise SettingsError(f"{raw!r} is not an origin: the scheme must be http or https ({hint})")
+    if parts.username is not None or parts.password is not None:
+        raise SettingsError(f"{raw!r} is not an origin: no user name or password ({hint})")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise SettingsError(f"{raw!r} is not an origin: no path, query or fragment ({hint})")
+    host = (parts.hostname or "").rstrip(".")
+    if not host or host == "*":
+        raise SettingsError(f"{raw!r} is not an origin: the host is missing ({hint})")
+    if not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            raise SettingsError(f"{raw!r} is not an origin: bad host name ({hint})") from None
+    return _origin(scheme, host.lower(), port)
+
+
+def _origin(scheme: str, host: str, port: int | None) -> str:
+    """``scheme://host[:port]`` (IPv6 hosts in brackets, the default port left out)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    if port is None or port == _DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def default_origins(host: str, port: int) -> tuple[str, ...]:
+    """The origins a browser on this machine uses for a server listening on ``host`` and
+    ``port`` over plain HTTP: the address itself and, for a loopback or wildcard address,
+    ``localhost`` and ``127.0.0.1`` (an address such as ``0.0.0.0`` is never one a browser
+    shows; reaching the server from other machines needs ``STAMMTISCH_PUBLIC_ORIGINS``)."""
+    host = host.strip()
+    names: list[str] = []
+    if host not in _WILDCARD_HOSTS:
+        names.append(host.strip("[]").lower())
+    if host in _WILDCARD_HOSTS or _is_loopback(host):
+        names += ["127.0.0.1", "localhost"]
+    return tuple(dict.fromkeys(_origin("http", name, port) for name in names))
+
+
+def _parse_origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    raw = env.get(name, "")
+    items: Iterable[str] = (item for item in raw.split(",") if item.strip())
+    try:
+        return tuple(normalise_origin(item) for item in items)
+    except SettingsError as exc:
+        raise SettingsError(f"{name}: {exc}") from None
 
 
 def get_settings() -> Settings:

@@ -132,6 +132,8 @@ def server_process(
     env = dict(os.environ)
     if database_url is not None:
         env["DATABASE_URL"] = database_url
+    # The server accepts browsers (Origin) from its own address only.
+    env["STAMMTISCH_PUBLIC_ORIGINS"] = f"http://127.0.0.1:{port},http://localhost:{port}"
     command_line = [
         sys.executable, "-m", "uvicorn", app,
         "--host", "127.0.0.1", "--port", str(port), "--ws-per-message-deflate", "false",

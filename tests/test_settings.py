@@ -47,3 +47,53 @@ def test_cookie_secure(raw: str, expected: bool) -> None:
 def test_rejects_bad_cookie_secure() -> None:
     with pytest.raises(SettingsError, match="STAMMTISCH_COOKIE_SECURE"):
         Settings.from_env({"STAMMTISCH_COOKIE_SECURE": "maybe"})
+
+
+def test_public_origins_default_to_where_make_run_serves() -> None:
+    assert Settings.from_env({}).public_origins == (
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+    )
+    assert Settings(port=8080).public_origins == ("http://127.0.0.1:8080", "http://localhost:8080")
+    settings = Settings.from_env({"STAMMTISCH_HOST": "localhost", "STAMMTISCH_PORT": "9000"})
+    assert settings.public_origins == ("http://localhost:9000", "http://127.0.0.1:9000")
+    assert Settings(host="::1").public_origins == (
+        "http://[::1]:8000", "http://127.0.0.1:8000", "http://localhost:8000"
+    )  # fmt: skip
+    # Every address: browsers never show 0.0.0.0; other names need the setting.
+    assert Settings(host="0.0.0.0", port=80).public_origins == (
+        "http://127.0.0.1", "http://localhost"
+    )  # fmt: skip
+    assert Settings(host="karten.lan").public_origins == ("http://karten.lan:8000",)
+
+
+def test_public_origins_are_read_and_normalised() -> None:
+    raw = " HTTPS://Karten.Example.org:443/ , http://[::1]:8000,https://bücher.example:8443,, "
+    settings = Settings.from_env({"STAMMTISCH_PUBLIC_ORIGINS": raw})
+    assert settings.public_origins == (
+        "https://karten.example.org",
+        "http://[::1]:8000",
+        "https://xn--bcher-kva.example:8443",
+    )
+    assert Settings(public_origins=("http://a.example:80", "http://A.example")).public_origins == (
+        "http://a.example",
+    )
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["karten.example.org", "ftp://karten.example.org", "https://karten.example.org/spiel",
+     "https://karten.example.org?x", "https://karten.example.org#x", "https://user@karten.example",
+     "https://karten.example.org:99999", "https://karten.example.org:0", "https://", "*", "null",
+     "https://karten example.org", "https://good.example,https://bad.example/path"],
+)  # fmt: skip
+def test_rejects_bad_public_origins(raw: str) -> None:
+    with pytest.raises(SettingsError, match=r"STAMMTISCH_PUBLIC_ORIGINS.*scheme://host"):
+        Settings.from_env({"STAMMTISCH_PUBLIC_ORIGINS": raw})
+
+
+def test_api_docs_setting() -> None:
+    assert Settings.from_env({}).api_docs is False
+    assert Settings.from_env({"STAMMTISCH_API_DOCS": "true"}).api_docs is True
+    with pytest.raises(SettingsError, match="STAMMTISCH_API_DOCS"):
+        Settings.from_env({"STAMMTISCH_API_DOCS": "sometimes"})

@@ -24,6 +24,7 @@ from server.api import archive_pages, auth, health, history, pages, rooms, table
 from server.api.errors import install_error_handlers
 from server.api.i18n import load_catalogs
 from server.api.runtime import Runtime
+from server.api.security import docs_urls, install_security
 from server.settings import Settings, get_settings
 from server.store.db import (
     DatabaseNotReadyError,
@@ -148,7 +149,7 @@ def create_app(
                 del _app.state.tables
             await engine.dispose()
 
-    app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan)
+    app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan, **docs_urls(settings))
     app.state.runtime = runtime
     app.mount("/static", StaticFiles(directory=web_dir / "static"), name="static")
     app.include_router(pages.router)
@@ -160,6 +161,7 @@ def create_app(
     app.include_router(history.router)
     install_error_handlers(app)
     app.include_router(ws.router)
+    install_security(app, settings)  # origin checks and security headers, outermost
     return app
 
 

@@ -7,7 +7,9 @@ functions that answer the JSON API (:mod:`server.api.rooms`), the forms and the 
 are plain JavaScript modules under ``web/static/js/`` that call that API.
 
 Logged-out visitors of a page that needs a login are sent to ``/?next=<path>``; a room or
-invite they may not see is a 404 page that says nothing about the room.
+invite they may not see is a 404 page that says nothing about the room. ``next`` is only
+ever followed to a path on this server (:func:`server.api.security.resolve_next`): the
+start page redirects a logged-in visitor there, and ``start.js`` goes there after login.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -27,6 +29,7 @@ from server.api import rooms as rooms_api
 from server.api.deps import Db, OptionalUser, parse_id
 from server.api.i18n import LANG_COOKIE, LANGUAGES, Catalogs, pick_language
 from server.api.runtime import get_runtime
+from server.api.security import resolve_next
 from server.engine.base import OptionValue
 from server.engine.registry import GameInfo, list_games
 from server.store import rooms
@@ -210,9 +213,22 @@ def _room_facts(
 # --------------------------------------------------------------------------- pages
 
 
+def next_target(request: Request) -> str | None:
+    """The page ``?next=`` asks for, as a path on this server, or None (missing, or not
+    plainly a local path: ``//evil``, ``/%09/evil``, ``https://evil`` …)."""
+    origin = f"{request.url.scheme}://{request.url.netloc}"
+    return resolve_next(request.query_params.get("next"), origin)
+
+
 @router.get("/", response_class=HTMLResponse)
-async def start_page(request: Request, db: Db, user: OptionalUser) -> HTMLResponse:
-    """The start page: the ways in when logged out; "Meine Räume" and the games after."""
+async def start_page(request: Request, db: Db, user: OptionalUser) -> Response:
+    """The start page: the ways in when logged out; "Meine Räume" and the games after.
+
+    A logged-in visitor with a local ``?next=`` goes there (303) instead.
+    """
+    target = next_target(request)
+    if user is not None and target is not None and urlsplit(target).path != "/":
+        return RedirectResponse(target, status_code=303)
     lang = page_language(request, user)
     _ = partial(get_runtime(request).catalogs.gettext, lang)
     games = [GameCard.from_info(info, _, lang) for info in list_games()]

@@ -85,8 +85,11 @@ def move(person: Person, option: str) -> None:
     """``person`` chooses ``option`` and waits until the table has moved on."""
     before = version(person.page)
     person.choose(option)
+    # A function, not an expression: under the pages' CSP a string would need eval.
     person.page.wait_for_function(
-        f"document.getElementById('table').dataset.version > {before}", timeout=10_000
+        "before => Number(document.getElementById('table').dataset.version) > before",
+        arg=before,
+        timeout=10_000,
     )
 
 

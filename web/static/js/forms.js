@@ -35,17 +35,62 @@ export function onSubmit(form, action) {
   });
 }
 
+/** A backslash, white space or an invisible or control character: browsers drop tabs and
+ * newlines from URLs and read `\` as `/`, so `/\t/evil` would lead to `//evil`. */
+const UNSAFE_CHAR = /[\p{Cc}\p{Cf}\p{Z}\s\\]/u;
+/** A `%` that does not start an escape. */
+const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
 /**
- * The page to go to after logging in: `?next=` when it is a local path ("/…", not "//…"),
- * else null.
+ * `raw` (a `?next=` value) as a path on `origin`, or null when it is not plainly one:
+ * `raw` and each of its percent-decoded forms must start with `/`, have no empty path
+ * segment (`//`, also not after a dot segment: `/.//evil` resolves to `//evil`) and hold
+ * no white space, control character or backslash (`/\evil`); resolved against `origin`
+ * it must stay there, on a path that does not start with `//`. The server applies the
+ * same rules (server/api/security.py, resolve_next).
+ * @param {string | null | undefined} raw
+ * @param {string} [origin]
+ * @returns {string | null}
+ */
+export function safeNext(raw, origin = location.origin) {
+  if (typeof raw !== "string" || !raw || raw.length > 2048) return null;
+  const forms = [raw];
+  let text = raw;
+  for (let round = 0; ; round++) {
+    if (round === 4 || BAD_ESCAPE.test(text)) return null;
+    let decoded;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      return null;
+    }
+    if (decoded === text) break;
+    forms.push(decoded);
+    text = decoded;
+  }
+  /** @param {string} form */
+  const bad = (form) =>
+    !form.startsWith("/") || form.split(/[?#]/, 1)[0].includes("//") || UNSAFE_CHAR.test(form);
+  if (forms.some(bad)) return null;
+  let url;
+  try {
+    url = new URL(raw, origin + "/");
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.pathname.startsWith("//") || url.pathname.startsWith("/\\")) {
+    return null;
+  }
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * The page to go to after logging in: `?next=` when it is a path on this server (see
+ * `safeNext`), else null.
  * @returns {string | null}
  */
 export function nextPath() {
-  const next = new URLSearchParams(location.search).get("next");
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) {
-    return null;
-  }
-  return next;
+  return safeNext(new URLSearchParams(location.search).get("next"));
 }
 
 /**
