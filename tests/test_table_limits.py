@@ -105,10 +105,13 @@ def test_a_user_holds_a_bounded_number_of_sockets(module_server: Any) -> None:
             assert json.loads(await ws.recv())["type"] == "snapshot"
             sockets.append(ws)
         # the oldest were replaced: told so, then closed
-        for ws in [*sockets[:2], anna.ws]:
-            assert ws is not None
-            seen = [json.loads(m) async for m in ws]  # until it is closed
+        for ws in sockets[:2]:
+            async with asyncio.timeout(10):
+                seen = [json.loads(m) async for m in ws]  # until it is closed
             assert any(m.get("code") == "replaced" for m in seen), seen
+        assert anna.reader is not None
+        await asyncio.wait_for(anna.reader, 10)  # her first socket, read by her client
+        assert any(m.get("code") == "replaced" for m in anna.messages)
         online = (await clients[1].expect("presence"))["online"]
         assert anna.user_id in online
         # on the server as a whole a user may hold SERVER_SOCKETS sockets, no more

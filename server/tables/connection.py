@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 logger = logging.getLogger(__name__)
+
+_OPENED = itertools.count()
 
 #: Messages a connection may fall behind by before the table drops it.
 BACKLOG = 256
@@ -65,6 +68,7 @@ class Connection:
     close: Callable[[], Awaitable[None]]
     role: str = "player"
     session: str = ""  # the login session's token hash (a logout closes its connections)
+    opened: int = field(default_factory=lambda: next(_OPENED))  # which is older
     backlog: deque[str] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None  # finishes a send that had to wait, then the backlog
     broken: bool = False  # a send failed: the socket is gone, the endpoint will detach

@@ -234,7 +234,8 @@ class Table:
         """Add a connection; it gets a snapshot (a resync is always a fresh snapshot)."""
         async with self.lock:
             conn.role = self.role_of(conn.user_id)
-            own = [c for c in self.connections if c.user_id == conn.user_id]
+            own = sorted((c for c in self.connections if c.user_id == conn.user_id),
+                         key=lambda c: c.opened)  # fmt: skip
             for old in own[: max(0, len(own) - SOCKETS_PER_USER + 1)]:
                 old.push(encode({"type": "error", "id": None, **REPLACED.to_json()}))
                 self.connections.discard(old)
