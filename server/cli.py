@@ -1,12 +1,13 @@
 """The ``stammtisch`` command line: replay records, run random playouts, make new deals.
 
     stammtisch replay FILE                 replay a deal record, print outcome or position
-    stammtisch playout --game dreierles --deals 1000 --seed 1
+    stammtisch playout --game dreierles --deals 1000 --seed 1 [--no-oracle] [--no-check]
     stammtisch deal --game dreierles --seed 5 [--play]   print a new (random-played) record
 
 Output is JSON on standard output. Errors go to standard error with the position in the
 record and the rule that was broken; the exit status is 2 for a bad record or bad
-arguments and 1 when a playout finds invariant failures.
+arguments and 1 when a playout finds invariant failures (the information-set oracle's leaks
+among them).
 """
 
 from __future__ import annotations
@@ -78,7 +79,14 @@ def cmd_playout(args: argparse.Namespace) -> int:
     try:
         options = json.loads(args.options) if args.options else None
         start = time.perf_counter()
-        report = run_playouts(args.game, args.deals, args.seed, options, check=not args.no_check)
+        report = run_playouts(
+            args.game,
+            args.deals,
+            args.seed,
+            options,
+            check=not args.no_check,
+            oracle=not (args.no_check or args.no_oracle),
+        )
         report.seconds = time.perf_counter() - start
     except (EngineError, json.JSONDecodeError) as exc:
         print(f"stammtisch: {exc}", file=sys.stderr)
@@ -120,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     playout.add_argument("--seed", type=int, default=1)
     playout.add_argument("--options", help="house-rule options as a JSON object")
     playout.add_argument("--no-check", action="store_true", help="measure speed only")
+    playout.add_argument(
+        "--no-oracle",
+        action="store_true",
+        help="skip the information-set oracle (views compared with those of deals that "
+        "differ only in what the viewer may not know; the slowest check)",
+    )
     playout.set_defaults(func=cmd_playout)
 
     deal = sub.add_parser("deal", help="print the record of a new deal")

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.pool import NullPool
 
 from server.engine.base import Deal
+from server.engine.infoset import InfosetOracle
 from server.engine.playout import card_names, cards_in_view
 from server.engine.record import load_record
 from server.store.db import make_engine
@@ -90,11 +91,15 @@ def replay(deal: dict[str, Any], upto: int | None = None) -> Deal:
 
 def check_messages(client: Client, deals: list[dict[str, Any]]) -> int:
     """Every snapshot and event ``client`` received equals the engine's view for its seat at
-    that step, and names no card hidden from it. Returns the number of views checked."""
+    that step, names no card hidden from it, and is a function of what the seat may know:
+    the information-set oracle finds no alternative deal (other hands, blind or masked
+    actions) that the seat cannot tell from this one but that would have shown it another
+    view there. Returns the number of views checked."""
     names = None
     checked = 0
     deal_index = -1
     step_no = 0
+    oracles: dict[int, InfosetOracle] = {}
     for message in client.messages:
         if message["type"] == "snapshot":
             deal_index = message["match"]["deal_number"] - 1
@@ -118,8 +123,22 @@ def check_messages(client: Client, deals: list[dict[str, Any]]) -> int:
         hidden = engine.hidden_from(seat)
         for mask in cards_in_view(message, names):
             assert mask & hidden != mask, (client.name, "was shown a hidden card", message)
+        if deal_index not in oracles:
+            oracles[deal_index] = InfosetOracle.of(replay(deal))
+        rng = random.Random(f"{client.name}:{deal_index}:{step_no}")
+        leaks = oracles[deal_index].check(rng, [seat], at=step_no)
+        assert not leaks, (client.name, deal_index, step_no, [str(leak) for leak in leaks])
         checked += 1
     return checked
+
+
+async def join_as_spectator(base_url: str, token: str) -> Client:
+    """A new account that joins the room of invite ``token`` as a spectator."""
+    watcher = Client(base_url, "Kiebitz")
+    await watcher.register()
+    joined = await watcher.http.post(f"/api/invite/{token}/join", json={"role": "spectator"})
+    joined.raise_for_status()
+    return watcher
 
 
 def _steps_seen(view: dict[str, Any], deal: dict[str, Any]) -> int:
@@ -157,7 +176,10 @@ def test_a_full_dreierles_match_through_the_protocol(play_server: tuple[str, str
     live_server, db_url = play_server
 
     async def scenario() -> None:
-        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        players, room, token = await make_room(
+            live_server, "dreierles", ["Anna", "Bernd", "Catrin"]
+        )
+        clients = [*players, await join_as_spectator(live_server, token)]
         await start(clients[0], room)
         await connect_all(clients, room)
         actions = await play_to_end(clients, seed=1)
@@ -181,7 +203,8 @@ def test_a_doppelkopf_deal_through_the_protocol(play_server: tuple[str, str]) ->
 
     async def scenario() -> None:
         names = ["Ute", "Paul", "Rita", "Olaf"]
-        clients, room, _ = await make_room(live_server, "doppelkopf", names)
+        players, room, token = await make_room(live_server, "doppelkopf", names)
+        clients = [*players, await join_as_spectator(live_server, token)]
         await start(clients[0], room)
         await connect_all(clients, room)
         await play_to_end(clients, seed=2)

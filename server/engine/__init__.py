@@ -10,6 +10,8 @@ Layout (see ``shared/design/ARCHITECTURE.md``):
 * :mod:`server.engine.games` — one package per game;
 * :mod:`server.engine.record` — the deal record (replay, strict loading);
 * :mod:`server.engine.playout` — random playouts with invariant checks;
+* :mod:`server.engine.infoset` — the information-set oracle: a view depends only on what
+  its viewer may know;
 * :mod:`server.engine.registry` — game names to rules;
 * :mod:`server.engine.match` — who pays whom at the end of a match.
 """

@@ -249,12 +249,22 @@ class Deal(ABC):
         can check every view against it.
         """
 
+    def unplaced_for(self, seat: int | None) -> int:
+        """The cards of :meth:`hidden_from` whose place ``seat`` cannot tell either.
+
+        Usually all of them. A game overrides this where the table learns where a card lies
+        without seeing it (a declared Hochzeit names the holder of both Kreuz Damen). The
+        information-set oracle (:mod:`server.engine.infoset`) only moves such cards.
+        """
+        return self.hidden_from(seat)
+
     def replay_state(self) -> JSON:
         """What a replay shows beyond the spectator view, with every card open: ``hands``
         (each seat's cards as players hold them), ``talon`` (the cards still in the blind),
         ``card_points`` (per seat, the card points won in tricks so far as the game counts
         them, as strings) and ``party_points`` (the running count per party in the form of
-        the outcome's card points, ``None`` while the parties are not set).
+        the outcome's card points, ``None`` while the parties are not set). A game whose
+        views rename cards may add ``trick`` and ``last_trick`` with the cards' own codes.
 
         Never sent to a seat of a running deal: it shows hidden cards.
         """

@@ -7,7 +7,10 @@ For every deal the checker asserts (the list of the foundation issue):
 * the deal record, written to JSON text and loaded again, replays to the same actions and
   the same outcome;
 * no view ever shows a seat (or a spectator) a card it may not see: every card code found
-  anywhere in a view is checked against :meth:`Deal.hidden_from` after every action.
+  anywhere in a view is checked against :meth:`Deal.hidden_from` after every action;
+* every view is a function of what its viewer may know: the information-set oracle
+  (:mod:`server.engine.infoset`) replays alternatives of the deal that differ only in
+  what is hidden from a viewer and compares that viewer's views, key by key.
 """
 
 from __future__ import annotations
@@ -19,15 +22,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.base import JSON, Deal, Rules
-from server.engine.cards import Pack
 from server.engine.errors import EngineError
+from server.engine.infoset import InfosetOracle, card_names
 from server.engine.record import dump_record, load_record, parse_record_text
 from server.engine.registry import get_rules
 
+__all__ = [
+    "PlayoutReport",
+    "card_names",
+    "cards_in_view",
+    "check_finished",
+    "information_leaks",
+    "leaks",
+    "play_random",
+    "run_playouts",
+]
+
 
 def cards_in_view(view: object, names: Mapping[str, int]) -> list[int]:
-    """Every card named as a word anywhere in ``view``, as masks: a canonical code names one
-    card, a kind (``H10`` in Doppelkopf) names all its copies."""
+    """Every card named as a word anywhere in ``view``, as masks (see :func:`card_names`: a
+    code or a kind stands for every copy of its kind)."""
     found: list[int] = []
     stack = [view]
     while stack:
@@ -40,13 +54,6 @@ def cards_in_view(view: object, names: Mapping[str, int]) -> list[int]:
         elif isinstance(item, list | tuple):
             stack.extend(item)
     return found
-
-
-def card_names(pack: Pack) -> dict[str, int]:
-    """Card codes and kinds of ``pack``, each with the mask of the cards it names."""
-    names = dict(pack.kind_mask)
-    names.update({card.code: 1 << card.index for card in pack.cards})
-    return names
 
 
 def leaks(deal: Deal) -> list[str]:
@@ -69,6 +76,19 @@ def leaks(deal: Deal) -> list[str]:
             who = "spectator" if seat is None else f"seat {seat}"
             problems.append(f"{who} sees {' '.join(pack.codes(shown))} in phase {deal.phase}")
     return problems
+
+
+def information_leaks(
+    deal: Deal, rng: random.Random, report: PlayoutReport | None = None
+) -> list[str]:
+    """The information-set oracle's findings for ``deal`` (see :mod:`server.engine.infoset`),
+    with a sample of alternatives drawn from ``rng``; ``report`` counts the comparisons."""
+    oracle = InfosetOracle.of(deal)
+    found = oracle.check(rng)
+    if report is not None:
+        report.alternatives += oracle.alternatives_run
+        report.comparisons += oracle.comparisons
+    return [str(leak) for leak in found]
 
 
 def check_finished(deal: Deal) -> list[str]:
@@ -121,6 +141,8 @@ class PlayoutReport:
     invariant_failures: int = 0
     failures: list[str] = field(default_factory=list)
     contracts: dict[str, int] = field(default_factory=dict)
+    alternatives: int = 0
+    comparisons: int = 0
 
     def to_json(self) -> JSON:
         """The report as JSON, with rates."""
@@ -136,6 +158,7 @@ class PlayoutReport:
             "invariant_failures": self.invariant_failures,
             "failures": self.failures[:20],
             "contracts": dict(sorted(self.contracts.items())),
+            "infoset": {"alternatives": self.alternatives, "comparisons": self.comparisons},
         }
 
 
@@ -146,10 +169,12 @@ def run_playouts(
     options: Mapping[str, object] | None = None,
     *,
     check: bool = True,
+    oracle: bool = True,
 ) -> PlayoutReport:
-    """Play ``deals`` random deals of ``game`` from ``seed``, checking invariants if ``check``.
+    """Play ``deals`` random deals of ``game`` from ``seed``, checking invariants and every
+    view's cards if ``check``, and every deal with the information-set oracle if ``oracle``.
 
-    Each deal uses its own generator seeded from ``(seed, index)``, so a failure reported
+    Each deal uses its own generators seeded from ``(seed, index)``, so a failure reported
     as ``deal 17`` can be reproduced alone.
     """
     rules = get_rules(game)
@@ -163,6 +188,8 @@ def run_playouts(
         report.contracts[contract] = report.contracts.get(contract, 0) + 1
         if check:
             problems.extend(check_finished(deal))
+        if oracle:
+            problems.extend(information_leaks(deal, random.Random(f"{seed}:{i}:infoset"), report))
         if problems:
             report.invariant_failures += 1
             report.failures.extend(f"deal {i}: {p}" for p in problems)

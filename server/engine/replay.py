@@ -100,8 +100,8 @@ def _step(deal: Deal, index: int, actor: int | None, action: str | None) -> JSON
         "to_move": deal.to_move,
         "hands": state["hands"],
         "talon": state["talon"],
-        "trick": public["trick"],
-        "last_trick": public["last_trick"],
+        "trick": state.get("trick", public["trick"]),
+        "last_trick": state.get("last_trick", public["last_trick"]),
         "trick_number": trick_number(public, deal.phase),
         "tricks_won": public["tricks_won"],
         "card_points": state["card_points"],
@@ -112,7 +112,7 @@ def _step(deal: Deal, index: int, actor: int | None, action: str | None) -> JSON
     return step
 
 
-_STEP_KEYS = frozenset({"hands", "talon", "card_points", "party_points"})
+_STEP_KEYS = frozenset({"hands", "talon", "card_points", "party_points", "trick", "last_trick"})
 
 
 def _plain(value: Any) -> Any:

@@ -32,7 +32,7 @@ on top of :meth:`TrickRules.winner`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.engine.bits import cards_of
 from server.engine.cards import Pack
@@ -47,6 +47,21 @@ class TrickRules:
     trumps: int
     void_must: int
     stichzwang: bool
+    #: Per card: its place in :meth:`hand_order` (filled in after construction).
+    order: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        def key(card: int) -> tuple[int, int, int, int]:
+            if (self.trumps >> card) & 1:
+                return (0, 0, self.beats[card].bit_count(), card)
+            group = self.group_of[card]
+            return (1, (group & -group).bit_length(), self.beats[card].bit_count(), card)
+
+        ranked = sorted(range(len(self.beats)), key=key)
+        order = [0] * len(ranked)
+        for place, card in enumerate(ranked):
+            order[card] = place
+        object.__setattr__(self, "order", tuple(order))
 
     @classmethod
     def build(
@@ -137,13 +152,7 @@ class TrickRules:
         ['SK', 'T21', 'T1', 'HK', 'HA', 'PK']
         """
 
-        def key(card: int) -> tuple[int, int, int, int]:
-            if (self.trumps >> card) & 1:
-                return (0, 0, self.beats[card].bit_count(), card)
-            group = self.group_of[card]
-            return (1, (group & -group).bit_length(), self.beats[card].bit_count(), card)
-
-        return sorted(cards_of(hand), key=key)
+        return sorted(cards_of(hand), key=self.order.__getitem__)
 
     def winner(self, cards: Sequence[int]) -> int:
         """Return the position (0-based, in playing order) of the card that takes the trick."""

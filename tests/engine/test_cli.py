@@ -65,6 +65,26 @@ def test_playout_reports_rates_and_no_failures() -> None:
     assert out["deals"] == 50 and out["invariant_failures"] == 0
     assert out["actions"] > 50 * 50
     assert out["deals_per_second"] > 0 and out["actions_per_second"] > 0
+    assert out["infoset"]["alternatives"] > 50 * 10 and out["infoset"]["comparisons"] > 0
+
+
+def test_playout_fails_on_a_leak_only_the_oracle_sees(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A view that tells how many trumps lie in the blind names no card: the oracle's
+    alternatives (a blind card swapped with a hand's) catch it, and the exit status is 1."""
+    from server import cli
+    from server.engine import playout
+    from server.engine.games.dreierles import Dreierles
+    from tests.engine.test_infoset import TalonGossip, rules_with
+
+    monkeypatch.setattr(playout, "get_rules", lambda _name: rules_with(Dreierles, TalonGossip))
+    assert cli.main(["playout", "--game", "dreierles", "--deals", "3"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["invariant_failures"] == 3
+    assert "deal 0: dreierles: " in out["failures"][0]
+    assert "own.blind_trumps" in out["failures"][0]
+    assert cli.main(["playout", "--game", "dreierles", "--deals", "3", "--no-oracle"]) == 0
 
 
 def test_playout_of_an_unknown_game_fails_clearly() -> None:

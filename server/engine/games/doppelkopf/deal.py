@@ -3,7 +3,9 @@
 Seats clockwise: 0 = P1 (the dealer's left, leads), 1 = P2, 2 = P3, 3 = P4 = the dealer.
 Twelve cards each, dealt three at a time from P1 (DK-A27). Card plays name the card's kind
 (``"play H10"``); the engine takes the holder's lower copy, so equal copies never make
-two moves.
+two moves. Which copy that was stays the engine's business: while the deal runs, views
+number the copies of a kind in the order the table saw them (the first Herz 10 played is
+``H10.1`` whoever held which), and so do the hands and the Armut cards they show.
 
 Phases and moves:
 
@@ -29,7 +31,9 @@ Phases and moves:
     makes them the Schweinchen, the highest trumps (DK-A4, DK-A5).
 
 Parties are secret until the table can know them: a Kreuz Dame played, both Kreuz Damen
-played, a solo, Armut or Hochzeit resolved. Views never show more.
+played, a solo, Armut or Hochzeit resolved. Views never show more. A stille Hochzeit is a
+normal game to everybody but its holder until he plays his second Kreuz Dame (or the deal
+ends); the winning reservation is announced as said once the reservations are resolved.
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ GESUND, SOLO, SCHMEISSEN, ARMUT, HOCHZEIT = 200, 201, 210, 211, 212
 TAKE, DECLINE, KNOCK, ANNOUNCE = 220, 221, 230, 231  # ANNOUNCE + 0..3 = 90, 60, 30, schwarz
 CQ = KIND["CQ"]
 DA = KIND["DA"]
+#: Per card: the mask of both copies of its kind.
+COPIES_OF = tuple(KIND[card.kind] for card in PACK.cards)
+#: The code of copy n (0, 1) of the kind of card c: ``CODES[c % 24 + 24 * n]``.
+CODES = tuple(card.code for card in PACK.cards)
 SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
 CONTRACT_TITLES = {
     "normal": "Normalspiel",
@@ -230,7 +238,11 @@ class DoppelkopfDeal(Deal):
         self._best = 0
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
         self.won = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
         self.cq_played_by: list[int] = []
+        self.reserved_at: int | None = None  # the winning reservation's action index
+        self.played = 0  # every card played so far
+        self.shown_as: dict[int, str] = {}  # a played card as the table saw it (see _shown)
         self.start_hands: tuple[int, ...] = ()
         self._rules: tuple[TrickRules, ...] = ()
         self._outcome: JSON | None = None
@@ -389,12 +401,12 @@ class DoppelkopfDeal(Deal):
         elif phase == "offer":
             self._answer_armut(seat, move)
         else:
+            assert self.declarer is not None
             self.hands[seat] &= ~(1 << (move - RETURN))
             self.returned |= 1 << (move - RETURN)
+            self.known[self.declarer] |= 1 << (move - RETURN)  # shown to him as it comes
             if self.returned.bit_count() == 3:
-                assert self.declarer is not None
                 self.hands[self.declarer] |= self.returned
-                self.known[self.declarer] |= self.returned
                 self._begin_play(0)
 
     def _apply_off_turn(self, seat: int, move: Move) -> None:
@@ -431,6 +443,7 @@ class DoppelkopfDeal(Deal):
         _, winner, reservation = min(claims)
         word, _, arg = reservation.partition(" ")
         self.declarer = winner
+        self.reserved_at = len(self.history) - 4 + winner
         if word == "solo":
             self._declare_solo(winner, arg)
         elif word == "schmeissen":
@@ -487,6 +500,8 @@ class DoppelkopfDeal(Deal):
         rules = self._rules_now()
         self.hands[seat] &= ~(1 << card)
         self.cards_played += 1
+        self.shown_as[card] = CODES[card % 24 + 24 * (self.played & COPIES_OF[card]).bit_count()]
+        self.played |= 1 << card
         if (CQ >> card) & 1:
             self.cq_played_by.append(seat)
         if seat == self.schweinchen and (DA >> card) & 1:
@@ -502,6 +517,7 @@ class DoppelkopfDeal(Deal):
         for c in trick:
             self.won[winner] |= 1 << c
         self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
         self._find_partner(trick, winner)
         self.trick = []
         self._best = 0
@@ -739,25 +755,42 @@ class DoppelkopfDeal(Deal):
         return "re" if seat in self.re_party() else "kontra"
 
     def hidden_from(self, seat: int | None) -> int:
-        """Cards in other hands that ``seat`` has not been shown (Armut exchanges are)."""
+        """Cards in other hands and Armut cards lying face down (pushed, not yet taken;
+        returned, not yet picked up) that ``seat`` has not been shown (the poor player and
+        the taker are shown the cards they exchange)."""
         if self._phase == "finished":
             return 0
         hidden = 0
         for s, hand in enumerate(self.hands):
             if s != seat:
                 hidden |= hand
+        if self._phase in ("push", "offer"):
+            hidden |= self.pushed
+        elif self._phase == "return":
+            hidden |= self.returned
         if seat is not None:
             hidden &= ~self.known[seat]
         return hidden
 
+    def unplaced_for(self, seat: int | None) -> int:
+        """Hidden cards but those whose place the table was told: the Kreuz Damen of a
+        declared Hochzeit, the second Karo Ass of a Schweinchen once one was played."""
+        placed = 0
+        if self.contract == "hochzeit" and self.declarer is not None:
+            placed |= self.hands[self.declarer] & CQ
+        if self.schweinchen_shown and self.schweinchen is not None:
+            placed |= self.hands[self.schweinchen] & DA
+        return self.hidden_from(seat) & ~placed
+
     def action_seen_by(self, index: int, viewer: int | None) -> str:
-        """Reservations show as "vorbehalt" (the winning one is in the view once resolved);
-        the Armut cards are seen only by the poor player and the taker."""
+        """Reservations show as "vorbehalt" until they are resolved, the winning one as it
+        was said from then on (the view names it too); the Armut cards are seen only by the
+        poor player and the taker."""
         seat, move = self.history[index]
         if viewer == seat:
             return self.move_text(move)
         if SOLO <= move < HOCHZEIT + len(HOCHZEIT_KINDS):
-            return "vorbehalt"
+            return self.move_text(move) if index == self.reserved_at else "vorbehalt"
         if PUSH <= move < RETURN + 48 and viewer not in (self.declarer, self.partner):
             return "push" if move < RETURN else "return"
         return self.move_text(move)
@@ -765,10 +798,44 @@ class DoppelkopfDeal(Deal):
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
         return {"leader": leader, "cards": [PACK.code(c) for c in cards], "winner": winner}
 
+    # Which copy of a kind a player holds or plays is the engine's bookkeeping, not the
+    # table's: a played "H10.2" would tell that its player held no other Herz 10. While the
+    # deal runs, views number the copies of a kind in the order the table saw them: played
+    # cards in the order played, then the seat's own cards, then a list's (Armut) cards.
+
+    def _shown_trick(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
+        shown = self.shown_as
+        return {"leader": leader, "cards": [shown[c] for c in cards], "winner": winner}
+
+    def _shown(self, cards: Sequence[int], start_after_played: bool) -> list[str]:
+        """``cards`` (copies of a kind next to each other), numbered by kind."""
+        counts: dict[int, int] = {}
+        out = []
+        played = self.played if start_after_played else 0
+        for card in cards:
+            kind = card % 24
+            n = counts.get(kind)
+            if n is None:
+                n = (played & COPIES_OF[card]).bit_count()
+            counts[kind] = n + 1
+            out.append(CODES[kind + 24 * n])
+        return out
+
+    def _shown_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as players hold them, numbered after the copies played."""
+        rules = self._rules_now() if self._rules else _NORMAL_ORDER
+        return self._shown(rules.hand_order(self.hands[seat]), True)
+
+    def _shown_list(self, mask: int) -> list[str]:
+        """Cards laid aside (Armut), in pack order of their kinds, numbered by kind."""
+        return self._shown(sorted(cards_of(mask), key=lambda c: c % 24), False)
+
     def replay_state(self) -> JSON:
         """Every hand as players hold it, each seat's Augen won in tricks, the Augen per
         party once the parties are set (as in the outcome), every seat's real party and
-        reservation (the spectator view hides both until the table can know them)."""
+        reservation (the spectator view hides both until the table can know them), and the
+        trick and last trick with the cards' own copies (as in the hands and the outcome;
+        the views number copies in the order played)."""
         playing = self._phase in ("play", "finished") and not self.thrown_in
         re = self.re_party() if playing else set()
         party: JSON | None = None
@@ -785,6 +852,8 @@ class DoppelkopfDeal(Deal):
             "party_points": party,
             "parties": [("re" if s in re else "kontra") if playing else None for s in range(4)],
             "reservations": list(self.reservations),
+            "trick": self._trick_json(self.leader, self.trick, None),
+            "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
         }
 
     def view(self, seat: int | None) -> JSON:
@@ -796,9 +865,17 @@ class DoppelkopfDeal(Deal):
             seat is not None and seat in (self.declarer, self.partner) and self.contract == "armut"
         )
         resolved = self._phase != "vorbehalt"
+        finished = self._phase == "finished"
         contract = self.contract
-        if contract == "stille_hochzeit" and seat != self.declarer and parties[0] is None:
-            contract = "normal"  # nobody else can tell yet
+        secret = (
+            contract == "stille_hochzeit"
+            and seat != self.declarer
+            and len(self.cq_played_by) < 2
+            and not finished
+        )
+        if secret:
+            contract = "normal"  # a normal game to all but the holder, until his second Dame
+        trick_json = self._trick_json if finished else self._shown_trick
         view: JSON = {
             "game": self.rules.name,
             "seat": seat,
@@ -806,7 +883,7 @@ class DoppelkopfDeal(Deal):
             "dealer": self.dealer,
             "phase": self._phase,
             "to_move": self._to_move,
-            "hand": self._sorted_hand(seat) if seat is not None else None,
+            "hand": self._shown_hand(seat) if seat is not None else None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "reservations": [
                 r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
@@ -814,14 +891,16 @@ class DoppelkopfDeal(Deal):
             ],
             "contract": (contract or None) if resolved else None,
             "contract_title": SOLO_TITLES.get(contract) if resolved else None,
-            "declarer": self.declarer if resolved and self.contract != "stille_hochzeit" else None,
+            "declarer": self.declarer if resolved and not secret else None,
             "hochzeit": self.hochzeit_kind or None,
             "partner": self.partner
             if self.contract == "hochzeit"
             else (self.partner if self.contract == "armut" else None),
             "armut": {
-                "pushed": PACK.codes(self.pushed) if in_armut else self.pushed.bit_count(),
-                "returned": PACK.codes(self.returned) if in_armut else self.returned.bit_count(),
+                "pushed": self._shown_list(self.pushed) if in_armut else self.pushed.bit_count(),
+                "returned": self._shown_list(self.returned)
+                if in_armut
+                else self.returned.bit_count(),
             }
             if self.contract == "armut"
             else None,
@@ -835,16 +914,14 @@ class DoppelkopfDeal(Deal):
             else None,
             "parties": parties,
             "cards_played": self.cards_played,
-            "trick": self._trick_json(self.leader, self.trick, None),
-            "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
-            "tricks_won": [sum(1 for t in self.tricks if t[2] == s) for s in range(4)],
+            "trick": trick_json(self.leader, self.trick, None),
+            "last_trick": trick_json(*self.tricks[-1]) if self.tricks else None,
+            "tricks_won": list(self.tricks_won),
             "legal_actions": self.legal_texts(seat)
             if seat is not None and self._to_move is not None
             else [],
         }
-        if self.contract == "stille_hochzeit" and self._phase == "finished":
-            view["declarer"] = self.declarer
-        if self._phase == "finished":
+        if finished:
             view["outcome"] = self.outcome()
         return view
 
