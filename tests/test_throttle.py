@@ -207,3 +207,30 @@ def test_hashing_runs_on_the_pool_threads() -> None:
 
     asyncio.run(scenario())
     assert names and names[0].startswith("argon2")
+
+
+def test_a_place_is_taken_before_any_work_and_kept_while_its_job_runs() -> None:
+    async def scenario() -> None:
+        hasher = GatedHasher()
+        pool = PasswordPool(workers=1, waiting=0, hasher=hasher)
+        with pool.reserve() as place:
+            assert pool.in_flight == 1
+            with pytest.raises(PasswordsBusy):
+                pool.reserve()  # refused before the request touched anything
+            job = asyncio.create_task(place.hash("pw"))
+            await asyncio.to_thread(hasher.started.acquire, True, 10)
+            job.cancel()  # the request goes away while its hash runs
+            with pytest.raises(asyncio.CancelledError):
+                await job
+        assert pool.in_flight == 1  # still counted: the thread is busy
+        hasher.gate.set()
+        for _ in range(100):
+            if pool.in_flight == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert pool.in_flight == 0
+        with pool.reserve() as place:
+            assert (await place.hash("pw")).startswith("$argon2id$")
+        pool.shutdown()
+
+    asyncio.run(scenario())

@@ -10,8 +10,9 @@ while the request holds a database connection.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Annotated, TypeVar
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
@@ -30,7 +31,7 @@ from server.api.throttle import AuthLimits, busy, client_key, get_auth_limits
 from server.store import accounts, rooms
 from server.store.errors import CredentialsError
 from server.store.models import User
-from server.store.passwords import PasswordsBusy
+from server.store.passwords import PasswordsBusy, Reservation
 
 router = APIRouter(prefix="/api", tags=["auth"])
 
@@ -101,15 +102,17 @@ class UserOut(BaseModel):
 
 Limits = Annotated[AuthLimits, Depends(get_auth_limits)]
 
-T = TypeVar("T")
 
-
-async def _hashing(work: Awaitable[T]) -> T:
-    """Await password work of the app's pool; a full pool answers 503 ``busy``."""
+@contextmanager
+def _place(limits: AuthLimits) -> Iterator[Reservation]:
+    """A place in the app's password pool for this request, taken before the database is
+    touched; a full pool answers 503 ``busy`` at once."""
     try:
-        return await work
+        place = limits.passwords.reserve()
     except PasswordsBusy as exc:
         raise busy(exc.retry_after) from None
+    with place:
+        yield place
 
 
 async def _start_session(request: Request, response: Response, db: Db, user: User) -> None:
@@ -132,9 +135,10 @@ async def register(
     """Create an account and log in (sets the session cookie)."""
     account = accounts.check_registration(body.login, body.password, body.display_name)
     limits.check("register", client_key(request))
-    await accounts.check_login_free(db, account.login)
-    await db.commit()  # no connection is held while argon2 works
-    password_hash = await _hashing(limits.passwords.hash(body.password))
+    with _place(limits) as place:
+        await accounts.check_login_free(db, account.login)
+        await db.commit()  # no connection is held while argon2 works
+        password_hash = await place.hash(body.password)
     user = await accounts.create_user(db, account, password_hash)
     await _start_session(request, response, db, user)
     return UserOut.of(user)
@@ -149,15 +153,14 @@ async def login(
     client = client_key(request)
     limits.check_lockout(body.login, client)
     limits.check("login", client)
-    found = await accounts.find_credentials(db, body.login)
-    await db.commit()  # no connection is held while argon2 works
-    try:
-        verified = await _hashing(
-            accounts.check_credentials(found, body.password, limits.passwords)
-        )
-    except CredentialsError:
-        limits.lockout.failed(body.login, client)
-        raise
+    with _place(limits) as place:
+        found = await accounts.find_credentials(db, body.login)
+        await db.commit()  # no connection is held while argon2 works
+        try:
+            verified = await accounts.check_credentials(found, body.password, place)
+        except CredentialsError:
+            limits.lockout.failed(body.login, client)
+            raise
     limits.lockout.succeeded(body.login, client)
     user = await accounts.finish_login(db, verified)
     await _start_session(request, response, db, user)
@@ -204,9 +207,10 @@ async def claim(
     """Give the logged-in guest a login and password; the user id (and history) stays."""
     stored_login = accounts.check_claim(user, body.login, body.password)
     limits.check("claim", client_key(request))
-    await accounts.check_login_free(db, stored_login)
-    await db.commit()  # ends the read (also the session lookup): no connection while hashing
-    password_hash = await _hashing(limits.passwords.hash(body.password))
+    with _place(limits) as place:
+        await accounts.check_login_free(db, stored_login)
+        await db.commit()  # ends the read (also the session lookup): no connection meanwhile
+        password_hash = await place.hash(body.password)
     claimed = await accounts.claim_guest(db, user, stored_login, password_hash)
     await _start_session(request, response, db, claimed)
     return UserOut.of(claimed)

@@ -47,7 +47,7 @@ from server.store.errors import (
 )
 from server.store.models import User, UserSession
 from server.store.names import MAX_NAME, clean_person_name
-from server.store.passwords import PasswordPool, default_pool
+from server.store.passwords import PasswordWork, default_pool
 
 #: How long a login session lasts (also the cookie's Max-Age).
 SESSION_LIFETIME = timedelta(days=30)
@@ -214,7 +214,7 @@ async def register(
     login: str,
     password: str,
     display_name: str,
-    passwords: PasswordPool | None = None,
+    passwords: PasswordWork | None = None,
 ) -> User:
     """Create a registered user; raise bad_login, bad_name, weak_password or login_taken.
 
@@ -267,14 +267,15 @@ async def find_credentials(session: AsyncSession, login: str) -> Credentials | N
 
 
 async def check_credentials(
-    found: Credentials | None, password: str, passwords: PasswordPool | None = None
+    found: Credentials | None, password: str, passwords: PasswordWork | None = None
 ) -> Verified:
-    """Verify ``password`` against ``found`` (argon2 in ``passwords``; no session, so call
-    it holding no database connection); raise ``bad_credentials``.
+    """Verify ``password`` against ``found`` (argon2 in ``passwords``, a pool or a place
+    in one; no session, so call it holding no database connection); raise
+    ``bad_credentials``.
 
     An unknown login costs the same argon2 verification as a wrong password, and both
     give the same error. A hash made with older parameters gets a new one (``new_hash``).
-    Raises :class:`server.store.passwords.PasswordsBusy` when the pool is full.
+    Raises :class:`server.store.passwords.PasswordsBusy` when a pool is full.
     """
     pool = passwords or default_pool()
     given = password if isinstance(password, str) else ""
