@@ -27,6 +27,10 @@ Environment variables:
 ``STAMMTISCH_API_DOCS``
     ``true`` serves the generated API documentation (``/docs``, ``/redoc``,
     ``/openapi.json``); off by default.
+``STAMMTISCH_AUTH_LIMITS``
+    ``false`` switches off the per-client and global limits on logging in and creating
+    accounts and the bound on waiting password hashes (``server/api/throttle.py``); only
+    for load tests that create hundreds of accounts from one address (default ``true``).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class Settings:
     #: Normalised ``scheme://host[:port]`` origins; empty: derived from host and port.
     public_origins: tuple[str, ...] = ()
     api_docs: bool = False
+    auth_limits: bool = True
 
     def __post_init__(self) -> None:
         origins = (
@@ -78,6 +83,7 @@ class Settings:
             cookie_secure=_parse_bool(env, "STAMMTISCH_COOKIE_SECURE", False),
             public_origins=_parse_origins(env, "STAMMTISCH_PUBLIC_ORIGINS"),
             api_docs=_parse_bool(env, "STAMMTISCH_API_DOCS", False),
+            auth_limits=_parse_bool(env, "STAMMTISCH_AUTH_LIMITS", True),
         )
 
 

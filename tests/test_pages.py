@@ -205,7 +205,7 @@ def test_pages_follow_the_stored_language(person: Person) -> None:
 def test_user_text_is_escaped_everywhere(person: Person) -> None:
     host = person(MARKUP)
     room = create_room(host, name=MARKUP)
-    guest = person(MARKUP)
+    guest = person(MARKUP + " 2")  # a name alike a member's may not join
     assert guest.post(f"/api/invite/{token_of(room)}/join", json={"role": "player"}).is_success
     escaped = "&lt;b&gt;Anna&lt;/b&gt;&lt;script&gt;alert(1)&lt;/script&gt;"
     visitor = person(None)

@@ -10,6 +10,8 @@ import httpx
 import pytest
 
 from server.engine.registry import get_rules, list_games
+from server.store.names import name_key
+from server.tables.matches import unique_names
 from tests.support import LiveServer
 from tests.support import api_error as error
 
@@ -307,3 +309,78 @@ def test_start_refusals(guest: Guest, module_server: LiveServer) -> None:
         conn.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room["id"],))
     error(host.post(start), 409, "room_not_open")
     error(join(guest("E"), room), 409, "room_not_open")
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_a_name_alike_a_members_cannot_join(guest: Guest) -> None:
+    host = guest("Anna")
+    room = create(host, "doppelkopf", allow_spectators=True)
+    for name in ("anna", "ANNA ", "\uff21nna"):  # case, spaces, fullwidth letters
+        refused = error(join(guest(name), room), 409, "name_taken")
+        assert "Anna" in refused["message"] and "Anna" in refused["message_de"]
+        assert "account page" in refused["message"] and "Kontoseite" in refused["message_de"]
+    error(join(guest("anna"), room, "spectator"), 409, "name_taken")  # spectators too
+    cyrillic = guest("\u0410\u043d\u043d\u0430")  # all Cyrillic: a name of its own
+    assert join(cyrillic, room).status_code == 200
+    other = guest("anna")
+    renamed = other.patch("/api/me", json={"display_name": "Anna B."})
+    assert renamed.status_code == 200
+    joined = join(other, room)
+    assert joined.status_code == 200, joined.text
+    names = [m["display_name"] for m in joined.json()["members"]]
+    assert names == ["Anna", "\u0410\u043d\u043d\u0430", "Anna B."]
+    assert join(host, room).status_code == 200  # a member joining again changes nothing
+
+
+def test_renaming_into_a_room_members_name_is_refused(guest: Guest) -> None:
+    host = guest("Anna")
+    room = create(host, "dreierles")
+    bernd = guest("Bernd")
+    join(bernd, room)
+    refused = error(bernd.patch("/api/me", json={"display_name": " ANNA"}), 409, "name_taken")
+    assert room["name"] in refused["message"] and room["name"] in refused["message_de"]
+    assert bernd.get("/api/me").json()["display_name"] == "Bernd"
+    error(host.patch("/api/me", json={"display_name": "bernd"}), 409, "name_taken")
+    same = host.patch("/api/me", json={"display_name": "Anna", "language": "en"})
+    assert same.status_code == 200  # one's own name is no clash
+    outsider = guest("Xaver")
+    assert outsider.patch("/api/me", json={"display_name": "Anna"}).status_code == 200
+
+
+def test_alike_names_never_block_the_start(guest: Guest, module_server: LiveServer) -> None:
+    """Names stored before the rules (or changed at the same moment) can still be alike;
+    the match disambiguates them instead of the engine refusing with ``bad_players``."""
+    names = ["Anna", "Bernd", "Catrin"]
+    clients = [guest(name) for name in names]
+    room = create(clients[0], "dreierles")
+    for client in clients[1:]:
+        assert join(client, room).status_code == 200
+    ids = [me(client) for client in clients]
+    with sqlite3.connect(module_server.database_path) as conn:  # as stored long ago
+        conn.execute("UPDATE users SET display_name = 'Anna' WHERE id = ?", (ids[1],))
+        conn.execute("UPDATE users SET display_name = 'Anna (2)' WHERE id = ?", (ids[2],))
+    started = clients[0].post(f"/api/rooms/{room['id']}/start")
+    assert started.status_code == 200, started.text
+    match = clients[0].get(f"/api/history/matches/{started.json()['match_id']}")
+    assert match.status_code == 200, match.text
+    players = {p["user_id"]: p["name"] for p in match.json()["match"]["players"]}
+    assert [players[i] for i in ids] == ["Anna", "Anna (3)", "Anna (2)"]
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        (["Anna", "Bernd", "Catrin"], ["Anna", "Bernd", "Catrin"]),
+        (["Anna", "Anna", "Anna"], ["Anna", "Anna (2)", "Anna (3)"]),
+        (["Anna", "Anna", "Anna (2)"], ["Anna", "Anna (3)", "Anna (2)"]),
+        (["Anna", "anna", "ANNA", "B"], ["Anna", "anna (2)", "ANNA (3)", "B"]),
+        (["Anna", "\u0410nna"], ["Anna", "\u0410nna (2)"]),  # a Cyrillic A, stored long ago
+        (["Anna (2)", "Anna", "Anna"], ["Anna (2)", "Anna", "Anna (3)"]),
+    ],
+)
+def test_unique_names(names: list[str], expected: list[str]) -> None:
+    unique = unique_names(names)
+    assert unique == expected
+    assert len({name_key(n) for n in unique}) == len(names)

@@ -2,12 +2,16 @@
 change the display name and language.
 
 Every route answers with the user (``UserOut``) and, where a session starts, sets the
-session cookie. Refusals use the error shape of :mod:`server.api.errors`.
+session cookie. Refusals use the error shape of :mod:`server.api.errors`. Logging in and
+creating accounts are limited per client and globally (:mod:`server.api.throttle`);
+passwords are hashed in the app's bounded pool (:mod:`server.store.passwords`), never
+while the request holds a database connection.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -23,10 +27,11 @@ from server.api.deps import (
 from server.api.errors import ApiError
 from server.api.i18n import LANGUAGES
 from server.api.runtime import get_runtime
-from server.api.throttle import LoginThrottle, get_login_throttle
-from server.store import accounts
+from server.api.throttle import AuthLimits, busy, client_key, get_auth_limits
+from server.store import accounts, rooms
 from server.store.errors import CredentialsError
 from server.store.models import User
+from server.store.passwords import PasswordsBusy, Reservation
 
 router = APIRouter(prefix="/api", tags=["auth"])
 
@@ -95,7 +100,19 @@ class UserOut(BaseModel):
         )
 
 
-Throttle = Annotated[LoginThrottle, Depends(get_login_throttle)]
+Limits = Annotated[AuthLimits, Depends(get_auth_limits)]
+
+
+@contextmanager
+def _place(limits: AuthLimits) -> Iterator[Reservation]:
+    """A place in the app's password pool for this request, taken before the database is
+    touched; a full pool answers 503 ``busy`` at once."""
+    try:
+        place = limits.passwords.reserve()
+    except PasswordsBusy as exc:
+        raise busy(exc.retry_after) from None
+    with place:
+        yield place
 
 
 async def _start_session(request: Request, response: Response, db: Db, user: User) -> None:
@@ -106,43 +123,58 @@ async def _start_session(request: Request, response: Response, db: Db, user: Use
     set_session_cookie(response, token, get_runtime(request).settings)
 
 
+# Every route below that hashes ends its read transaction (``db.commit()``) before it
+# awaits argon2: an AsyncSession keeps its connection until the transaction ends, and a
+# connection held for a quarter of a second per login is what starved everyone else.
+
+
 @router.post("/register", response_model=UserOut, status_code=201)
-async def register(body: RegisterRequest, request: Request, response: Response, db: Db) -> UserOut:
+async def register(
+    body: RegisterRequest, request: Request, response: Response, db: Db, limits: Limits
+) -> UserOut:
     """Create an account and log in (sets the session cookie)."""
-    user = await accounts.register(db, body.login, body.password, body.display_name)
+    account = accounts.check_registration(body.login, body.password, body.display_name)
+    limits.check("register", client_key(request))
+    with _place(limits) as place:
+        await accounts.check_login_free(db, account.login)
+        await db.commit()  # no connection is held while argon2 works
+        password_hash = await place.hash(body.password)
+    user = await accounts.create_user(db, account, password_hash)
     await _start_session(request, response, db, user)
     return UserOut.of(user)
 
 
 @router.post("/login", response_model=UserOut)
 async def login(
-    body: LoginRequest, request: Request, response: Response, db: Db, throttle: Throttle
+    body: LoginRequest, request: Request, response: Response, db: Db, limits: Limits
 ) -> UserOut:
-    """Log in with login name and password; too many failures for a name give 429."""
-    wait = throttle.retry_after(body.login)
-    if wait is not None:
-        seconds = max(1, math.ceil(wait))
-        raise ApiError(
-            429,
-            "too_many_attempts",
-            f"Too many failed logins for this name; try again in {seconds} seconds.",
-            f"Zu viele Fehlversuche für diesen Namen; in {seconds} Sekunden wieder versuchen.",
-            headers={"Retry-After": str(seconds)},
-        )
-    try:
-        user = await accounts.verify_login(db, body.login, body.password)
-    except CredentialsError:
-        throttle.failed(body.login)
-        raise
-    throttle.succeeded(body.login)
+    """Log in with login name and password; too many failures for a name from this client
+    give 429 ``too_many_attempts``, too many attempts from it 429 ``too_many_requests``."""
+    client = client_key(request)
+    limits.check_lockout(body.login, client)
+    limits.check("login", client)
+    with _place(limits) as place:
+        found = await accounts.find_credentials(db, body.login)
+        await db.commit()  # no connection is held while argon2 works
+        try:
+            verified = await accounts.check_credentials(found, body.password, place)
+        except CredentialsError:
+            limits.lockout.failed(body.login, client)
+            raise
+    limits.lockout.succeeded(body.login, client)
+    user = await accounts.finish_login(db, verified)
     await _start_session(request, response, db, user)
     return UserOut.of(user)
 
 
 @router.post("/guest", response_model=UserOut, status_code=201)
-async def guest(body: GuestRequest, request: Request, response: Response, db: Db) -> UserOut:
+async def guest(
+    body: GuestRequest, request: Request, response: Response, db: Db, limits: Limits
+) -> UserOut:
     """Play as a guest: only a display name; sets the session cookie."""
-    user = await accounts.create_guest(db, body.display_name)
+    name = accounts.clean_display_name(body.display_name)
+    limits.check("guest", client_key(request))
+    user = await accounts.create_guest(db, name)
     await _start_session(request, response, db, user)
     return UserOut.of(user)
 
@@ -165,10 +197,21 @@ async def me(user: CurrentUser) -> UserOut:
 
 @router.post("/claim", response_model=UserOut)
 async def claim(
-    body: ClaimRequest, request: Request, response: Response, db: Db, user: CurrentUser
+    body: ClaimRequest,
+    request: Request,
+    response: Response,
+    db: Db,
+    user: CurrentUser,
+    limits: Limits,
 ) -> UserOut:
     """Give the logged-in guest a login and password; the user id (and history) stays."""
-    claimed = await accounts.claim_guest(db, user, body.login, body.password)
+    stored_login = accounts.check_claim(user, body.login, body.password)
+    limits.check("claim", client_key(request))
+    with _place(limits) as place:
+        await accounts.check_login_free(db, stored_login)
+        await db.commit()  # ends the read (also the session lookup): no connection meanwhile
+        password_hash = await place.hash(body.password)
+    claimed = await accounts.claim_guest(db, user, stored_login, password_hash)
     await _start_session(request, response, db, claimed)
     return UserOut.of(claimed)
 
@@ -177,8 +220,9 @@ async def claim(
 async def update_me(body: ProfileRequest, db: Db, user: CurrentUser) -> UserOut:
     """Change the display name and/or the language (``de`` or ``en``) of the logged-in user.
 
-    Refuses ``bad_name`` (as at registration) and ``bad_language``; nothing changes unless
-    every given field is valid.
+    Refuses ``bad_name`` (as at registration), ``name_taken`` (someone in one of the
+    user's open or running rooms has a name alike) and ``bad_language``; nothing changes
+    unless every given field is valid.
     """
     name = None if body.display_name is None else accounts.clean_display_name(body.display_name)
     if body.language is not None and body.language not in LANGUAGES:
@@ -188,6 +232,8 @@ async def update_me(body: ProfileRequest, db: Db, user: CurrentUser) -> UserOut:
             f"The language is one of: {', '.join(LANGUAGES)}.",
             f"Die Sprache ist eine von: {', '.join(LANGUAGES)}.",
         )
+    if name is not None and name != user.display_name:
+        await rooms.check_name_free_in_rooms(db, user.id, name)
     if name is not None:
         user.display_name = name
     if body.language is not None:

@@ -1,44 +1,151 @@
-"""In-memory throttling of failed logins, per login name.
+"""Limits on the routes that log in or create accounts, kept in memory per process.
 
-After ``limit`` failures for one login name within ``window`` seconds, further attempts
-for that name are refused until the oldest failure leaves the window. A successful
-login clears the name's record. The state lives in the process (one per app); with
-several server processes each counts on its own, which still bounds guessing.
+* **Per client** (:class:`AuthLimits`): a token bucket per client address for each of
+  login, register, guest and claim (:data:`PER_CLIENT`). Spraying many names from one
+  address soon gets 429 ``too_many_requests`` with ``Retry-After``.
+* **Global**: one bucket per kind for all clients together (:data:`GLOBAL`); when it is
+  empty the server answers 503 ``busy`` with ``Retry-After`` (as when the password
+  hashing pool is full, :mod:`server.store.passwords`).
+* **Lockout** (:class:`LoginThrottle`): after ``limit`` failed logins for one login name
+  *from one client* within ``window`` seconds, that client's further attempts for the
+  name get 429 ``too_many_attempts`` until the oldest failure leaves the window. The key
+  is (name, client), so that an attacker elsewhere cannot lock the owner out; guessing
+  from many addresses is bounded by the per-client and the global limits.
+
+The client is ``scope["client"]``: the peer's address, or, when uvicorn runs with proxy
+headers (its default) and the peer is one of ``--forwarded-allow-ips`` /
+``FORWARDED_ALLOW_IPS`` (default 127.0.0.1 and ::1), the address the proxy put into
+``X-Forwarded-For``. Behind a proxy that uvicorn does not trust, every client shares the
+proxy's address, and the per-client limits act as one shared limit; trusting every peer
+(``*``) on a port the internet reaches lets a client choose its address and evade them
+(the global limits still hold). IPv6 clients are counted per /64 network, which one
+household or host usually gets.
+
+Everything here is bounded in memory: past :data:`MAX_KEYS` tracked clients or names,
+the state that no longer matters is swept out, and if that is not enough the longest
+untouched entries go. ``Settings.auth_limits`` off (``STAMMTISCH_AUTH_LIMITS=off``)
+switches the limits off, for load tests.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from starlette.requests import HTTPConnection
 
+from server.api.errors import ApiError
+from server.api.runtime import get_runtime
+from server.store.passwords import PasswordPool
+
+Kind = Literal["login", "register", "guest", "claim"]
+Clock = Callable[[], float]
+
+#: Failed logins per (name, client) within the window before that client is locked out.
 DEFAULT_LIMIT = 10
 DEFAULT_WINDOW = 300.0
-#: Above this many tracked names, stale entries are swept out.
-_SWEEP_AT = 10_000
+#: Above this many tracked keys (clients, names), stale entries are swept out.
+MAX_KEYS = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A token bucket: ``burst`` requests at once, then ``per_minute`` on average."""
+
+    burst: int
+    per_minute: float
+
+
+#: Per client address. A burst leaves room for a whole Stammtisch behind one router (and
+#: for a module of tests against one server); after it, a steady trickle.
+PER_CLIENT: dict[Kind, Rate] = {
+    "login": Rate(burst=30, per_minute=10),
+    "register": Rate(burst=30, per_minute=3),
+    "guest": Rate(burst=60, per_minute=10),
+    "claim": Rate(burst=10, per_minute=2),
+}
+#: For all clients together: about what the hashing pool can do, with room for a rush.
+GLOBAL: dict[Kind, Rate] = {
+    "login": Rate(burst=120, per_minute=600),
+    "register": Rate(burst=60, per_minute=60),
+    "guest": Rate(burst=120, per_minute=300),
+    "claim": Rate(burst=60, per_minute=60),
+}
+
+
+class Buckets:
+    """Token buckets of one :class:`Rate`, one per key, bounded in number."""
+
+    def __init__(self, rate: Rate, clock: Clock = time.monotonic, max_keys: int = MAX_KEYS):
+        self.capacity = float(rate.burst)
+        self.per_second = rate.per_minute / 60.0
+        self.max_keys = max_keys
+        self._clock = clock
+        #: key -> (tokens, time of the last update); least recently touched first.
+        self._state: dict[object, tuple[float, float]] = {}
+
+    def __len__(self) -> int:
+        return len(self._state)
+
+    def _tokens(self, key: object, now: float) -> float:
+        state = self._state.pop(key, None)  # re-inserted by the caller: most recent last
+        if state is None:
+            return self.capacity
+        tokens, stamp = state
+        return min(self.capacity, tokens + (now - stamp) * self.per_second)
+
+    def take(self, key: object) -> float | None:
+        """Take a token for ``key``: None when there was one, else the seconds until
+        there will be one (nothing is taken then)."""
+        now = self._clock()
+        tokens = self._tokens(key, now)
+        if tokens >= 1.0:
+            if len(self._state) >= self.max_keys:
+                self._sweep(now)
+            self._state[key] = (tokens - 1.0, now)
+            return None
+        self._state[key] = (tokens, now)
+        return (1.0 - tokens) / self.per_second if self.per_second > 0 else math.inf
+
+    def _sweep(self, now: float) -> None:
+        # A bucket that has filled up again is the same as no bucket.
+        for key, (tokens, stamp) in list(self._state.items()):
+            if tokens + (now - stamp) * self.per_second >= self.capacity:
+                del self._state[key]
+        excess = len(self._state) - self.max_keys * 9 // 10
+        for key in list(self._state)[: max(0, excess)]:
+            del self._state[key]
 
 
 class LoginThrottle:
-    """Counts failed logins per (case-insensitive) login name in a sliding window."""
+    """Counts failed logins per (case-insensitive login name, client) in a sliding window."""
 
     def __init__(
         self,
         limit: int = DEFAULT_LIMIT,
         window: float = DEFAULT_WINDOW,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = time.monotonic,
+        max_keys: int = MAX_KEYS,
     ) -> None:
         self.limit = limit
         self.window = window
+        self.max_keys = max_keys
         self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
+        self._failures: dict[tuple[str, str], deque[float]] = {}
+
+    def __len__(self) -> int:
+        return len(self._failures)
 
     @staticmethod
-    def _key(login: str) -> str:
-        return login.strip().lower()
+    def _key(login: str, client: str) -> tuple[str, str]:
+        return login.strip().lower(), client
 
-    def _recent(self, key: str, now: float) -> deque[float]:
+    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
         failures = self._failures.get(key)
         if failures is None:
             return deque()
@@ -48,32 +155,128 @@ class LoginThrottle:
             del self._failures[key]
         return failures
 
-    def retry_after(self, login: str) -> float | None:
-        """Seconds until ``login`` may try again, or None when it may try now."""
+    def retry_after(self, login: str, client: str = "") -> float | None:
+        """Seconds until ``client`` may try ``login`` again, or None when it may now."""
         now = self._clock()
-        failures = self._recent(self._key(login), now)
+        failures = self._recent(self._key(login, client), now)
         if len(failures) < self.limit:
             return None
         return max(0.0, failures[-self.limit] + self.window - now)
 
-    def failed(self, login: str) -> None:
-        """Record a failed login for ``login``."""
+    def failed(self, login: str, client: str = "") -> None:
+        """Record a failed login for ``login`` from ``client``."""
         now = self._clock()
-        if len(self._failures) >= _SWEEP_AT:
-            for key in list(self._failures):
-                self._recent(key, now)
-        self._failures.setdefault(self._key(login), deque()).append(now)
+        key = self._key(login, client)
+        if key not in self._failures and len(self._failures) >= self.max_keys:
+            for old in list(self._failures):
+                self._recent(old, now)
+            excess = len(self._failures) - self.max_keys * 9 // 10
+            for old in list(self._failures)[: max(0, excess)]:
+                del self._failures[old]
+        failures = self._failures.setdefault(key, deque(maxlen=self.limit))
+        failures.append(now)
 
-    def succeeded(self, login: str) -> None:
-        """Forget the failures of ``login`` after a successful login."""
-        self._failures.pop(self._key(login), None)
+    def succeeded(self, login: str, client: str = "") -> None:
+        """Forget the failures of ``login`` from ``client`` after a successful login."""
+        self._failures.pop(self._key(login, client), None)
 
 
-def get_login_throttle(connection: HTTPConnection) -> LoginThrottle:
-    """FastAPI dependency: the app's login throttle (created on first use)."""
+def client_key(connection: HTTPConnection) -> str:
+    """The client a request is counted for: its IPv4 address, or its IPv6 /64 network
+    (see the module's docstring for proxies)."""
+    host = connection.client.host if connection.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def _seconds(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+def busy(wait: float) -> ApiError:
+    """503 ``busy``: too many logins or registrations on the whole server just now."""
+    seconds = _seconds(wait)
+    return ApiError(
+        503,
+        "busy",
+        f"The server is busy with logins just now; try again in {seconds} seconds.",
+        f"Der Server ist gerade mit Anmeldungen ausgelastet; in {seconds} Sekunden wieder "
+        "versuchen.",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+class AuthLimits:
+    """The per-client and global limits and the login lockout of one app."""
+
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        per_client: dict[Kind, Rate] | None = None,
+        global_: dict[Kind, Rate] | None = None,
+        lockout: LoginThrottle | None = None,
+        passwords: PasswordPool | None = None,
+        clock: Clock = time.monotonic,
+        max_keys: int = MAX_KEYS,
+    ) -> None:
+        self.enabled = enabled
+        per_client = {**PER_CLIENT, **(per_client or {})}
+        global_ = {**GLOBAL, **(global_ or {})}
+        self.per_client = {k: Buckets(r, clock, max_keys) for k, r in per_client.items()}
+        self.global_ = {k: Buckets(r, clock, 1) for k, r in global_.items()}
+        self.lockout = lockout or LoginThrottle(clock=clock, max_keys=max_keys)
+        #: The app's password hashing pool (bounded unless the limits are off).
+        self.passwords = passwords or PasswordPool(bounded=enabled)
+
+    def check(self, kind: Kind, client: str) -> None:
+        """Count one request of ``kind`` from ``client``; raise 429 ``too_many_requests``
+        (this client) or 503 ``busy`` (everyone) when a limit is reached."""
+        if not self.enabled:
+            return
+        wait = self.per_client[kind].take(client)
+        if wait is not None:
+            seconds = _seconds(wait)
+            raise ApiError(
+                429,
+                "too_many_requests",
+                f"Too many requests from your address; try again in {seconds} seconds.",
+                f"Zu viele Anfragen von deiner Adresse; in {seconds} Sekunden wieder versuchen.",
+                headers={"Retry-After": str(seconds)},
+            )
+        wait = self.global_[kind].take(None)
+        if wait is not None:
+            raise busy(wait)
+
+    def check_lockout(self, login: str, client: str) -> None:
+        """Raise 429 ``too_many_attempts`` while ``client`` is locked out of ``login``."""
+        if not self.enabled:
+            return
+        wait = self.lockout.retry_after(login, client)
+        if wait is not None:
+            seconds = _seconds(wait)
+            raise ApiError(
+                429,
+                "too_many_attempts",
+                f"Too many failed logins for this name; try again in {seconds} seconds.",
+                f"Zu viele Fehlversuche für diesen Namen; in {seconds} Sekunden wieder versuchen.",
+                headers={"Retry-After": str(seconds)},
+            )
+
+
+def get_auth_limits(connection: HTTPConnection) -> AuthLimits:
+    """FastAPI dependency: the app's limits (created on first use, switched on or off by
+    ``Settings.auth_limits``)."""
     state = connection.app.state
-    throttle: LoginThrottle | None = getattr(state, "login_throttle", None)
-    if throttle is None:
-        throttle = LoginThrottle()
-        state.login_throttle = throttle
-    return throttle
+    limits: AuthLimits | None = getattr(state, "auth_limits", None)
+    if limits is None:
+        limits = AuthLimits(enabled=get_runtime(connection).settings.auth_limits)
+        state.auth_limits = limits
+    return limits

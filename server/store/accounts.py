@@ -6,13 +6,20 @@ a stable code:
 
 =================== =============================================================
 ``bad_login``       login name not 3–40 of ``a-z A-Z 0-9 . _ -``
-``bad_name``        display name empty, longer than 40 or not printable
-``weak_password``   password shorter than 8 characters
+``bad_name``        display name breaks a rule of :mod:`server.store.names`
+``weak_password``   a new password breaks the policy of :func:`check_password` (the
+                    message says which rule)
 ``password_too_long`` password longer than 1024 characters
 ``login_taken``     the login name is in use (case does not matter)
 ``bad_credentials`` unknown login or wrong password (one error for both)
 ``not_a_guest``     only a guest account can be claimed
 =================== =============================================================
+
+Password work (argon2, a quarter of a second of CPU) never runs while this module holds a
+database connection: logging in is :func:`find_credentials` (a short read), then
+:func:`check_credentials` (argon2, no session), then :func:`finish_login`; registering
+and claiming hash first (:func:`register`, :func:`claim_guest` take the hash). The caller
+ends the read transaction before the argon2 step (``server/api/auth.py``).
 
 Login names are stored lower-cased, so the unique constraint of ``users.login`` makes
 them unique regardless of case. The session cookie carries a random token; the
@@ -21,37 +28,39 @@ database keeps only its SHA-256 (``sessions.token_hash``).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.store.common_passwords import COMMON_PASSWORDS
 from server.store.errors import (
     ConflictError,
     CredentialsError,
     ForbiddenError,
     InvalidError,
-    clean_name,
 )
 from server.store.models import User, UserSession
+from server.store.names import MAX_NAME, clean_person_name
+from server.store.passwords import PasswordWork, default_pool
 
 #: How long a login session lasts (also the cookie's Max-Age).
 SESSION_LIFETIME = timedelta(days=30)
 MIN_PASSWORD = 8
+#: A new password has at least this many different characters (``aaaaaaaa``,
+#: ``12121212`` do not count as passwords).
+MIN_DISTINCT = 5
 MAX_PASSWORD = 1024
-MAX_NAME = 40
 
 _LOGIN = re.compile(r"[A-Za-z0-9._-]{3,40}")
-_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
-# Verified against when the login is unknown, so that both failures cost the same time.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+_NOT_ALNUM = re.compile(r"[\W_]+")
+#: Names shorter than this are only compared whole with a password, not looked for in it.
+_MIN_NAME_IN_PASSWORD = 3
 
 
 # --------------------------------------------------------------------------- checks
@@ -69,29 +78,70 @@ def normalize_login(login: str) -> str:
 
 
 def clean_display_name(name: str) -> str:
-    """Return ``name`` stripped (NFC); raise ``bad_name`` unless 1–40 printable characters."""
-    return clean_name(
-        name,
-        MAX_NAME,
-        "bad_name",
-        f"A display name has 1 to {MAX_NAME} printable characters.",
-        f"Ein Anzeigename hat 1 bis {MAX_NAME} druckbare Zeichen.",
-    )
+    """Return ``name`` as a new display name (NFKC, stripped, single spaces); raise
+    ``bad_name`` naming the broken rule (:func:`server.store.names.clean_person_name`)."""
+    return clean_person_name(name, MAX_NAME)
 
 
-def check_password(password: str) -> None:
-    """Raise ``weak_password`` (too short) or ``password_too_long``; else return."""
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise InvalidError(
-            "weak_password",
-            f"A password needs at least {MIN_PASSWORD} characters.",
-            f"Ein Passwort braucht mindestens {MIN_PASSWORD} Zeichen.",
-        )
+def _weak(message: str, message_de: str) -> InvalidError:
+    return InvalidError("weak_password", message, message_de)
+
+
+def _contains_name(password: str, name: str | None) -> bool:
+    if not name:
+        return False
+    folded = name.strip().casefold()
+    compact = _NOT_ALNUM.sub("", folded)
+    password_compact = _NOT_ALNUM.sub("", password)
+    for key, text in ((folded, password), (compact, password_compact)):
+        if key and (text == key or (len(key) >= _MIN_NAME_IN_PASSWORD and key in text)):
+            return True
+    return False
+
+
+def check_password(
+    password: str, *, login: str | None = None, display_name: str | None = None
+) -> None:
+    """Check a new password; raise ``weak_password`` (the message names the rule) or
+    ``password_too_long``.
+
+    A new password has at least :data:`MIN_PASSWORD` characters not counting spaces at
+    its start and end, at least :data:`MIN_DISTINCT` different ones, is not one of the
+    most common passwords (:mod:`server.store.common_passwords`) and neither is nor
+    contains the login or the display name (case does not matter). Existing passwords
+    are never checked again.
+    """
+    if not isinstance(password, str):
+        raise _weak("A password is text.", "Ein Passwort ist ein Text.")
     if len(password) > MAX_PASSWORD:
         raise InvalidError(
             "password_too_long",
             f"A password has at most {MAX_PASSWORD} characters.",
             f"Ein Passwort hat höchstens {MAX_PASSWORD} Zeichen.",
+        )
+    core = password.strip()
+    if len(core) < MIN_PASSWORD:
+        raise _weak(
+            f"A password needs at least {MIN_PASSWORD} characters, not counting spaces at "
+            "its start and end.",
+            f"Ein Passwort braucht mindestens {MIN_PASSWORD} Zeichen, Leerzeichen am Anfang "
+            "und Ende nicht mitgezählt.",
+        )
+    if len(set(core)) < MIN_DISTINCT:
+        raise _weak(
+            f"A password needs at least {MIN_DISTINCT} different characters.",
+            f"Ein Passwort braucht mindestens {MIN_DISTINCT} verschiedene Zeichen.",
+        )
+    folded = core.casefold()
+    if folded in COMMON_PASSWORDS:
+        raise _weak(
+            "This password is one of the most common ones; please choose another.",
+            "Dieses Passwort gehört zu den häufigsten; bitte ein anderes wählen.",
+        )
+    if _contains_name(folded, login) or _contains_name(folded, display_name):
+        raise _weak(
+            "A password may not be or contain your login or display name.",
+            "Ein Passwort darf nicht der Login- oder Anzeigename sein oder ihn enthalten.",
         )
 
 
@@ -111,24 +161,11 @@ def _bad_credentials() -> CredentialsError:
     )
 
 
-async def _hash(password: str) -> str:
-    # argon2 is deliberately slow; keep the event loop free while it works.
-    return await asyncio.to_thread(_hasher.hash, password)
-
-
-async def _verify(password_hash: str, password: str) -> bool:
-    def verify() -> bool:
-        try:
-            return _hasher.verify(password_hash, password)
-        except (VerificationError, InvalidHashError):
-            return False
-
-    return await asyncio.to_thread(verify)
-
-
-async def _login_in_use(session: AsyncSession, login: str) -> bool:
+async def check_login_free(session: AsyncSession, login: str) -> None:
+    """Raise ``login_taken`` when the (stored, lower-cased) ``login`` belongs to an account."""
     found = await session.scalar(select(User.id).where(User.login == login))
-    return found is not None
+    if found is not None:
+        raise _login_taken()
 
 
 async def _flush_or_taken(session: AsyncSession) -> None:
@@ -141,23 +178,53 @@ async def _flush_or_taken(session: AsyncSession) -> None:
 # --------------------------------------------------------------------------- users
 
 
-async def register(session: AsyncSession, login: str, password: str, display_name: str) -> User:
-    """Create a registered user; raise bad_login, bad_name, weak_password or login_taken."""
+@dataclass(frozen=True, slots=True)
+class NewAccount:
+    """A registration that passed the checks: the stored login and the display name."""
+
+    login: str
+    display_name: str
+
+
+def check_registration(login: str, password: str, display_name: str) -> NewAccount:
+    """Check a registration without touching the database; raise bad_login, bad_name,
+    weak_password or password_too_long."""
     stored_login = normalize_login(login)
     name = clean_display_name(display_name)
-    check_password(password)
-    if await _login_in_use(session, stored_login):
-        raise _login_taken()
+    check_password(password, login=stored_login, display_name=name)
+    return NewAccount(stored_login, name)
+
+
+async def create_user(session: AsyncSession, account: NewAccount, password_hash: str) -> User:
+    """Add the registered user ``account`` with ``password_hash``; raise login_taken."""
     user = User(
-        login=stored_login,
-        display_name=name,
-        password_hash=await _hash(password),
+        login=account.login,
+        display_name=account.display_name,
+        password_hash=password_hash,
         is_guest=False,
     )
     session.add(user)
     await _flush_or_taken(session)
     await session.refresh(user)
     return user
+
+
+async def register(
+    session: AsyncSession,
+    login: str,
+    password: str,
+    display_name: str,
+    passwords: PasswordWork | None = None,
+) -> User:
+    """Create a registered user; raise bad_login, bad_name, weak_password or login_taken.
+
+    The password is hashed before the session is used, so a caller without an open
+    transaction holds no connection meanwhile.
+    """
+    account = check_registration(login, password, display_name)
+    password_hash = await (passwords or default_pool()).hash(password)
+    await check_login_free(session, account.login)
+    return await create_user(session, account, password_hash)
 
 
 async def create_guest(session: AsyncSession, display_name: str) -> User:
@@ -169,49 +236,113 @@ async def create_guest(session: AsyncSession, display_name: str) -> User:
     return user
 
 
-async def verify_login(session: AsyncSession, login: str, password: str) -> User:
-    """Return the user whose login and password match; else raise ``bad_credentials``.
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """What logging in needs of an account: its id and password hash."""
 
-    An unknown login costs the same argon2 verification as a wrong password, and both
-    give the same error. A hash made with older parameters is replaced (flushed).
-    """
+    user_id: int
+    password_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A login whose password matched; ``new_hash`` replaces an outdated hash."""
+
+    user_id: int
+    old_hash: str
+    new_hash: str | None
+
+
+async def find_credentials(session: AsyncSession, login: str) -> Credentials | None:
+    """The id and password hash of the account ``login`` (any case); None when there is
+    no such account or the login is not even well-formed."""
     try:
         stored_login = normalize_login(login)
     except InvalidError:
-        stored_login = None
-    user = None
-    if stored_login is not None:
-        user = await session.scalar(select(User).where(User.login == stored_login))
-    if user is None or user.password_hash is None:
-        await _verify(_DUMMY_HASH, password if isinstance(password, str) else "")
+        return None
+    row = (
+        await session.execute(select(User.id, User.password_hash).where(User.login == stored_login))
+    ).first()
+    return None if row is None else Credentials(row[0], row[1])
+
+
+async def check_credentials(
+    found: Credentials | None, password: str, passwords: PasswordWork | None = None
+) -> Verified:
+    """Verify ``password`` against ``found`` (argon2 in ``passwords``, a pool or a place
+    in one; no session, so call it holding no database connection); raise
+    ``bad_credentials``.
+
+    An unknown login costs the same argon2 verification as a wrong password, and both
+    give the same error. A hash made with older parameters gets a new one (``new_hash``).
+    Raises :class:`server.store.passwords.PasswordsBusy` when a pool is full.
+    """
+    pool = passwords or default_pool()
+    given = password if isinstance(password, str) else ""
+    stored = None if found is None else found.password_hash
+    if found is None or stored is None:
+        await pool.verify(None, given)  # the same work as for a wrong password
         raise _bad_credentials()
-    if not await _verify(user.password_hash, password):
+    if not await pool.verify(stored, given):
         raise _bad_credentials()
-    if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = await _hash(password)
-        await session.flush()
+    new_hash = await pool.hash(given) if pool.needs_rehash(stored) else None
+    return Verified(found.user_id, stored, new_hash)
+
+
+async def finish_login(session: AsyncSession, verified: Verified) -> User:
+    """Load the user of a verified login and store a renewed hash (flushed); raise
+    ``bad_credentials`` if the account went away meanwhile."""
+    if verified.new_hash is not None:
+        await session.execute(
+            update(User)
+            .where(User.id == verified.user_id, User.password_hash == verified.old_hash)
+            .values(password_hash=verified.new_hash),
+            execution_options={"synchronize_session": False},
+        )
+    user = await session.get(User, verified.user_id, populate_existing=True)
+    if user is None:
+        raise _bad_credentials()
     return user
 
 
-async def claim_guest(session: AsyncSession, user: User, login: str, password: str) -> User:
-    """Turn the guest ``user`` into a registered account (same id, so history stays).
-
-    Raises not_a_guest, bad_login, weak_password or login_taken.
-    """
+def check_claim(user: User, login: str, password: str) -> str:
+    """Check that the guest ``user`` may take ``login`` and ``password`` (no database);
+    return the stored login. Raises not_a_guest, bad_login, weak_password."""
     if not user.is_guest:
-        raise ForbiddenError(
-            "not_a_guest",
-            "Only a guest account can be claimed.",
-            "Nur ein Gastkonto kann übernommen werden.",
-        )
+        raise _not_a_guest()
     stored_login = normalize_login(login)
-    check_password(password)
-    if await _login_in_use(session, stored_login):
-        raise _login_taken()
-    user.login = stored_login
-    user.password_hash = await _hash(password)
-    user.is_guest = False
-    await _flush_or_taken(session)
+    check_password(password, login=stored_login, display_name=user.display_name)
+    return stored_login
+
+
+def _not_a_guest() -> ForbiddenError:
+    return ForbiddenError(
+        "not_a_guest",
+        "Only a guest account can be claimed.",
+        "Nur ein Gastkonto kann übernommen werden.",
+    )
+
+
+async def claim_guest(session: AsyncSession, user: User, login: str, password_hash: str) -> User:
+    """Turn the guest ``user`` into a registered account with the stored ``login`` (from
+    :func:`check_claim`) and ``password_hash`` (same id, so history stays).
+
+    Raises not_a_guest (also when the account was claimed meanwhile) or login_taken.
+    """
+    await check_login_free(session, login)
+    try:
+        result = await session.execute(
+            update(User)
+            .where(User.id == user.id, User.is_guest.is_(True))
+            .values(login=login, password_hash=password_hash, is_guest=False),
+            execution_options={"synchronize_session": False},
+        )
+    except IntegrityError:  # a concurrent registration took the name first
+        raise _login_taken() from None
+    assert isinstance(result, CursorResult)
+    if result.rowcount != 1:
+        raise _not_a_guest()
+    await session.refresh(user)
     return user
 
 

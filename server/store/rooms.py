@@ -24,6 +24,7 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``cannot_remove_host``   the host cannot be removed
 ``bad_seat_order``       the new order is not a permutation of the players
 ``not_enough_players``   too few (or too many) players to start
+``name_taken``           a member of the room has a name alike (:func:`name_key`)
 ======================== ==========================================================
 """
 
@@ -48,6 +49,7 @@ from server.store.errors import (
     clean_name,
 )
 from server.store.models import Room, RoomMember, User
+from server.store.names import name_key
 
 Role = Literal["player", "spectator"]
 PLAYER: Role = "player"
@@ -386,13 +388,58 @@ async def _renumber(session: AsyncSession, room_id: int) -> None:
     await session.flush()
 
 
+def _name_taken(name: str) -> ConflictError:
+    return ConflictError(
+        "name_taken",
+        f"Someone in this room is already called “{name}”. Choose another display name "
+        "(on your account page), then join again.",
+        f"In diesem Raum heißt schon jemand „{name}“. Wähle einen anderen Anzeigenamen "
+        "(auf deiner Kontoseite) und tritt dann bei.",
+    )
+
+
+async def _check_name_free(session: AsyncSession, room_id: int, user: User) -> None:
+    key = name_key(user.display_name)
+    for other, _member in await members(session, room_id):
+        if other.id != user.id and name_key(other.display_name) == key:
+            raise _name_taken(other.display_name)
+
+
+async def check_name_free_in_rooms(session: AsyncSession, user_id: int, name: str) -> None:
+    """Raise ``name_taken`` when someone who shares an open or running room with
+    ``user_id`` has a name alike ``name`` (before the user takes that name)."""
+    mine = select(RoomMember.room_id).where(RoomMember.user_id == user_id)
+    result = await session.execute(
+        select(User.display_name, Room.name)
+        .join(RoomMember, RoomMember.user_id == User.id)
+        .join(Room, Room.id == RoomMember.room_id)
+        .where(
+            RoomMember.room_id.in_(mine),
+            RoomMember.user_id != user_id,
+            Room.status.in_(("open", "playing")),
+        )
+    )
+    key = name_key(name)
+    for other_name, room_name in result:
+        if name_key(other_name) == key:
+            raise ConflictError(
+                "name_taken",
+                f"Someone in your room “{room_name}” is already called “{other_name}”; "
+                "choose another display name.",
+                f"In deinem Raum „{room_name}“ heißt schon jemand „{other_name}“; wähle "
+                "einen anderen Anzeigenamen.",
+            )
+
+
 async def join_room(session: AsyncSession, room: Room, user: User, role: str) -> RoomMember:
     """Make ``user`` a player or spectator of ``room``; return the membership.
 
     A player joins only while the room is open and has a free seat (the new player takes
     the last seat in the order); a spectator only where spectators are allowed. Joining
     again in the same role changes nothing; a member may switch role under the same
-    conditions, except the host, who always plays.
+    conditions, except the host, who always plays. Nobody joins whose display name is
+    alike a member's (``name_taken``, :func:`server.store.names.name_key`): at the table
+    and in the chat, names are how players tell each other apart.
     """
     if role not in (PLAYER, SPECTATOR):
         raise InvalidError(
@@ -419,6 +466,7 @@ async def join_room(session: AsyncSession, room: Room, user: User, role: str) ->
         if existing is not None and room.status != "open":
             raise _not_open(room)
     if existing is None:
+        await _check_name_free(session, room.id, user)
         existing = RoomMember(room_id=room.id, user_id=user.id, role=role)
         session.add(existing)
     existing.role = role

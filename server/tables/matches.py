@@ -19,6 +19,7 @@ from server.engine.games.doppelkopf.evening import DoppelkopfEvening
 from server.engine.games.dreierles.match import DreierlesMatch
 from server.engine.record import dump_record, load_record
 from server.engine.registry import get_rules
+from server.store.names import name_key
 
 
 class EngineMatch(Protocol):
@@ -59,12 +60,23 @@ def build_engine_match(game: str, players: Sequence[str], config: dict[str, Any]
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
-    """Make display names unique within a match ("Anna", "Anna (2)")."""
-    seen: dict[str, int] = {}
+    """The players' display names made unique within a match: a name alike an earlier
+    one (:func:`server.store.names.name_key`: ``Anna``, ``anna``, ``Anna`` with a
+    Cyrillic A) gets a number, ``Anna (2)``, chosen so that it is alike no other name of
+    the match either. The engine refuses a match whose names are not distinct; this never
+    hands it one."""
+    taken: set[str] = set()
     out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    for index, name in enumerate(names):
+        key = name_key(name)
+        if key in taken:
+            others = {name_key(n) for n in names[index + 1 :]}
+            number = 2
+            while name_key(candidate := f"{name} ({number})") in taken | others:
+                number += 1
+            name, key = candidate, name_key(candidate)
+        taken.add(key)
+        out.append(name)
     return out
 
 
