@@ -70,7 +70,11 @@ def uvicorn_process(
     app: str, log_path: Path, cwd: Path = REPO_ROOT, database_url: str | None = None
 ) -> contextlib.AbstractContextManager[tuple[str, subprocess.Popen[bytes]]]:
     """Serve ``app`` with ``python -m uvicorn`` and :data:`QUIET` from ``cwd`` (the
-    same command line for the server, an older checkout of it and the baseline)."""
+    same command line for the server, an older checkout of it and the baseline).
+
+    The set-up registers hundreds of accounts from one address at once, which the login
+    limits would refuse: they are switched off for the benchmark's servers."""
+    os.environ["STAMMTISCH_AUTH_LIMITS"] = "off"
     return server_process(database_url, log_path, *QUIET, app=app, cwd=cwd)
 
 

@@ -32,6 +32,7 @@ from server.store import accounts, rooms
 from server.store.errors import CredentialsError
 from server.store.models import User
 from server.store.passwords import PasswordsBusy, Reservation
+from server.tables.manager import TableManager
 
 router = APIRouter(prefix="/api", tags=["auth"])
 
@@ -117,10 +118,20 @@ def _place(limits: AuthLimits) -> Iterator[Reservation]:
 
 async def _start_session(request: Request, response: Response, db: Db, user: User) -> None:
     """Replace any current session by a new one for ``user`` and set the cookie."""
-    await accounts.delete_session(db, session_token(request))
+    old = session_token(request)
+    await accounts.delete_session(db, old)
     token = await accounts.create_session(db, user.id)
     await db.commit()
+    await _close_sockets(request, old)
     set_session_cookie(response, token, get_runtime(request).settings)
+
+
+async def _close_sockets(request: Request, token: str | None) -> None:
+    """Close the table sockets of the ended session ``token``: they may not play or chat
+    in its name any more."""
+    tables: TableManager | None = getattr(request.app.state, "tables", None)
+    if token and tables is not None:
+        await tables.end_session(accounts.token_hash(token))
 
 
 # Every route below that hashes ends its read transaction (``db.commit()``) before it
@@ -181,9 +192,11 @@ async def guest(
 
 @router.post("/logout", status_code=204)
 async def logout(request: Request, db: Db) -> Response:
-    """End the session (if any) and clear the cookie."""
-    await accounts.delete_session(db, session_token(request))
+    """End the session (if any), close its table sockets and clear the cookie."""
+    token = session_token(request)
+    await accounts.delete_session(db, token)
     await db.commit()
+    await _close_sockets(request, token)
     response = Response(status_code=204)
     clear_session_cookie(response, get_runtime(request).settings)
     return response
