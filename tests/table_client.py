@@ -26,6 +26,7 @@ class Client:
         self.name = name
         self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
         self.user_id = 0
+        self.login = ""
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.messages: list[dict[str, Any]] = []
@@ -37,7 +38,7 @@ class Client:
 
     async def register(self) -> None:
         """Register with a login derived from the name."""
-        login = f"{self.name.lower()}{random.randrange(10**6)}"
+        login = self.login = f"{self.name.lower()}{random.randrange(10**6)}"
         response = await self.http.post(
             "/api/register",
             json={"login": login, "password": "kartenspiel", "display_name": self.name},

@@ -158,3 +158,30 @@ def test_an_action_sent_twice_is_applied_once(module_server: Any) -> None:
             await client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_logout_closes_the_sessions_table_sockets(module_server: Any) -> None:
+    async def scenario() -> None:
+        clients, room, _ = await table(module_server.base_url)
+        anna, bernd = clients[0], clients[1]
+        token = anna.cookie
+        other_device = Client(module_server.base_url, "Anna")  # her phone: another session
+        login = await other_device.http.post("/api/login", json={
+            "login": anna.login, "password": "kartenspiel"})  # fmt: skip
+        assert login.status_code == 200, login.text
+        await other_device.connect(room)
+        assert (await anna.http.post("/api/logout")).status_code == 204
+        assert anna.reader is not None
+        await asyncio.wait_for(anna.reader, 10)  # closed by the server
+        assert anna.messages[-1]["code"] == "logged_out"
+        presence = [m for m in bernd.messages if m["type"] == "presence"][-1]
+        assert anna.user_id in presence["online"]  # her other session plays on
+        await other_device.send({"type": "ping", "id": "still"})
+        assert (await other_device.expect("pong"))["id"] == "still"
+        url = module_server.base_url.replace("http://", "ws://") + "/ws"
+        async with connect(url, additional_headers={"Cookie": f"{COOKIE}={token}"}) as ws:
+            assert json.loads(await ws.recv())["code"] == "login_required"
+        for client in [*clients, other_device]:
+            await client.aclose()
+
+    asyncio.run(scenario())
