@@ -190,16 +190,17 @@ def read_message(text: str | None) -> tuple[MsgId, ClientMessage | ProtocolError
         pass  # read it again, slowly, to say exactly what is wrong
     else:
         return message.id, _refusal(message) or message
+    too_deep = ProtocolError(
+        "too_deep",
+        f"a message is nested at most {MAX_DEPTH} levels deep",
+        f"eine Nachricht ist höchstens {MAX_DEPTH} Ebenen tief verschachtelt",
+    )
+    if _too_deep(text):
+        return None, too_deep
     try:
-        if _too_deep(text):
-            raise RecursionError
         data = json.loads(text)
-    except RecursionError:
-        return None, ProtocolError(
-            "too_deep",
-            f"a message is nested at most {MAX_DEPTH} levels deep",
-            f"eine Nachricht ist höchstens {MAX_DEPTH} Ebenen tief verschachtelt",
-        )
+    except RecursionError:  # the parser's own limit (not reached after _too_deep)
+        return None, too_deep
     except ValueError as exc:
         return None, ProtocolError(
             "malformed_json", f"not valid JSON: {exc}", f"kein gültiges JSON: {exc}"
