@@ -357,7 +357,7 @@ def ws_cases(world: World) -> list[WsCase]:
         add(f"type {label}", {"type": value, "id": "u"}, "unknown_type", msg_id="u")
     for label, raw in [("array", "[]"), ("number", "5"), ("string", '"ping"'), ("null", "null"),
                        ("true", "true"), ("array of a message", '[{"type": "ping"}]'),
-                       ("valid nesting, not an object", "[" * 100 + "]" * 100),
+                       ("20 levels, not an object", "[" * 20 + "]" * 20),
                        ("4000-digit number", "1" * 4000),
                        ("duplicate type", '{"type": "ping", "type": "teleport"}')]:  # fmt: skip
         code = "unknown_type" if label == "duplicate type" else "bad_message"
@@ -374,6 +374,7 @@ def ws_cases(world: World) -> list[WsCase]:
         add(f"json {label}", raw, *codes, raw=True)
     for label, raw in [("arrays 4000 deep", "[" * 4000), ("objects 800 deep", '{"a":' * 800),
                        ("closed arrays 2000 deep", "[" * 2000 + "]" * 2000),
+                       ("closed arrays 21 deep", "[" * 21 + "]" * 21),
                        ("deep id", '{"type": "ping", "id": %s}' % ("[" * 1500 + "]" * 1500))
                        ]:  # fmt: skip
         add(f"json {label}", raw, "too_deep", "bad_message", "malformed_json", raw=True)
@@ -442,10 +443,20 @@ async def reconnect(world: World, client: Client) -> None:
         client.inbox.get_nowait()
 
 
-async def ws_case(world: World, case: WsCase, senders: dict[str, Client]) -> str | None:
+def told(clients: list[Client], seen: dict[int, int]) -> list[dict[str, Any]]:
+    """What ``clients`` were told since ``seen`` (their message counts) other than answers to
+    their own messages and presence."""
+    return [m for c in clients for m in c.messages[seen[id(c)] :]
+            if m["type"] not in ("pong", "error", "presence")]  # fmt: skip
+
+
+async def ws_case(
+    world: World, case: WsCase, senders: dict[str, Client], everybody: list[Client]
+) -> str | None:
     """Send one case; return what is wrong with the server's answer (None: refused cleanly)."""
     client = senders[case.sender]
     assert client.ws is not None
+    seen = {id(c): len(c.messages) for c in everybody}
     await client.ws.send(case.payload)
     try:
         error = await next_message(client)
@@ -467,6 +478,10 @@ async def ws_case(world: World, case: WsCase, senders: dict[str, Client]) -> str
         return "the socket no longer answers a ping"
     if pong != {"type": "pong", "id": tag}:
         return f"ping answered with {pong}"
+    await asyncio.sleep(0.005)
+    others = told([c for c in everybody if c is not client], seen)
+    if others:
+        return f"others were told {others[:2]}"
     return None
 
 
@@ -926,18 +941,22 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
             for client in movers:
                 while not client.inbox.empty():
                     client.inbox.get_nowait()
-            others = [c for c in world.players if c is not world.mover]
-            seen_others = {c.name: len(c.messages) for c in others}
+            everybody = [*world.players, world.outsider, *movers]
+            seen = {id(c): len(c.messages) for c in everybody}
 
             cases = ws_cases(world)
             for index, case in enumerate(cases):
                 senders = {"mover": movers[index % 3], "waiter": world.waiter,
                            "outsider": world.outsider}  # fmt: skip
                 try:
-                    problem = await ws_case(world, case, senders)
+                    async with asyncio.timeout(20):
+                        problem = await ws_case(world, case, senders, everybody)
                 except Exception as exc:  # the socket died: a failure, and a new socket
                     problem = f"connection lost: {exc!r}"
-                    await reconnect(world, senders[case.sender])
+                    async with asyncio.timeout(20):
+                        await reconnect(world, senders[case.sender])
+                if problem is None and await digest(engine) != before:
+                    problem = "the database changed"
                 logged = world.new_log()
                 if problem is None and traceback_in(logged):
                     problem = f"traceback in the log: {logged[-500:]}"
@@ -945,20 +964,19 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
                 await asyncio.sleep(0.015)
             for frame in frame_cases():
                 try:
-                    problem = await frame_case(world, frame)
+                    async with asyncio.timeout(30):
+                        problem = await frame_case(world, frame)
                 except Exception as exc:
                     problem = f"connection lost: {exc!r}"
-                    for client in [*world.players, world.outsider]:
-                        await reconnect(world, client)
+                    async with asyncio.timeout(60):
+                        for client in [*world.players, world.outsider]:
+                            await reconnect(world, client)
                 logged = world.new_log()
                 if problem is None and traceback_in(logged):
                     problem = f"traceback in the log: {logged[-500:]}"
                 tally.add("frame", frame.name, problem)
-            # nobody else was told anything but the answers to their own messages
-            for client in others:
-                told = [m for m in client.messages[seen_others[client.name]:]
-                        if m["type"] not in ("pong", "error", "presence")]  # fmt: skip
-                assert not told, f"{client.name} was told {told[:3]}"
+            # nobody was told anything but the answers to their own messages
+            assert not told(everybody, seen), told(everybody, seen)[:3]
             assert await digest(engine) == before, "a WebSocket case changed the database"
 
             cookies: dict[str, str | None] = {
@@ -976,6 +994,8 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
                 tally.add("http", request.name, problem)
 
             # nothing changed: a fresh snapshot shows the same table, which still plays
+            for client in movers:  # (one user keeps at most four sockets at a table)
+                await client.aclose()
             fresh = Client(base_url, "Anna")
             fresh.http.cookies.set(COOKIE, world.players[0].cookie)
             snapshot = await fresh.connect(world.room)
@@ -984,7 +1004,7 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
             await mover.send({"type": "action", "action": "pass", "v": version, "id": "ok"})
             assert (await mover.expect_ack("ok"))["v"] == version + 1
             await fresh.aclose()
-            for client in [*movers, *world.players, world.outsider]:
+            for client in [*world.players, world.outsider]:
                 await client.aclose()
         finally:
             await engine.dispose()
@@ -1001,6 +1021,10 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
 # --------------------------------------------------------------------------- load
 
 
+#: Seconds of flooding with oversized frames and bodies.
+FLOOD = 3.0
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -1008,10 +1032,12 @@ def rss_kib(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-def oversized_frames(base_url: str, cookie: str, count: int, results: list[int | None]) -> None:
-    """Send ``count`` text frames of 16 MiB, each on a new socket (the server closes it)."""
+def oversized_frames(base_url: str, cookie: str, seconds: float, results: list[int | None]) -> None:
+    """Send text frames of 16 MiB for ``seconds``, each on a new socket (the server closes
+    it)."""
     payload = b"[" * (16 * MIB)
-    for _ in range(count):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         raw = RawSocket(base_url, cookie)
         try:
             raw.send(RawSocket.frame(1, b"", declared=len(payload)))
@@ -1021,12 +1047,15 @@ def oversized_frames(base_url: str, cookie: str, count: int, results: list[int |
             raw.close()
 
 
-def oversized_bodies(base_url: str, count: int, results: list[int]) -> None:
-    """POST ``count`` bodies of 48 MiB to /api/login without a session (declared, and sent
-    for as long as the server reads), and as many chunked ones."""
+def oversized_bodies(base_url: str, seconds: float, results: list[int]) -> None:
+    """POST bodies of 48 MiB to /api/login without a session for ``seconds``: declared, and
+    sent for as long as the server reads, and as many chunked ones."""
     host, port = base_url.removeprefix("http://").split(":")
     piece = b"x" * MIB
-    for i in range(count):
+    deadline = time.monotonic() + seconds
+    i = 0
+    while time.monotonic() < deadline:
+        i += 1
         with socket.create_connection((host, int(port)), timeout=10) as sock:
             if i % 2:
                 sock.sendall(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: "
@@ -1072,8 +1101,8 @@ def test_oversized_frames_and_bodies_stall_nothing_and_cost_no_memory(tmp_path: 
             # warm up: a few refusals of each kind before the first measurement
             frames: list[int | None] = []
             bodies: list[int] = []
-            await asyncio.to_thread(oversized_frames, base_url, flooders[2].cookie, 2, frames)
-            await asyncio.to_thread(oversized_bodies, base_url, 2, bodies)
+            await asyncio.to_thread(oversized_frames, base_url, flooders[2].cookie, 0.3, frames)
+            await asyncio.to_thread(oversized_bodies, base_url, 0.3, bodies)
             await asyncio.sleep(0.5)
             before = rss_kib(process.pid)
             latencies: list[float] = []
@@ -1085,17 +1114,17 @@ def test_oversized_frames_and_bodies_stall_nothing_and_cost_no_memory(tmp_path: 
                     n += 1
                     started = time.perf_counter()
                     await pinger.send({"type": "ping", "id": n})
-                    pong = await pinger.expect("pong")
-                    assert pong["id"] == n
+                    pong = await pinger.expect_any(("pong", "error"))
+                    assert pong == {"type": "pong", "id": n}, pong
                     latencies.append(time.perf_counter() - started)
-                    await asyncio.sleep(0.01)
+                    await asyncio.sleep(0.025)  # 40 a second: under the rate limit
 
             async def flood() -> None:
                 try:
                     await asyncio.gather(
-                        asyncio.to_thread(oversized_frames, base_url, flooders[2].cookie, 150,
+                        asyncio.to_thread(oversized_frames, base_url, flooders[2].cookie, FLOOD,
                                           frames),
-                        asyncio.to_thread(oversized_bodies, base_url, 40, bodies),
+                        asyncio.to_thread(oversized_bodies, base_url, FLOOD, bodies),
                     )  # fmt: skip
                 finally:
                     done.set()
@@ -1127,7 +1156,7 @@ def test_oversized_frames_and_bodies_stall_nothing_and_cost_no_memory(tmp_path: 
     print(f"\noversized inputs: {summary}")
     assert set(figures["frames"]) == {1009}, summary
     assert set(figures["bodies"]) == {413}, summary
-    assert len(latencies) >= 50 and latencies[-1] < 0.2, summary
+    assert len(latencies) >= 60 and latencies[-1] < 0.2, summary
     assert figures["rss_after_kib"] - figures["rss_before_kib"] < 20 * 1024, summary
     assert not traceback_in(log.read_text(errors="replace"))
 
