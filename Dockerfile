@@ -25,6 +25,8 @@ COPY web ./web
 USER stammtisch
 EXPOSE 8000
 
-# The migrate service overrides this with `alembic upgrade head`. uvicorn trusts
-# X-Forwarded-* headers from the addresses in $FORWARDED_ALLOW_IPS (compose sets it).
-CMD ["uvicorn", "server.api.app:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-per-message-deflate", "false"]
+# The migrate service overrides this with `alembic upgrade head`. `python -m server` is
+# uvicorn with the server's limits (WebSocket message size, no compression; see
+# server/api/limits.py); the other flags are uvicorn's. uvicorn trusts X-Forwarded-*
+# headers from the addresses in $FORWARDED_ALLOW_IPS (compose sets it).
+CMD ["python", "-m", "server", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

@@ -1,6 +1,7 @@
 # Stammtisch: developer entry points. GNU make; recipes are indented with tabs.
 #
-#   make run     serve http://127.0.0.1:8000 on SQLite under ./var/ (migrates first)
+#   make run     serve http://127.0.0.1:8000 on SQLite under ./var/ (migrates first), with
+#                python -m server: uvicorn with the server's limits (server/api/limits.py)
 #   make test    ruff + mypy + pytest (what CI runs)
 #   make bench   engine benchmarks (bench/run.py)
 #
@@ -56,7 +57,7 @@ migrate: $(STAMP) var
 run: export STAMMTISCH_HOST = $(HOST)
 run: export STAMMTISCH_PORT = $(PORT)
 run: migrate
-	$(BIN)/uvicorn server.api.app:app --host $(HOST) --port $(PORT) --ws-per-message-deflate false
+	$(BIN)/python -m server --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

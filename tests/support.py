@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import NullPool
 
+from server.api.limits import UVICORN_OPTIONS
 from server.store.db import (
     DatabaseStatus,
     alembic_config,
@@ -122,9 +123,10 @@ def server_process(
     cwd: Path = REPO_ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Serve ``app`` (the server by default; the load benchmark also serves its baseline and
-    older checkouts, from ``cwd``) with ``python -m uvicorn`` on a free port (or ``port``,
-    to restart a server where its clients expect it), as ``make run`` starts it; yield its
-    URL and the process (which the caller may kill, as in a crash).
+    older checkouts, from ``cwd``) with ``python -m uvicorn`` and the server's
+    :data:`~server.api.limits.UVICORN_OPTIONS` on a free port (or ``port``, to restart a
+    server where its clients expect it), as ``make run`` starts it (``python -m server``);
+    yield its URL and the process (which the caller may kill, as in a crash).
 
     Its output goes to ``log_path`` (appended), which the error messages point at.
     """
@@ -135,9 +137,8 @@ def server_process(
     # The server accepts browsers (Origin) from its own address only.
     env["STAMMTISCH_PUBLIC_ORIGINS"] = f"http://127.0.0.1:{port},http://localhost:{port}"
     command_line = [
-        sys.executable, "-m", "uvicorn", app,
-        "--host", "127.0.0.1", "--port", str(port), "--ws-per-message-deflate", "false",
-        *extra_args,
+        sys.executable, "-m", "uvicorn", app, *UVICORN_OPTIONS,
+        "--host", "127.0.0.1", "--port", str(port), *extra_args,
     ]  # fmt: skip
     with log_path.open("ab") as log:
         process = subprocess.Popen(

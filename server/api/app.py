@@ -23,6 +23,7 @@ from server import __version__
 from server.api import archive_pages, auth, health, history, pages, rooms, table_page, ws
 from server.api.errors import install_error_handlers
 from server.api.i18n import load_catalogs
+from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security
 from server.settings import Settings, get_settings
@@ -161,6 +162,8 @@ def create_app(
     app.include_router(history.router)
     install_error_handlers(app)
     app.include_router(ws.router)
+    app.add_middleware(BodyLimit, routes={history.RECORD_UPLOAD: history.RECORD_LIMIT})
+    quiet_bad_frames()  # a client's frame that is not UTF-8: one log line, no traceback
     install_security(app, settings)  # origin checks and security headers, outermost
     return app
 

@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 
 from server.api.deps import MAX_ID, CurrentUser, Db, parse_id
 from server.api.errors import ApiError
+from server.api.limits import Limit
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
@@ -36,11 +37,18 @@ from server.tables.matches import build_engine_match, rebuild
 
 router = APIRouter(tags=["history"])
 
-#: The largest record ``POST /api/records/replay`` reads.
+#: The largest record ``POST /api/records/replay`` reads (its own body limit, see
+#: :mod:`server.api.limits`; :func:`_read_limited` checks it again while it reads).
 MAX_RECORD_BYTES = 256 * 1024
+RECORD_UPLOAD = "/api/records/replay"
+RECORD_LIMIT = Limit(
+    MAX_RECORD_BYTES,
+    "record_too_large",
+    f"A record may have at most {MAX_RECORD_BYTES // 1024} KiB.",
+    f"Ein Datensatz darf höchstens {MAX_RECORD_BYTES // 1024} KiB groß sein.",
+)
 MATCH_FORMAT = "stammtisch-match"
 MATCH_VERSION = 1
-#: Ids beyond a 32-bit database integer cannot exist.
 #: Sheet notes of a Doppelkopf solo that discharged an obligation.
 PFLICHTSOLO_NOTES = ("Pflichtsolo", "Vorführung")
 
@@ -299,12 +307,7 @@ async def deal_record(deal_id: str, db: Db, user: CurrentUser) -> JSONResponse:
 
 async def _read_limited(request: Request) -> bytes:
     """The request body, refused with 413 once it is larger than :data:`MAX_RECORD_BYTES`."""
-    too_large = ApiError(
-        413,
-        "record_too_large",
-        f"A record may have at most {MAX_RECORD_BYTES // 1024} KiB.",
-        f"Ein Datensatz darf höchstens {MAX_RECORD_BYTES // 1024} KiB groß sein.",
-    )
+    too_large = ApiError(413, RECORD_LIMIT.code, *RECORD_LIMIT.texts())
     declared = request.headers.get("content-length", "")
     if declared.isdecimal() and int(declared) > MAX_RECORD_BYTES:
         raise too_large
@@ -324,7 +327,7 @@ _RECORD_BODY = {
 }
 
 
-@router.post("/api/records/replay", openapi_extra=_RECORD_BODY)
+@router.post(RECORD_UPLOAD, openapi_extra=_RECORD_BODY)
 async def replay_upload(request: Request, user: CurrentUser) -> JSON:
     """The REPLAY object of an uploaded deal record (JSON body, at most 256 KiB); nothing is
     stored. The record is loaded as strictly as a stored one: 422 ``bad_record`` names the

@@ -9,13 +9,23 @@ A room is visible to its members only; anyone else (and an unknown id) gets 404
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from fastapi import APIRouter, Path, Request
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+)
 
-from server.api.deps import CurrentUser, Db, OptionalUser
+from server.api.deps import MAX_ID, CurrentUser, Db, OptionalUser
 from server.api.errors import ApiError
 from server.engine.base import OptionValue
 from server.engine.registry import GAMES, list_games
@@ -24,6 +34,23 @@ from server.store.errors import NotFoundError
 from server.store.models import Room, RoomMember, User
 
 router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+def _plain_number(value: object) -> object:
+    """A path id as plain digits only (not ``+1``, ``1_0``, ``1e3`` or other digits)."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit() and len(value) <= 10):
+        raise ValueError(f"an id is a whole number from 1 to {MAX_ID}")
+    return value
+
+
+#: A room or user id in a path: one that no row can have (beyond 32 bits, 0, negative,
+#: not plain digits) is refused (422 ``invalid_request``) before the database is asked.
+RowId = Annotated[int, BeforeValidator(_plain_number), Path(ge=1, le=MAX_ID)]
+UserId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+#: An option's name or text value (the longest is far shorter). The bound also makes
+#: pydantic refuse text that is not valid Unicode (an unpaired surrogate), which the
+#: store's refusal would otherwise quote in a message that cannot be sent.
+OptionText = Annotated[StrictStr, StringConstraints(max_length=64)]
 
 
 # --------------------------------------------------------------------------- models
@@ -67,7 +94,7 @@ class CreateRoomRequest(BaseModel):
 
     name: str = Field(max_length=200)
     game: str = Field(max_length=40)
-    options: dict[StrictStr, StrictBool | StrictInt | StrictStr] = Field(default_factory=dict)
+    options: dict[OptionText, StrictBool | StrictInt | OptionText] = Field(default_factory=dict)
     stake_cents: StrictInt = rooms.DEFAULT_STAKE_CENTS
     rounds: StrictInt | None = None
     allow_spectators: StrictBool = False
@@ -87,7 +114,7 @@ class SeatsRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    order: list[StrictInt] = Field(max_length=16)
+    order: list[UserId] = Field(max_length=16)
 
 
 class MemberOut(BaseModel):
@@ -227,6 +254,17 @@ def _invite_not_found() -> NotFoundError:
     )
 
 
+#: What an invite token can look like (``secrets.token_urlsafe``); others are not looked up.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+async def _room_by_invite(db: Db, token: str) -> Room:
+    room = await rooms.room_by_invite(db, token) if _TOKEN.fullmatch(token) else None
+    if room is None:
+        raise _invite_not_found()
+    return room
+
+
 # --------------------------------------------------------------------------- routes
 
 
@@ -289,7 +327,7 @@ async def my_rooms(db: Db, user: CurrentUser) -> RoomList:
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut)
-async def get_room(room_id: int, db: Db, user: CurrentUser) -> RoomOut:
+async def get_room(room_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
     """One room, for its members only (404 ``room_not_found`` for everyone else)."""
     room = await rooms.room_for_member(db, room_id, user.id)
     return await _load_room_out(db, room)
@@ -298,9 +336,7 @@ async def get_room(room_id: int, db: Db, user: CurrentUser) -> RoomOut:
 @router.get("/invite/{token}", response_model=InvitePreview)
 async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePreview:
     """Preview the room behind an invite link (no login needed)."""
-    room = await rooms.room_by_invite(db, token)
-    if room is None:
-        raise _invite_not_found()
+    room = await _room_by_invite(db, token)
     members = await rooms.members(db, room.id)
     out = _room_out(room, members)
     helps = {o.name: o for o in rooms.per_room_options(room.game)}
@@ -338,9 +374,7 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
 @router.post("/invite/{token}/join", response_model=RoomOut)
 async def join(token: str, body: JoinRequest, db: Db, user: CurrentUser) -> RoomOut:
     """Join the room behind an invite link as a player or a spectator."""
-    room = await rooms.room_by_invite(db, token)
-    if room is None:
-        raise _invite_not_found()
+    room = await _room_by_invite(db, token)
     await rooms.join_room(db, room, user, body.role)
     out = await _load_room_out(db, room)
     await db.commit()
@@ -348,7 +382,7 @@ async def join(token: str, body: JoinRequest, db: Db, user: CurrentUser) -> Room
 
 
 @router.put("/rooms/{room_id}/seats", response_model=RoomOut)
-async def reorder_seats(room_id: int, body: SeatsRequest, db: Db, user: CurrentUser) -> RoomOut:
+async def reorder_seats(room_id: RowId, body: SeatsRequest, db: Db, user: CurrentUser) -> RoomOut:
     """Set the seat order (host only, while the room is open)."""
     await rooms.reorder_seats(db, room_id, user.id, body.order)
     room = await rooms.room_for_member(db, room_id, user.id)
@@ -358,7 +392,7 @@ async def reorder_seats(room_id: int, body: SeatsRequest, db: Db, user: CurrentU
 
 
 @router.delete("/rooms/{room_id}/members/{member_id}", response_model=RoomOut)
-async def remove_member(room_id: int, member_id: int, db: Db, user: CurrentUser) -> RoomOut:
+async def remove_member(room_id: RowId, member_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
     """Remove a member (host only, never the host, while the room is open)."""
     await rooms.remove_member(db, room_id, user.id, member_id)
     room = await rooms.room_for_member(db, room_id, user.id)
@@ -368,7 +402,7 @@ async def remove_member(room_id: int, member_id: int, db: Db, user: CurrentUser)
 
 
 @router.post("/rooms/{room_id}/start", response_model=StartOut)
-async def start(room_id: int, request: Request, db: Db, user: CurrentUser) -> StartOut:
+async def start(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> StartOut:
     """Start the match (host only, room open, a playable number of players)."""
     await rooms.check_can_start(db, room_id, user.id)
     await db.commit()  # end the read transaction before the runtime writes

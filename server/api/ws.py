@@ -35,6 +35,16 @@ TOO_MANY = ProtocolError(
 LOGGED_OUT = ProtocolError(
     "logged_out", "you logged out; log in again to play", "du hast dich abgemeldet"
 )
+#: The answer to a message over the rate: it is not read, so it is the same every time.
+RATE_LIMITED = error_json(
+    ProtocolError(
+        "rate_limited", "too many messages; slow down", "zu viele Nachrichten; bitte langsamer"
+    )
+)
+#: The answer to a message on which the server failed (a bug: logged with its traceback).
+INTERNAL_ERROR = ProtocolError(
+    "internal_error", "something went wrong on the server", "auf dem Server ging etwas schief"
+)
 
 
 @router.websocket("/ws")
@@ -83,15 +93,11 @@ async def table_socket(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect" or socket.ended:
                 break
-            text = message.get("text")
-            if text is None:
-                text = "\0binary"  # refused below as malformed JSON
-            msg_id, parsed = read_message(text)  # the JSON is read once
-            if not limiter.allow():
-                error = ProtocolError("rate_limited", "too many messages; slow down",
-                                      "zu viele Nachrichten; bitte langsamer")  # fmt: skip
-                await reply(error_json(error, msg_id))
+            if not limiter.allow():  # before the message is even looked at
+                await reply(RATE_LIMITED)
                 continue
+            # the length first, then the JSON, read once (a binary frame has no text)
+            msg_id, parsed = read_message(message.get("text"))
             try:
                 if isinstance(parsed, ProtocolError):
                     raise parsed
@@ -141,6 +147,11 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.say(conn, msg.text)
             except (ProtocolError, EngineError, StorageError) as exc:
                 await reply(error_json(exc, msg_id))
+            except WebSocketDisconnect:
+                raise
+            except Exception:  # a bug, not the client's fault: logged, and answered
+                logger.exception("unexpected error on a %s message", type(parsed).__name__)
+                await reply(error_json(INTERNAL_ERROR, msg_id))
     except WebSocketDisconnect:
         pass
     finally:

@@ -18,6 +18,7 @@ as a :class:`RecordError` whose ``where`` names the position in the record (``"h
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from server.engine.base import JSON, Deal, Dealt
@@ -85,7 +86,39 @@ def parse_record_text(text: str) -> JSON:
             "a record is a JSON object",
             "ein Datensatz ist ein JSON-Objekt",
         )
+    where = _unpaired_surrogate(data)
+    if where is not None:
+        raise _bad(
+            where,
+            "bad_text",
+            "the text holds an unpaired surrogate (\\ud800-\\udfff), which is no character",
+            "der Text enthält ein einzelnes Surrogat (\\ud800-\\udfff), das kein Zeichen ist",
+        )
     return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unpaired_surrogate(data: Any) -> str | None:
+    """The position of a text (a key or a string) in ``data`` that holds an unpaired
+    surrogate, which JSON's ``\\u`` escapes can express but no text can carry (a key: the
+    object that has it); else None. Read without recursion, however deep ``data`` is."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return where or "record"
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            if any(_SURROGATE.search(key) for key in value):
+                return where or "record"
+            for key, item in reversed(value.items()):
+                name = key if len(key) <= 40 else f"{key[:40]}…"
+                stack.append((f"{where}.{name}" if where else name, item))
+    return None
 
 
 def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
