@@ -152,6 +152,41 @@ async def stored_state(db_url: str, match_id: int) -> dict[str, Any]:
         await engine.dispose()
 
 
+def play_until_killed(
+    loop: asyncio.AbstractEventLoop,
+    db_url: str,
+    log_path: Path,
+    port: int,
+    crash: str,
+    *,
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Players, int, int]:
+    """Serve the crashing app, start a match and play until the server kills itself at
+    ``crash``; return the players (with the unanswered action), the room and the match."""
+    monkeypatch.setenv("STAMMTISCH_TEST_CRASH", crash)
+    with server_process(db_url, log_path, port=port, app="tests.crash_app:app") as (
+        base,
+        process,
+    ):
+        monkeypatch.delenv("STAMMTISCH_TEST_CRASH")
+
+        async def until_the_crash() -> tuple[Players, int, int]:
+            clients, room, _ = await make_room(base, GAME, NAMES)
+            match_id = await start(clients[0], room)
+            for client in clients:
+                await client.connect(room)
+            players = Players(clients, seed=seed)
+            with pytest.raises(Crashed):
+                await players.play()
+            return players, room, match_id
+
+        played = loop.run_until_complete(until_the_crash())
+        assert process.wait(timeout=10) == -signal.SIGKILL
+    assert played[0].pending is not None  # an action was sent and never answered
+    return played
+
+
 @pytest.mark.parametrize(
     "crash",
     [
@@ -169,26 +204,9 @@ def test_a_kill_at_a_write_boundary_loses_nothing(
     log_path = tmp_path / "server.log"
     port = free_port()
     loop = asyncio.new_event_loop()
-    monkeypatch.setenv("STAMMTISCH_TEST_CRASH", crash)
-    with server_process(play_db_url, log_path, port=port, app="tests.crash_app:app") as (
-        base,
-        process,
-    ):
-        monkeypatch.delenv("STAMMTISCH_TEST_CRASH")
-
-        async def until_the_crash() -> tuple[Players, int, int]:
-            clients, room, _ = await make_room(base, GAME, NAMES)
-            match_id = await start(clients[0], room)
-            for client in clients:
-                await client.connect(room)
-            players = Players(clients, seed=11)
-            with pytest.raises(Crashed):
-                await players.play()
-            return players, room, match_id
-
-        players, room, match_id = loop.run_until_complete(until_the_crash())
-        assert process.wait(timeout=10) == -signal.SIGKILL
-    assert players.pending is not None  # an action was sent and never answered
+    players, room, match_id = play_until_killed(
+        loop, play_db_url, log_path, port, crash, seed=11, monkeypatch=monkeypatch
+    )
 
     with server_process(play_db_url, log_path, port=port) as (base, _):
 
@@ -312,25 +330,9 @@ def test_recovery_completes_a_deal_stored_without_its_end(
     log_path = tmp_path / "server.log"
     port = free_port()
     loop = asyncio.new_event_loop()
-    monkeypatch.setenv("STAMMTISCH_TEST_CRASH", "deal_end:1:after")
-    with server_process(play_db_url, log_path, port=port, app="tests.crash_app:app") as (
-        base,
-        process,
-    ):
-        monkeypatch.delenv("STAMMTISCH_TEST_CRASH")
-
-        async def until_the_crash() -> tuple[Players, int, int]:
-            clients, room, _ = await make_room(base, GAME, NAMES)
-            match_id = await start(clients[0], room)
-            for client in clients:
-                await client.connect(room)
-            players = Players(clients, seed=3)
-            with pytest.raises(Crashed):
-                await players.play()
-            return players, room, match_id
-
-        players, room, match_id = loop.run_until_complete(until_the_crash())
-        process.wait(timeout=10)
+    players, room, match_id = play_until_killed(
+        loop, play_db_url, log_path, port, "deal_end:1:after", seed=3, monkeypatch=monkeypatch
+    )
     assert players.pending is not None
     players.answered.add(players.pending[1]["id"])  # its action is stored
     players.pending = None
