@@ -714,7 +714,8 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
         ("xml", b"<display_name>Gast</display_name>", "application/xml"),
     ]:  # fmt: skip
         cases.append(HttpCase(f"guest body {label}", "POST", "/api/guest",
-                              (INVALID, (400, "bad_request"), (422, "bad_name")), content=content,
+                              (INVALID, (400, "bad_request"), (422, "bad_name"),
+                               (415, "unsupported_media_type")), content=content,
                               headers={"Content-Type": ctype}, who="nobody"))  # fmt: skip
     # rooms
     game = {"name": "Neu", "game": "dreierles"}
@@ -762,31 +763,39 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
                               content=surrogate_json({"role": role}),
                               headers={"Content-Type": "application/json"},
                               who="outsider"))  # fmt: skip
-    # bodies over the limit (the route never runs)
+    # bodies over the limit (the route never runs), declared JSON and without a content type
+    # (which the API may refuse first: 415 unsupported_media_type)
     over = DEFAULT_BODY_BYTES + 1
     too_big = (413, "body_too_large")
-    add("login: 48 MiB declared", "POST", "/api/login", too_big,
-        headers={"Content-Length": str(48 * MIB)}, who="nobody")  # fmt: skip
-    add("login: one byte over", "POST", "/api/login", too_big, content=b"x" * over,
-        who="nobody")  # fmt: skip
-    add("login: chunked over", "POST", "/api/login", too_big, content=b"chunked:" + b"x" * over,
-        who="nobody")  # fmt: skip
-    add("guest: chunked, small pieces", "POST", "/api/guest", too_big,
-        content=b"chunked-small:" + b"x" * over, who="nobody")  # fmt: skip
-    add("me: GET with a body", "GET", "/api/me", too_big, content=b"x" * (2 * over))
-    add("healthz: 19-digit length", "GET", "/healthz", too_big,
-        headers={"Content-Length": "9" * 19}, who="nobody")  # fmt: skip
-    add("rooms: one byte over", "POST", "/api/rooms", too_big,
-        content=b'{"name": "' + b"x" * over + b'"}')  # fmt: skip
-    add("unknown path: over", "POST", "/api/nope", too_big, content=b"x" * over, who="nobody")
-    add("page: over", "POST", "/archive", too_big, content=b"x" * over)
     record_big = (413, "record_too_large")
-    add("record: 300 KiB declared", "POST", "/api/records/replay", record_big,
-        headers={"Content-Length": str(300 * 1024)})  # fmt: skip
-    add("record: one byte over", "POST", "/api/records/replay", record_big,
-        content=b"x" * (256 * 1024 + 1))  # fmt: skip
-    add("record: chunked over", "POST", "/api/records/replay", record_big,
-        content=b"chunked:" + b"x" * (256 * 1024 + 1))  # fmt: skip
+    not_json = (415, "unsupported_media_type")
+    oversized: list[tuple[str, str, str, tuple[int, str], bytes | None, dict[str, str], str]] = [
+        ("login: 48 MiB declared", "POST", "/api/login", too_big, None,
+         {"Content-Length": str(48 * MIB)}, "nobody"),
+        ("login: one byte over", "POST", "/api/login", too_big, b"x" * over, {}, "nobody"),
+        ("login: chunked over", "POST", "/api/login", too_big, b"chunked:" + b"x" * over, {},
+         "nobody"),
+        ("guest: chunked, small pieces", "POST", "/api/guest", too_big,
+         b"chunked-small:" + b"x" * over, {}, "nobody"),
+        ("me: GET with a body", "GET", "/api/me", too_big, b"x" * (2 * over), {}, "anna"),
+        ("healthz: 19-digit length", "GET", "/healthz", too_big, None,
+         {"Content-Length": "9" * 19}, "nobody"),
+        ("rooms: one byte over", "POST", "/api/rooms", too_big,
+         b'{"name": "' + b"x" * over + b'"}', {}, "anna"),
+        ("unknown path: over", "POST", "/api/nope", too_big, b"x" * over, {}, "nobody"),
+        ("page: over", "POST", "/archive", too_big, b"x" * over, {}, "anna"),
+        ("record: 300 KiB declared", "POST", "/api/records/replay", record_big, None,
+         {"Content-Length": str(300 * 1024)}, "anna"),
+        ("record: one byte over", "POST", "/api/records/replay", record_big,
+         b"x" * (256 * 1024 + 1), {}, "anna"),
+        ("record: chunked over", "POST", "/api/records/replay", record_big,
+         b"chunked:" + b"x" * (256 * 1024 + 1), {}, "anna"),
+    ]  # fmt: skip
+    for name, method, path, refusal, body, headers, who in oversized:
+        add(f"{name}, JSON", method, path, refusal, content=body,
+            headers={"Content-Type": "application/json", **headers}, who=who)  # fmt: skip
+        add(f"{name}, no content type", method, path, refusal, not_json, content=body,
+            headers=headers, who=who)  # fmt: skip
     # uploaded records
     bad_record = (422, "bad_record")
     seats = record["seats"]
