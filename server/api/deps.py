@@ -87,7 +87,7 @@ def clear_session_cookie(response: Response, settings: Settings) -> None:
 def parse_id(text: str) -> int | None:
     """``text`` (a path segment) as a row id, or None when no row can have it: pages and
     routes answer "not found" for such ids instead of asking the database."""
-    if not text.isdecimal() or len(text) > 10:
+    if not (text.isascii() and text.isdecimal()) or len(text) > 10:
         return None
     number = int(text)
     return number if 0 < number <= MAX_ID else None
