@@ -8,6 +8,7 @@
   with the URL and the SQLite file); tests must not depend on each other's data.
 - ``postgres_url``: ``STAMMTISCH_TEST_POSTGRES_URL`` when that server answers, else the
   test is skipped with the reason.
+- ``person``: makes HTTP clients with cookies of their own, logged in as a guest or not.
 - ``store_db``: a migrated database for store tests, once on SQLite and once on
   PostgreSQL (in a throw-away schema; skipped with the reason when unreachable).
 """
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -116,3 +118,25 @@ def store_db(request: pytest.FixtureRequest) -> Iterator[TestDatabase]:
         return
     with postgres_schema(request.getfixturevalue("postgres_url")) as database:
         yield database
+
+
+Person = Callable[..., httpx.Client]
+
+
+@pytest.fixture
+def person(module_server: LiveServer) -> Iterator[Person]:
+    """Make clients, each with its own cookies: logged in as a guest with ``name``, or
+    logged out with ``name=None``."""
+    clients: list[httpx.Client] = []
+
+    def make(name: str | None = "Gast") -> httpx.Client:
+        client = httpx.Client(base_url=module_server.base_url, timeout=15)
+        clients.append(client)
+        if name is not None:
+            response = client.post("/api/guest", json={"display_name": name})
+            assert response.status_code == 201, response.text
+        return client
+
+    yield make
+    for client in clients:
+        client.close()

@@ -5,38 +5,17 @@ PATCH /api/me route the account page uses."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support import LiveServer
+from tests.conftest import Person
 from tests.support import api_error as error
 
 pytestmark = pytest.mark.live_server
 
 MARKUP = "<b>Anna</b><script>alert(1)</script>"
-Person = Callable[..., httpx.Client]
-
-
-@pytest.fixture
-def person(module_server: LiveServer) -> Iterator[Person]:
-    """Make clients, each with its own cookies: logged in as a guest with ``name``, or
-    logged out with ``name=None``."""
-    clients: list[httpx.Client] = []
-
-    def make(name: str | None = "Gast") -> httpx.Client:
-        client = httpx.Client(base_url=module_server.base_url, timeout=15)
-        clients.append(client)
-        if name is not None:
-            response = client.post("/api/guest", json={"display_name": name})
-            assert response.status_code == 201, response.text
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
 
 
 def create_room(client: httpx.Client, name: str = "Stammtisch Nord", **fields: Any) -> Any:

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,13 +24,13 @@ from websockets.exceptions import InvalidStatus
 from server.api.app import create_app
 from server.api.security import DOCS_CONTENT_SECURITY_POLICY, resolve_next
 from server.settings import Settings
+from tests.conftest import Person
 from tests.support import REPO_ROOT, LiveServer, uvicorn_thread
 from tests.support import api_error as error
 from tests.table_client import COOKIE
 
 pytestmark = pytest.mark.live_server
 
-Person = Callable[..., httpx.Client]
 
 STRICT_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -45,24 +44,6 @@ HEADERS = {
     "cross-origin-opener-policy": "same-origin",
     "cross-origin-resource-policy": "same-origin",
 }
-
-
-@pytest.fixture
-def person(module_server: LiveServer) -> Iterator[Person]:
-    """Make clients with their own cookies: a logged-in guest, or logged out (``None``)."""
-    clients: list[httpx.Client] = []
-
-    def make(name: str | None = "Gast") -> httpx.Client:
-        client = httpx.Client(base_url=module_server.base_url, timeout=15)
-        clients.append(client)
-        if name is not None:
-            response = client.post("/api/guest", json={"display_name": name})
-            assert response.status_code == 201, response.text
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
 
 
 def port_of(base_url: str) -> int:

@@ -33,7 +33,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -165,11 +165,8 @@ class Table:
                 self.connections.discard(conn)
                 self._spawn(self._drop(conn))
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        async def run() -> None:
-            await coro
-
-        task = asyncio.create_task(run())
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
