@@ -8,20 +8,37 @@ finished, its outcome.
 
 Moves are small ints inside the engine (cheap to generate and compare); every move has
 one canonical text (``"bid zweier"``, ``"discard HK"``, ``"play T21"``) used at the edges:
-in records, on the wire and in the logs. :meth:`Deal.parse` turns text into a move and
-raises :class:`MalformedError`; :meth:`Deal.apply` raises :class:`IllegalActionError`.
+in records, on the wire and in the logs. A game numbers its moves with a
+:class:`~server.engine.moves.MoveCodec` built from its verbs. :meth:`Deal.parse` turns
+text into a move and raises :class:`MalformedError`; :meth:`Deal.apply` raises
+:class:`IllegalActionError`.
+
+**Phases are an enum per game** (``Phase``, a :class:`~enum.StrEnum` whose values are the
+phase names views show), and each phase has one handler of each kind, found by name when
+the deal class is created (OpenSpiel's ``LegalActionsIn<Phase>`` shape):
+``_legal_in_<phase>(self) -> list[Move]``, ``_apply_in_<phase>(self, seat, move)`` and
+optionally ``_explain_in_<phase>(self, seat, move) -> IllegalActionError`` (default: the
+move is not possible in this phase). Calls out of turn (Doppelkopf's Klopfen) have
+``_legal_off_turn_in_<phase>(self, seat)`` and ``_apply_off_turn_in_<phase>``. A phase
+without moves (``finished``) has no handlers.
+
+**Contracts are data**: one frozen :class:`Contract` record per row of a game's contract
+table; a game extends the record with its own fields.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
 from server.engine.cards import Pack
 from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.moves import MoveCodec
+from server.engine.moves import malformed_action as malformed_action
 
 Move = int
 OptionValue = bool | int | str
@@ -50,6 +67,53 @@ class Option:
                 f"Option '{self.name}' muss einer der Werte {allowed} sein, nicht {value!r}",
             )
         return value
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One row of a game's contract table (a game subclasses this with its own fields).
+
+    ``name`` is the code (``"zweier"``, ``"damen"``, ``"raeuber"``; the catalogues say it
+    in German or English); ``rank`` orders the bidding (higher beats lower); ``value`` is
+    what the game is worth (its factor or base value); ``talon`` how many cards of the
+    talon the declarer takes; ``leader`` who leads the first trick (``"declarer"`` or
+    ``"vorhand"``); ``positive`` whether the declarer wants tricks; ``solo`` whether it is
+    played alone against all; ``premiums`` whether premiums count in it.
+    """
+
+    name: str
+    rank: int = 0
+    value: int = 1
+    talon: int = 0
+    leader: str = "declarer"
+    positive: bool = True
+    solo: bool = False
+    premiums: bool = True
+
+
+def contract_table(*rows: Contract) -> dict[str, Contract]:
+    """The contracts by name, checking that names and ranks are unique.
+
+    >>> table = contract_table(Contract("dreier", rank=1), Contract("zweier", rank=2))
+    >>> table["zweier"].rank
+    2
+    """
+    table = {row.name: row for row in rows}
+    ranks = [row.rank for row in rows if row.rank]
+    if len(table) != len(rows) or len(set(ranks)) != len(ranks):
+        raise ValueError("contract names and ranks must be unique")
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseHandlers:
+    """The handlers of one phase (see the module text)."""
+
+    legal: Callable[[Any], list[int]]
+    apply: Callable[[Any, int, int], None]
+    explain: Callable[[Any, int, int], IllegalActionError] | None
+    legal_off_turn: Callable[[Any, int], list[int]] | None
+    apply_off_turn: Callable[[Any, int, int], None] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,14 +191,43 @@ class Rules(ABC, Generic[DealT]):
 class Deal(ABC):
     """One deal of a game: a checked state machine over moves."""
 
+    #: The game's phases; the deal class finds one handler set per phase by name.
+    Phase: ClassVar[type[StrEnum]]
+    #: The game's moves.
+    codec: ClassVar[MoveCodec]
+    _handlers: ClassVar[dict[str, PhaseHandlers]] = {}
+
     rules: Rules[Any]
     options: dict[str, OptionValue]
     seat_names: tuple[str, ...]
     dealer: str
     dealt: Dealt
     history: list[tuple[int, Move]]
-    _phase: str
+    _phase: StrEnum
     _to_move: int | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Collect the handlers of every phase of a game's ``Phase`` enum."""
+        super().__init_subclass__(**kwargs)
+        phases = cls.__dict__.get("Phase")
+        if phases is None:
+            return
+        handlers: dict[str, PhaseHandlers] = {}
+        for phase in phases:
+            legal = getattr(cls, f"_legal_in_{phase.value}", None)
+            apply = getattr(cls, f"_apply_in_{phase.value}", None)
+            if legal is None and apply is None:
+                continue  # a phase without moves
+            if legal is None or apply is None:
+                raise TypeError(f"{cls.__name__}: phase {phase.value} needs legal and apply")
+            handlers[phase.value] = PhaseHandlers(
+                legal,
+                apply,
+                getattr(cls, f"_explain_in_{phase.value}", None),
+                getattr(cls, f"_legal_off_turn_in_{phase.value}", None),
+                getattr(cls, f"_apply_off_turn_in_{phase.value}", None),
+            )
+        cls._handlers = handlers
 
     def __init__(
         self,
@@ -167,8 +260,8 @@ class Deal(ABC):
 
     @property
     def phase(self) -> str:
-        """The current phase (``"auction"``, ``"play"``, ``"finished"``…)."""
-        return self._phase
+        """The current phase's name (``"auction"``, ``"play"``, ``"finished"``…)."""
+        return str(self._phase)
 
     @property
     def to_move(self) -> int | None:
@@ -180,9 +273,11 @@ class Deal(ABC):
         """Whether the deal is over (its outcome is available)."""
         return self._to_move is None
 
-    @abstractmethod
     def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted."""
+        """The legal moves of the seat to move, sorted (the phase's ``_legal_in_``)."""
+        if self._to_move is None:
+            return []
+        return self._handlers[self._phase].legal(self)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal for the seat to move (games may make this faster)."""
@@ -191,11 +286,18 @@ class Deal(ABC):
     def legal_moves_for(self, seat: int) -> list[Move]:
         """The legal moves of any seat: the seat to move has its turn's moves; in games with
         calls out of turn (Doppelkopf's Klopfen) the others may have some too."""
-        return self.legal_moves() if seat == self._to_move else []
+        if seat == self._to_move:
+            return self.legal_moves()
+        handlers = self._handlers.get(self._phase)
+        if handlers is None or handlers.legal_off_turn is None:
+            return []
+        return handlers.legal_off_turn(self, seat)
 
     def _apply_off_turn(self, seat: int, move: Move) -> None:
-        """Apply a legal call made out of turn (only games that have such calls)."""
-        raise NotImplementedError
+        """Apply a legal call made out of turn (the phase's ``_apply_off_turn_in_``)."""
+        handler = self._handlers[self._phase].apply_off_turn
+        assert handler is not None
+        handler(self, seat, move)
 
     def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
         """Say why ``seat`` may not make ``move`` now although it is not its turn."""
@@ -207,21 +309,43 @@ class Deal(ABC):
             f"{self.seat_names[actor]} ist am Zug, nicht {self.seat_names[seat]}",
         )
 
-    @abstractmethod
     def _apply(self, move: Move) -> None:
-        """Apply a move already known to be legal for :attr:`to_move`."""
+        """Apply a move already known to be legal for :attr:`to_move` (the phase's
+        ``_apply_in_``)."""
+        seat = self._to_move
+        assert seat is not None
+        self._handlers[self._phase].apply(self, seat, move)
 
-    @abstractmethod
     def explain_illegal(self, move: Move) -> IllegalActionError:
-        """Say which rule forbids ``move`` for the seat to move."""
+        """Say which rule forbids ``move`` for the seat to move (the phase's
+        ``_explain_in_``, or: not possible in this phase)."""
+        seat = self._to_move
+        if seat is None:
+            return IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
+        handlers = self._handlers.get(self._phase)
+        if handlers is not None and handlers.explain is not None:
+            return handlers.explain(self, seat, move)
+        return self.wrong_phase(move)
 
-    @abstractmethod
+    def wrong_phase(self, move: Move) -> IllegalActionError:
+        """The error for a move that the current phase does not have."""
+        text = self.move_text(move) if 0 <= move < len(self.codec) else str(move)
+        phase = str(self._phase)
+        return IllegalActionError(
+            "wrong_phase",
+            f"'{text}' is not possible in the {phase} phase",
+            f"'{text}' ist in der Phase {phase} nicht möglich",
+        )
+
     def move_text(self, move: Move) -> str:
         """The canonical text of ``move``."""
+        return self.codec.text(move)
 
-    @abstractmethod
     def parse(self, text: str) -> Move:
         """Read a move in canonical text (lenient about case and spacing)."""
+        return self.codec.parse(text)
 
     @abstractmethod
     def view(self, seat: int | None) -> JSON:
@@ -343,7 +467,7 @@ class Deal(ABC):
         """Phase, whose turn it is and that seat's legal actions (for unfinished deals)."""
         actor = self.to_move
         return {
-            "phase": self.phase,
+            "phase": str(self._phase),
             "to_move": actor,
             "to_move_name": None if actor is None else self.seat_names[actor],
             "legal_actions": self.legal_texts() if actor is not None else [],
@@ -379,12 +503,3 @@ def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
             "the deal does not use the whole pack",
             "das Spiel verwendet nicht das ganze Blatt",
         )
-
-
-def malformed_action(text: str) -> MalformedError:
-    """The error for an action text no game understands."""
-    return MalformedError(
-        "malformed_action",
-        f"'{text}' is not an action (examples: 'pass', 'bid dreier', 'play HK')",
-        f"'{text}' ist keine gültige Aktion (Beispiele: 'pass', 'bid dreier', 'play HK')",
-    )

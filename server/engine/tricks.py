@@ -11,12 +11,19 @@ A contract describes its tricks with a :class:`TrickRules` value built once from
   highest first; cards in one tier are equal, and of two equal cards the first played wins
   unless the card is listed in ``later_equal_wins`` (the Doppelkopf "second Dulle" rule).
 * **stichzwang** — after the rules above, a player who can beat the current winner must.
+* **lead_first** — the cards a leader must lead while he holds any (Farbausspielzwang in
+  an Austrian Farbenspiel: a suit card before a tarock); every card by default.
 
 Everything is precomputed into per-card tables so that the hot path is a few mask
 operations: ``beats[w]`` is the mask of cards that take the trick from the current
-winning card ``w``. Game modules add their own extra restrictions (Pagat rules, the
-Räuber's Pfeife) on top of :meth:`TrickRules.legal`, and special winners (Kaiserstich)
-on top of :meth:`TrickRules.winner`.
+winning card ``w``. :meth:`TrickRules.explain` names the rule that forbids a card from
+the same masks :meth:`TrickRules.legal` uses, so the two cannot drift apart.
+
+:class:`TrickPlay` plays the tricks of a deal: the running trick, its leader and winning
+card, each seat's won cards and tricks, the end of play. Games never read ``beats``; they
+give :class:`TrickPlay` hooks instead: their own restrictions (Pagat, the Räuber's Pfeife),
+rules that change per trick, a winner override (Kaiserstich), a callback after each trick
+(a Hochzeit's partner, the Trischaken talon) and an early end (a lost announced Valat).
 
 >>> from server.engine.cards import TAROCK
 >>> rules = tarock_rules(TAROCK)
@@ -31,7 +38,7 @@ on top of :meth:`TrickRules.winner`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from server.engine.bits import cards_of
@@ -47,6 +54,8 @@ class TrickRules:
     trumps: int
     void_must: int
     stichzwang: bool
+    #: The cards a leader must lead while he holds any (``-1``: every card).
+    lead_first: int = -1
     #: Per card: its place in :meth:`hand_order` (filled in after construction).
     order: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
 
@@ -74,6 +83,7 @@ class TrickRules:
         void_must: int = -1,
         stichzwang: bool = False,
         later_equal_wins: int = 0,
+        lead_first: int = -1,
     ) -> TrickRules:
         """Build the tables.
 
@@ -81,6 +91,7 @@ class TrickRules:
         ``trump_ranking`` is a list of tiers (masks), highest first, of the cards with
         trump power; ``plain_rankings`` gives for every non-trump group its tiers, highest
         first. ``void_must`` defaults to the trumps (Trumpfzwang); pass 0 for none.
+        ``lead_first`` restricts the lead (see the module text).
         """
         group_of = [0] * size
         for g in groups:
@@ -123,6 +134,7 @@ class TrickRules:
             trumps,
             trumps if void_must == -1 else void_must,
             stichzwang,
+            lead_first,
         )
 
     def legal(self, hand: int, lead: int, best: int) -> int:
@@ -132,7 +144,7 @@ class TrickRules:
         currently winning the trick.
         """
         if lead < 0:
-            return hand
+            return hand & self.lead_first or hand
         allowed = self.group_of[lead] & hand
         if not allowed:
             allowed = self.void_must & hand or hand
@@ -141,6 +153,38 @@ class TrickRules:
             if winning:
                 allowed = winning
         return allowed
+
+    def explain(self, hand: int, lead: int, best: int, card: int) -> str | None:
+        """The rule that forbids ``card`` (held in ``hand``), or ``None`` if it is legal.
+
+        The codes: ``follow_suit`` (Farbzwang), ``follow_trump`` (trumps were led:
+        Trumpf-/Tarockzwang), ``must_trump`` (void in the led group, must play a trump),
+        ``must_beat`` (Stichzwang), ``lead_first`` (Farbausspielzwang). Computed from the
+        same masks as :meth:`legal`:
+
+        >>> from server.engine.cards import TAROCK
+        >>> rules, t, m = tarock_rules(TAROCK, stichzwang=True), TAROCK.parse, TAROCK.mask
+        >>> rules.explain(m("HA HK T5"), t("HD"), t("HD"), t("T5"))
+        'follow_suit'
+        >>> rules.explain(m("HK HA"), t("HD"), t("HD"), t("HK")) is None
+        True
+        >>> rules.explain(m("P7 T5 T9"), t("HD"), t("T7"), t("T5"))
+        'must_beat'
+        >>> rules.explain(m("P7 T5"), t("T2"), t("T2"), t("P7"))
+        'follow_trump'
+        >>> rules.explain(m("P7 T5"), t("HK"), t("HK"), t("P7"))
+        'must_trump'
+        """
+        if (self.legal(hand, lead, best) >> card) & 1:
+            return None
+        if lead < 0:
+            return "lead_first"
+        follow = self.group_of[lead] & hand
+        if follow and not (follow >> card) & 1:
+            return "follow_trump" if (self.trumps >> lead) & 1 else "follow_suit"
+        if not follow and not (self.void_must >> card) & 1:
+            return "must_trump"
+        return "must_beat"
 
     def hand_order(self, hand: int) -> list[int]:
         """The cards of ``hand`` in the order players hold them: the trumps strongest first,
@@ -164,10 +208,235 @@ class TrickRules:
         return best
 
 
-def tarock_rules(pack: Pack, *, stichzwang: bool = False) -> TrickRules:
-    """Return the usual Tarock trick rules: the 22 tarocks are trumps, Farb- and Tarockzwang."""
+def tarock_rules(pack: Pack, *, stichzwang: bool = False, farbenspiel: bool = False) -> TrickRules:
+    """Return the usual Tarock trick rules: the 22 tarocks are trumps, Farb- and Tarockzwang.
+
+    With ``farbenspiel`` (an Austrian Farbenspiel) the tarocks lose their trick power: a
+    tarock wins only a trick of tarocks; a player void in the led suit must still play a
+    tarock if he holds one, and must lead a suit card while he holds one
+    (Farbausspielzwang).
+
+    >>> from server.engine.cards import TAROCK
+    >>> rules, t = tarock_rules(TAROCK, farbenspiel=True), TAROCK.parse
+    >>> rules.winner([t("HD"), t("T21"), t("HK")])
+    2
+    >>> TAROCK.codes(rules.legal(TAROCK.mask("T5 P7"), -1, -1))
+    ['P7']
+    """
     trumps = pack.suit_mask["T"]
     groups = [pack.suit_mask[s] for s in pack.suits]
-    trump_ranking = [1 << c for c in reversed(cards_of(trumps))]
+    tarocks = [1 << c for c in reversed(cards_of(trumps))]
     plain = [[1 << c for c in cards_of(pack.suit_mask[s])] for s in pack.suits if s != "T"]
-    return TrickRules.build(len(pack), groups, trump_ranking, plain, stichzwang=stichzwang)
+    if farbenspiel:
+        return TrickRules.build(
+            len(pack), groups, [], [*plain, tarocks],
+            void_must=trumps, stichzwang=stichzwang, lead_first=pack.full & ~trumps,
+        )  # fmt: skip
+    return TrickRules.build(len(pack), groups, tarocks, plain, stichzwang=stichzwang)
+
+
+def suit_trump_rules(
+    pack: Pack,
+    trump_suit: str | None,
+    rank_order: Sequence[str],
+    *,
+    top_trumps: Sequence[int] = (),
+    stichzwang: bool = False,
+    void_must_trump: bool = True,
+) -> TrickRules:
+    """Trick rules for a pack of suits with a trump chosen at play time (German pack).
+
+    ``top_trumps`` (masks, highest first) are permanent trumps above the trump suit (the
+    Ober and Unter of some games); ``trump_suit`` ranks next, then every other suit on its
+    own; ``None`` plays without a trump suit (only ``top_trumps``, if any, are trumps).
+    ``rank_order`` gives the ranks from highest to lowest.
+
+    >>> from server.engine.cards import GERMAN
+    >>> rules, g = suit_trump_rules(GERMAN, "H", "A 10 K O U 9 8 7 6".split()), GERMAN.parse
+    >>> rules.winner([g("EA"), g("H6"), g("E10")])
+    1
+    >>> GERMAN.codes(rules.legal(GERMAN.mask("H7 S7"), g("EA"), g("EA")))
+    ['H7']
+    """
+    top = sum(top_trumps)
+    groups, plain = [], []
+    trump_tiers = [*top_trumps]
+    for suit in pack.suits:
+        ranking = [pack.kind_mask[f"{suit}{r}"] & ~top for r in rank_order]
+        ranking = [tier for tier in ranking if tier]
+        if suit == trump_suit:
+            trump_tiers.extend(ranking)
+        else:
+            plain.append(ranking)
+            groups.append(sum(ranking))
+    if trump_tiers:
+        groups.append(sum(trump_tiers))
+    return TrickRules.build(
+        len(pack), groups, trump_tiers, plain,
+        void_must=-1 if void_must_trump else 0, stichzwang=stichzwang,
+    )  # fmt: skip
+
+
+def trumpless_rules(
+    pack: Pack, rank_order: Sequence[str], *, stichzwang: bool = False
+) -> TrickRules:
+    """Trick rules without trumps (Bettel, Fleischloser): every suit ranked by ``rank_order``.
+
+    >>> from server.engine.cards import GERMAN
+    >>> rules, g = trumpless_rules(GERMAN, "A K O U 10 9 8 7 6".split()), GERMAN.parse
+    >>> rules.winner([g("E10"), g("EU"), g("HA")])
+    1
+    """
+    return suit_trump_rules(pack, None, rank_order, stichzwang=stichzwang)
+
+
+class TrickPlay:
+    """The tricks of one deal: who is to play, the running trick, the won piles.
+
+    ``hands`` is the deal's own list of hand masks; playing a card removes it there.
+    Seats play in order ``leader, leader + 1, …`` (mod the number of hands). The hooks:
+
+    * ``restrict(seat, legal)``: the game's own limits on top of the follow rules;
+    * ``rules_for(number)``: the rules of trick ``number`` (0-based), when they change;
+    * ``winner_of(cards, best)``: the position that takes a full trick (default ``best``,
+      the highest card by the ranking; a Kaiserstich overrides it);
+    * ``after_trick(play)``: called after each trick is taken (``play.tricks[-1]``);
+    * ``ends_early(play)``: whether play stops after the trick just taken.
+
+    The legal mask of the seat to move is cached and dropped in one place, :meth:`play`
+    (and :meth:`set_rules`, for a change of rules inside a trick).
+
+    >>> from server.engine.cards import TAROCK
+    >>> hands = [TAROCK.mask("HK T1"), TAROCK.mask("HD T2"), TAROCK.mask("P7 T3")]
+    >>> play = TrickPlay(tarock_rules(TAROCK), hands, leader=0, tricks=2)
+    >>> TAROCK.codes(play.legal())
+    ['T1', 'HK']
+    >>> play.play(TAROCK.parse("HK")); TAROCK.codes(play.legal())
+    ['HD']
+    >>> play.play(TAROCK.parse("HD")); play.play(TAROCK.parse("T3")); play.tricks[-1]
+    (0, (22, 23, 2), 2)
+    >>> play.to_move, play.tricks_won, play.finished
+    (2, [0, 0, 1], False)
+    """
+
+    __slots__ = (
+        "_legal",
+        "after_trick",
+        "best",
+        "ends_early",
+        "finished",
+        "hands",
+        "leader",
+        "n",
+        "restrict",
+        "rules",
+        "rules_for",
+        "to_move",
+        "total",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "winner_of",
+        "won",
+    )
+
+    def __init__(
+        self,
+        rules: TrickRules,
+        hands: list[int],
+        *,
+        leader: int,
+        tricks: int,
+        restrict: Callable[[int, int], int] | None = None,
+        rules_for: Callable[[int], TrickRules] | None = None,
+        winner_of: Callable[[Sequence[int], int], int] | None = None,
+        after_trick: Callable[[TrickPlay], None] | None = None,
+        ends_early: Callable[[TrickPlay], bool] | None = None,
+    ) -> None:
+        self.rules = rules_for(0) if rules_for is not None else rules
+        self.hands = hands
+        self.n = len(hands)
+        self.leader = self.to_move = leader
+        self.total = tricks
+        self.trick: list[int] = []
+        self.best = 0  # position in the trick of the card winning it so far
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.won = [0] * self.n
+        self.tricks_won = [0] * self.n
+        self.finished = False
+        self.restrict = restrict
+        self.rules_for = rules_for
+        self.winner_of = winner_of
+        self.after_trick = after_trick
+        self.ends_early = ends_early
+        self._legal = -1
+
+    def legal(self) -> int:
+        """The mask of cards the seat to move may play (cached until the next card)."""
+        legal = self._legal
+        if legal >= 0:
+            return legal
+        trick = self.trick
+        seat = self.to_move
+        if trick:
+            legal = self.rules.legal(self.hands[seat], trick[0], trick[self.best])
+        else:
+            legal = self.rules.legal(self.hands[seat], -1, -1)
+        if self.restrict is not None:
+            legal = self.restrict(seat, legal)
+        self._legal = legal
+        return legal
+
+    def explain(self, card: int) -> str | None:
+        """Why the seat to move may not play ``card``: ``not_held``, a code of
+        :meth:`TrickRules.explain`, or ``restricted`` (the game's own rule); ``None`` if legal."""
+        hand = self.hands[self.to_move]
+        if not (hand >> card) & 1:
+            return "not_held"
+        if (self.legal() >> card) & 1:
+            return None
+        trick = self.trick
+        lead, best = (trick[0], trick[self.best]) if trick else (-1, -1)
+        return self.rules.explain(hand, lead, best, card) or "restricted"
+
+    def set_rules(self, rules: TrickRules) -> None:
+        """Change the rules in the middle of play (a Schweinchen knock)."""
+        self.rules = rules
+        self._legal = -1
+
+    def play(self, card: int) -> None:
+        """Play ``card`` (already checked) for the seat to move."""
+        seat = self.to_move
+        self.hands[seat] &= ~(1 << card)
+        self._legal = -1
+        trick = self.trick
+        trick.append(card)
+        if len(trick) > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
+            self.best = len(trick) - 1
+        if len(trick) < self.n:
+            self.to_move = (seat + 1) % self.n
+            return
+        best = self.best if self.winner_of is None else self.winner_of(trick, self.best)
+        winner = (self.leader + best) % self.n
+        cards = tuple(trick)
+        pile = 0
+        for c in cards:
+            pile |= 1 << c
+        self.won[winner] |= pile
+        self.tricks_won[winner] += 1
+        self.tricks.append((self.leader, cards, winner))
+        self.trick = []
+        self.best = 0
+        self.leader = self.to_move = winner
+        if self.after_trick is not None:
+            self.after_trick(self)
+        if len(self.tricks) == self.total or (
+            self.ends_early is not None and self.ends_early(self)
+        ):
+            self.finished = True
+        elif self.rules_for is not None:
+            self.rules = self.rules_for(len(self.tricks))
+
+    def seat_of(self, number: int, position: int) -> int:
+        """The seat that played card ``position`` of trick ``number``."""
+        return (self.tricks[number][0] + position) % self.n

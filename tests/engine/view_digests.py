@@ -26,7 +26,8 @@ from server.engine.registry import get_rules
 
 DEALS = 200
 GAMES = ("dreierles", "doppelkopf")
-DIR = Path(__file__).parent.parent / "golden" / "views"
+DIR = Path(__file__).parent.parent / "digests"
+GOLDEN = Path(__file__).parent.parent / "golden"
 GOLDEN_OUTCOMES = DIR / "golden-outcomes.json"
 
 
@@ -78,9 +79,7 @@ def record(game: str) -> list[dict[str, Any]]:
 def golden_outcomes() -> dict[str, str]:
     """The digest of every golden record's replayed outcome, by its path."""
     digests = {}
-    for path in sorted(DIR.parent.glob("*/*.json")):
-        if path.parent == DIR:
-            continue
+    for path in sorted(GOLDEN.glob("*/*.json")):
         deal = load_record(json.loads(path.read_text(encoding="utf-8")))
         name = f"{path.parent.name}/{path.stem}"
         digests[name] = hashlib.sha256(_canon(deal.outcome())).hexdigest()[:16]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import ClassVar
 
 from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
@@ -57,6 +58,18 @@ from server.engine.games.doppelkopf.contracts import (
 )
 from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, score
 from server.engine.tricks import TrickRules
+
+
+class Phase(StrEnum):
+    """The phases of a deal (see the module text)."""
+
+    VORBEHALT = "vorbehalt"
+    PUSH = "push"
+    OFFER = "offer"
+    RETURN = "return"
+    PLAY = "play"
+    FINISHED = "finished"
+
 
 PACK = DOPPELKOPF
 KIND = DOPPELKOPF.kind_mask
@@ -217,7 +230,7 @@ class DoppelkopfDeal(Deal):
             )
         self.hands = list(self.dealt.hands)
         self.known = list(self.dealt.hands)  # cards each seat knows the place of
-        self._phase = "vorbehalt"
+        self._phase = Phase.VORBEHALT
         self._to_move: int | None = 0
         self.reservations: list[str | None] = [None] * 4
         self.contract = ""
@@ -395,7 +408,7 @@ class DoppelkopfDeal(Deal):
             self.hands[seat] &= ~(1 << (move - PUSH))
             self.pushed |= 1 << (move - PUSH)
             if self.pushed.bit_count() == 3:
-                self._phase = "offer"
+                self._phase = Phase.OFFER
                 self._offer = [(seat + k) % 4 for k in (1, 2, 3)]
                 self._to_move = self._offer.pop(0)
         elif phase == "offer":
@@ -451,7 +464,7 @@ class DoppelkopfDeal(Deal):
             self._throw_in("schmeissen")
         elif word == "armut":
             self.contract = "armut"
-            self._phase = "push"
+            self._phase = Phase.PUSH
             self._to_move = winner
         else:
             self.contract = "hochzeit"
@@ -465,7 +478,7 @@ class DoppelkopfDeal(Deal):
             self.known[seat] |= self.pushed
             assert self.declarer is not None
             self.known[self.declarer] |= self.pushed
-            self._phase = "return"
+            self._phase = Phase.RETURN
             return
         if self._offer:
             self._to_move = self._offer.pop(0)
@@ -474,12 +487,12 @@ class DoppelkopfDeal(Deal):
 
     def _throw_in(self, reason: str) -> None:
         self.thrown_in = reason
-        self._phase = "finished"
+        self._phase = Phase.FINISHED
         self._to_move = None
 
     def _begin_play(self, leader: int) -> None:
         self._set_rules()
-        self._phase = "play"
+        self._phase = Phase.PLAY
         self.leader = self._to_move = leader
         self.start_hands = tuple(self.hands)
 
@@ -524,7 +537,7 @@ class DoppelkopfDeal(Deal):
         self.leader = self._to_move = winner
         if len(self.tricks) == 12:
             self._to_move = None
-            self._phase = "finished"
+            self._phase = Phase.FINISHED
 
     def _find_partner(self, trick: list[int], winner: int) -> None:
         if self.contract != "hochzeit" or self.partner is not None or len(self.tricks) > 3:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import ClassVar
 
 from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
@@ -64,6 +65,18 @@ from server.engine.games.dreierles.scoring import (
     score_rauber,
 )
 from server.engine.tricks import tarock_rules
+
+
+class Phase(StrEnum):
+    """The phases of a deal (see the module text)."""
+
+    AUCTION = "auction"
+    DISCARD = "discard"
+    DECLARE = "declare"
+    KNOCK = "knock"
+    PLAY = "play"
+    FINISHED = "finished"
+
 
 CONTRACTS = ("dreier", "zweier", "einer", "solo")
 TITLES = {
@@ -243,7 +256,7 @@ class DreierlesDeal(Deal):
         self.final_round = bool(self.options["final_round"])
         self.hands = list(self.dealt.hands)
         self.talon = self.dealt.talon
-        self._phase = "auction"
+        self._phase = Phase.AUCTION
         self._to_move: int | None = 0
         self.calls: list[tuple[int, str]] = []
         self.bids = [0, 0, 0]  # 0 = passed / not spoken, 1..4 = the bid made
@@ -383,7 +396,7 @@ class DreierlesDeal(Deal):
                 self.open_discards |= 1 << card
             self.discards_left -= 1
             if not self.discards_left:
-                self._phase = "declare"
+                self._phase = Phase.DECLARE
         elif phase == "declare":
             if move == ANNOUNCE_PFEIFE:
                 self.pfeife_announced = True
@@ -418,7 +431,7 @@ class DreierlesDeal(Deal):
         self.hands[self.declarer] |= self.taken
         self._to_move = self.declarer
         self.discards_left = n
-        self._phase = "discard" if n else "declare"
+        self._phase = Phase.DISCARD if n else Phase.DECLARE
 
     def _start_knocks(self) -> None:
         declarer = self.declarer
@@ -432,7 +445,7 @@ class DreierlesDeal(Deal):
 
     def _next_knocker(self) -> None:
         if self._knock_queue:
-            self._phase = "knock"
+            self._phase = Phase.KNOCK
             self._to_move = self._knock_queue.pop(0)
         else:
             self._begin_play()
@@ -449,7 +462,7 @@ class DreierlesDeal(Deal):
         self._next_knocker()
 
     def _begin_play(self) -> None:
-        self._phase = "play"
+        self._phase = Phase.PLAY
         self.start_hands = tuple(self.hands)
         self.leader = 0 if self.declarer is None else self.declarer
         self._to_move = self.leader
@@ -474,7 +487,7 @@ class DreierlesDeal(Deal):
         self._to_move = winner
         if len(self.tricks) == 16:
             self._to_move = None
-            self._phase = "finished"
+            self._phase = Phase.FINISHED
 
     # ------------------------------------------------------------------ text
 
