@@ -23,12 +23,13 @@ DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
 export DATABASE_URL
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint typecheck pytest bench clean chromium
+.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare clean chromium
 
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
 	@echo "make bench      engine benchmarks (bench/run.py), then the WebSocket load test (bench/load.py)"
+	@echo "make bench-compare REF=<commit>  engine speed against REF, measured in the same run"
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
@@ -91,6 +92,11 @@ test: $(STAMP) chromium
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
+
+# `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.
+REF ?= main
+bench-compare: $(STAMP)
+	$(BIN)/python bench/compare.py --ref $(REF)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts build *.egg-info
