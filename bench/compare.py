@@ -122,7 +122,7 @@ def main() -> int:
     print(f"before = {commit}, after = {head} (working tree); medians of {args.repeats} runs")
     print(f"{'benchmark':14} {'before':>10} {'after':>10} {'after/before':>13}")
     for name, m in medians.items():
-        ratio = result["after_over_before"][name]  # type: ignore[index]
+        ratio = result["after_over_before"][name]
         print(f"{name:14} {m['before']:>10,} {m['after']:>10,} {ratio:>13}")
     if result["dreierles_over_bare_loop"]:
         print(f"Dreierles engine / bare loop: {result['dreierles_over_bare_loop']}")
