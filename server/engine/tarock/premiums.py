@@ -1,0 +1,435 @@
+"""Premium evaluators: what a finished Tarock deal's facts are worth beyond the card points.
+
+The evaluators read only the facts of a finished deal (:class:`Facts`): each seat's side,
+the tricks as ``(leader, cards, winner)`` (cards in playing order, seats in playing order,
+so the card at position ``i`` is seat ``(leader + i) % seats``'s), the hands at the first
+lead (after the exchange), and every side's pile (its tricks, its discards, its share of
+the talon). Each game supplies its premiums as data (a :class:`PremiumTable` of the specs
+below with their silent and announced values) and which premiums were announced by whom.
+
+A result (:class:`Result`) leaves the engine as a code with parameters, never as text::
+
+    {"code": "pagat", "side": 0, "seat": 0, "announced": True, "won": True, "points": 20,
+     "personal": False}
+
+``side`` is the side the premium belongs to (the bird's player's, the announcer's, the
+side that collected the cards or caught the Mond); ``won`` says whether that side gains
+``points`` (``True``) or pays them to the other side (``False``). ``personal`` premiums
+(Dreierles' hand bonuses) are settled between the holder ``seat`` and every other player;
+all others between each player of ``side`` and each player of the other side (for one
+declarer against two: the declarer against each opponent). :func:`settle` does that.
+
+The kinds of premium (the texts' names in brackets):
+
+* :class:`Bird` (Pagat/Pfeife, Uhu, Kakadu, Quapil): the card must itself win the trick
+  ``from_end`` places before the last (Pagat 0, Uhu 1, …; TZ-A13, "Die Vögel müssen
+  selber stechen"; Doppen: "selbst wenn der Partner den Stich gewonnen hat"). Silent: only
+  when played in that trick; won, or lost if ``silent_loss`` (Doppen DP-A12, Dreierles
+  DL-A12) — in Tarock zu dritt a silent bird that fails costs nothing ("kein abhauen",
+  TZ-A12). Announced: lost unless it wins its trick (played earlier, forced out, caught,
+  the partner winning, or the trick never played after an early end).
+* :class:`Held` (Doppen's Trull and Könige, Dreierles' Zehn Trumpf, Drull, Vier Könige):
+  at least ``need`` of ``cards`` in one hand at the first lead (DP-A11, DL-A11); silent
+  only; ``declarer_only`` for Dreierles' option (DL-A10).
+* :class:`Collected` (Tarock zu dritt's Trull and Könige "in den Stichen"): all ``cards``
+  in one side's pile, talon share included (TZ-A11).
+* :class:`Fang` (Mondfang, Pagatfang): ``card`` lands in a trick won by the other side;
+  not when the trick holds all of ``unless`` (a Kaiserstich is no Mondfang, TZ-A15).
+  Silent only; the catching side scores.
+* :class:`Valat`: one side wins every trick of a full deal (an early end after a lost
+  announced Valat is no Valat).
+* :class:`Sack` (Sack, Doppelsack): a side's count reaches ``threshold`` (in thirds: 137 =
+  45⅔, 167 = 55⅔; TZ-A6). Silent only with a value (the "stille Säcke" option, TZ-A26);
+  the two are independent, so a made Doppelsack also makes the Sack (cumulative, TZ-A26).
+
+One result per premium and side: an announced premium is judged for the announcer's side
+only (its failure pays the announced value to the other side, whatever the other side
+did); a premium nobody announced is judged silently for whichever side achieved it.
+With a made Valat only the codes in ``PremiumTable.with_valat`` count (Tarock zu dritt:
+the birds, TZ-A16; ``None``: all, Doppen DP-A15).
+
+Values are multiplied by ``multiplier(code)`` (Doppen's Spiel- or Prämienfaktor, Tarock zu
+dritt's Solospiele doubling all but Valat, a Kontra chain's factor).
+
+>>> from server.engine.cards import TAROCK
+>>> table = PremiumTable((Bird("pagat", TAROCK.parse("T1"), 0, silent=1, announced=2),))
+>>> t = TAROCK.parse
+>>> tricks = [(0, (t("HK"), t("HD"), t("HC")), 0), (0, (t("T1"), t("P7"), t("Kr7")), 0)]
+>>> facts = Facts(parties=(0, 1, 1), tricks=tricks, trick_count=2)
+>>> [r.to_json() for r in evaluate(table, facts)]
+[{'code': 'pagat', 'side': 0, 'seat': 0, 'announced': False, 'won': True, 'points': 1, \
+'personal': False}]
+>>> settle(evaluate(table, facts, {"pagat": 0}), facts.parties)
+[4, -2, -2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from server.engine.cards import TAROCK
+from server.engine.counting import PointCounter
+
+JSON = dict[str, object]
+Trick = tuple[int, Sequence[int], int]
+
+#: The Tarock cards the premiums name.
+PAGAT = TAROCK.parse("T1")
+UHU = TAROCK.parse("T2")
+KAKADU = TAROCK.parse("T3")
+QUAPIL = TAROCK.parse("T4")
+MOND = TAROCK.parse("T21")
+SKUS = TAROCK.parse("SK")
+TRULL = TAROCK.mask("T1 T21 SK")
+KINGS = TAROCK.mask("HK KaK PK KrK")
+TAROCKS = TAROCK.suit_mask["T"]
+
+COUNTER = PointCounter(TAROCK)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The facts of a finished deal that premiums are judged on (see the module text).
+
+    ``parties`` is each seat's side; ``tricks`` the tricks played; ``trick_count`` how
+    many a full deal has (fewer played: the deal ended early); ``start_hands`` the hands
+    at the first lead; ``piles`` every card each side counts, by side; ``declarer`` the
+    declarer's seat where there is one.
+    """
+
+    parties: tuple[int, ...]
+    tricks: Sequence[Trick]
+    trick_count: int = 16
+    start_hands: tuple[int, ...] = ()
+    piles: Mapping[int, int] = field(default_factory=dict)
+    declarer: int | None = None
+
+    @property
+    def seats(self) -> int:
+        """The number of seats playing."""
+        return len(self.parties)
+
+    def find(self, card: int) -> tuple[int, int] | None:
+        """Where ``card`` was played: ``(trick index, seat)``, or ``None``."""
+        for index, (leader, cards, _winner) in enumerate(self.tricks):
+            for pos, c in enumerate(cards):
+                if c == card:
+                    return index, (leader + pos) % self.seats
+        return None
+
+    @property
+    def sides(self) -> list[int]:
+        """The sides at the table, in order."""
+        return sorted(set(self.parties))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One premium's result (see the module text for the fields)."""
+
+    code: str
+    side: int
+    won: bool
+    announced: bool
+    points: int
+    seat: int | None = None
+    personal: bool = False
+
+    def to_json(self) -> JSON:
+        """The result as a code with parameters."""
+        return {
+            "code": self.code,
+            "side": self.side,
+            "seat": self.seat,
+            "announced": self.announced,
+            "won": self.won,
+            "points": self.points,
+            "personal": self.personal,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Bird:
+    """A bird: ``card`` must win the trick ``from_end`` places before the last."""
+
+    code: str
+    card: int
+    from_end: int
+    silent: int | None
+    announced: int | None
+    silent_loss: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """At least ``need`` (0: all) of ``cards`` in one hand at the first lead; silent only."""
+
+    code: str
+    cards: int
+    silent: int
+    need: int = 0
+    personal: bool = False
+    declarer_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    """All of ``cards`` in one side's pile (tricks and talon share)."""
+
+    code: str
+    cards: int
+    silent: int | None
+    announced: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Fang:
+    """``card`` caught by the other side, except in a trick holding all of ``unless``."""
+
+    code: str
+    card: int
+    silent: int
+    unless: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Valat:
+    """One side wins every trick of a full deal."""
+
+    code: str
+    silent: int | None
+    announced: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sack:
+    """A side's count reaches ``threshold`` (in thirds if ``thirds``, else whole points)."""
+
+    code: str
+    threshold: int
+    silent: int | None
+    announced: int | None
+    thirds: bool = True
+
+
+Spec = Bird | Held | Collected | Fang | Valat | Sack
+
+
+@dataclass(frozen=True)
+class PremiumTable:
+    """A game's premiums: the specs, and which codes still count beside a made Valat."""
+
+    specs: tuple[Spec, ...]
+    with_valat: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        codes = [s.code for s in self.specs]
+        if len(set(codes)) != len(codes):
+            raise ValueError("premium codes must be unique")
+
+    def only(self, *codes: str) -> PremiumTable:
+        """The same table restricted to ``codes`` (Tarock zu dritt's Farbenspiele)."""
+        return PremiumTable(tuple(s for s in self.specs if s.code in codes), self.with_valat)
+
+    def announceable(self) -> list[str]:
+        """The codes that may be announced."""
+        return [s.code for s in self.specs if getattr(s, "announced", None) is not None]
+
+    def spec(self, code: str) -> Spec:
+        """The spec called ``code`` (``KeyError`` if the game has none)."""
+        for s in self.specs:
+            if s.code == code:
+                return s
+        raise KeyError(code)
+
+
+def side_count(facts: Facts, side: int, thirds: bool) -> int:
+    """A side's count of its pile: exact thirds, or whole points (Doppen's method).
+
+    >>> facts = Facts((0, 1, 1), [], piles={0: TAROCK.mask("HK HD HC T5"), 1: 0})
+    >>> side_count(facts, 0, True), side_count(facts, 0, False), side_count(facts, 1, True)
+    (31, 10, 0)
+    """
+    pile = facts.piles.get(side, 0)
+    return COUNTER.thirds(pile) if thirds else COUNTER.whole(pile)
+
+
+def parse_count(text: str) -> int:
+    """A count as players say it (``"45⅔"``, ``"24/1"`` = 24 and 1 Blatt) in thirds.
+
+    >>> parse_count("45⅔"), parse_count("24/1"), parse_count("35/2"), parse_count("70")
+    (137, 73, 107, 210)
+    """
+    text = text.strip()
+    if "/" in text:
+        whole, blatt = text.split("/")
+        return 3 * int(whole) + int(blatt)
+    for sign, rest in (("⅓", 1), ("⅔", 2)):
+        if text.endswith(sign):
+            return 3 * int(text[: -len(sign)]) + rest
+    return 3 * int(text)
+
+
+def _bird(spec: Bird, facts: Facts, announcer: int | None) -> Result | None:
+    target = facts.trick_count - 1 - spec.from_end
+    where = facts.find(spec.card)
+    in_target = where is not None and where[0] == target
+    winner = facts.tricks[target][2] if in_target else None
+    if announcer is not None and spec.announced is not None:
+        won = in_target and where is not None and where[1] == announcer == winner
+        side = facts.parties[announcer]
+        return Result(spec.code, side, won, True, spec.announced, announcer)
+    if spec.silent is None or where is None or not in_target:
+        return None
+    seat = where[1]
+    won = winner == seat
+    if not won and not spec.silent_loss:
+        return None
+    return Result(spec.code, facts.parties[seat], won, False, spec.silent, seat)
+
+
+def _held(spec: Held, facts: Facts) -> list[Result]:
+    need = spec.need or spec.cards.bit_count()
+    results = []
+    for seat, hand in enumerate(facts.start_hands):
+        if spec.declarer_only and seat != facts.declarer:
+            continue
+        if (hand & spec.cards).bit_count() >= need:
+            side = facts.parties[seat]
+            results.append(Result(spec.code, side, True, False, spec.silent, seat, spec.personal))
+    return results
+
+
+def _collected(spec: Collected, facts: Facts, announcer: int | None) -> list[Result]:
+    def has(side: int) -> bool:
+        return facts.piles.get(side, 0) & spec.cards == spec.cards
+
+    if announcer is not None and spec.announced is not None:
+        side = facts.parties[announcer]
+        return [Result(spec.code, side, has(side), True, spec.announced, announcer)]
+    if spec.silent is None:
+        return []
+    return [Result(spec.code, s, True, False, spec.silent) for s in facts.sides if has(s)]
+
+
+def _fang(spec: Fang, facts: Facts) -> Result | None:
+    where = facts.find(spec.card)
+    if where is None:
+        return None
+    _leader, cards, winner = facts.tricks[where[0]]
+    if facts.parties[winner] == facts.parties[where[1]]:
+        return None
+    trick_mask = sum(1 << c for c in cards)
+    if spec.unless and trick_mask & spec.unless == spec.unless:
+        return None
+    return Result(spec.code, facts.parties[winner], True, False, spec.silent, winner)
+
+
+def valat_side(facts: Facts) -> int | None:
+    """The side that won every trick of a full deal, if one did."""
+    if len(facts.tricks) != facts.trick_count or not facts.tricks:
+        return None
+    sides = {facts.parties[winner] for _leader, _cards, winner in facts.tricks}
+    return sides.pop() if len(sides) == 1 else None
+
+
+def _valat(spec: Valat, facts: Facts, announcer: int | None) -> Result | None:
+    made = valat_side(facts)
+    if announcer is not None and spec.announced is not None:
+        side = facts.parties[announcer]
+        return Result(spec.code, side, made == side, True, spec.announced, announcer)
+    if spec.silent is None or made is None:
+        return None
+    return Result(spec.code, made, True, False, spec.silent)
+
+
+def _sack(spec: Sack, facts: Facts, announcer: int | None) -> list[Result]:
+    def made(side: int) -> bool:
+        return side_count(facts, side, spec.thirds) >= spec.threshold
+
+    if announcer is not None and spec.announced is not None:
+        side = facts.parties[announcer]
+        return [Result(spec.code, side, made(side), True, spec.announced, announcer)]
+    if spec.silent is None:
+        return []
+    return [Result(spec.code, s, True, False, spec.silent) for s in facts.sides if made(s)]
+
+
+def evaluate(
+    table: PremiumTable,
+    facts: Facts,
+    announced: Mapping[str, int] | None = None,
+    multiplier: Callable[[str], int] | None = None,
+) -> list[Result]:
+    """Judge every premium of ``table`` on ``facts``; ``announced`` maps a premium's code
+    to the seat that announced it. Results come in table order.
+    """
+    announced = announced or {}
+    for code in announced:
+        spec = table.spec(code)
+        if getattr(spec, "announced", None) is None:
+            raise ValueError(f"'{code}' cannot be announced in this game")
+    results: list[Result] = []
+    for spec in table.specs:
+        who = announced.get(spec.code)
+        if isinstance(spec, Bird):
+            one = _bird(spec, facts, who)
+            results.extend([one] if one else [])
+        elif isinstance(spec, Held):
+            results.extend(_held(spec, facts))
+        elif isinstance(spec, Collected):
+            results.extend(_collected(spec, facts, who))
+        elif isinstance(spec, Fang):
+            one = _fang(spec, facts)
+            results.extend([one] if one else [])
+        elif isinstance(spec, Valat):
+            one = _valat(spec, facts, who)
+            results.extend([one] if one else [])
+        else:
+            results.extend(_sack(spec, facts, who))
+    valats = {s.code for s in table.specs if isinstance(s, Valat)}
+    if table.with_valat is not None and any(r.code in valats and r.won for r in results):
+        results = [r for r in results if r.code in table.with_valat or r.code in valats]
+    if multiplier is not None:
+        results = [_scaled(r, multiplier(r.code)) for r in results]
+    return results
+
+
+def _scaled(result: Result, factor: int) -> Result:
+    return Result(
+        result.code,
+        result.side,
+        result.won,
+        result.announced,
+        result.points * factor,
+        result.seat,
+        result.personal,
+    )
+
+
+def settle(results: Sequence[Result], parties: Sequence[int]) -> list[int]:
+    """Points per seat from ``results`` (sums to zero; see the module text).
+
+    >>> settle([Result("trull", 1, True, False, 10, 1)], (0, 1, 1))
+    [-20, 10, 10]
+    >>> settle([Result("vier_koenige", 1, True, False, 1, 1, personal=True)], (0, 1, 1))
+    [-1, 2, -1]
+    """
+    seats = len(parties)
+    out = [0] * seats
+    for r in results:
+        gain = r.points if r.won else -r.points
+        if r.personal:
+            assert r.seat is not None
+            for other in range(seats):
+                if other != r.seat:
+                    out[r.seat] += gain
+                    out[other] -= gain
+            continue
+        for a in range(seats):
+            for b in range(seats):
+                if parties[a] == r.side and parties[b] != r.side:
+                    out[a] += gain
+                    out[b] -= gain
+    return out
