@@ -38,6 +38,7 @@ from server.engine.tarock.premiums import (
     Sack,
     Trick,
     Valat,
+    bird_play_mask,
     evaluate,
     parse_count,
     settle,
@@ -515,3 +516,63 @@ def test_premiums_match_dreierles_over_random_deals(declarer_only: bool) -> None
     # The comparison saw every kind of result (not only empty lists).
     assert {"zehn_trumpf+", "drull+", "vier_koenige+", "pfeife+", "pfeife-"} <= set(seen)
     assert "pfeife!-" in seen
+
+
+# --------------------------------------------------------------- announced birds in play
+
+
+def test_announced_birds_wait_for_their_trick() -> None:
+    birds = [(PAGAT, 15), (UHU, 14)]
+    hand = TAROCK.mask("T1 T2 T9 HK")
+    # Trump led in trick 5: T9 must do; the birds wait.
+    legal = RULES.legal(hand, t("T20"), t("T20"))
+    assert TAROCK.codes(legal) == ["T1", "T2", "T9"]
+    mask = bird_play_mask(legal, birds, 4, must_play_due=True, highest_first=True)
+    assert TAROCK.codes(mask) == ["T9"]
+    # Only birds left to follow a trump lead: forced; Tarock zu dritt plays the highest
+    # first, Doppen leaves the choice.
+    legal = RULES.legal(TAROCK.mask("T1 T2 HK"), t("T20"), t("T20"))
+    tz = bird_play_mask(legal, birds, 4, must_play_due=True, highest_first=True)
+    doppen = bird_play_mask(legal, birds, 4, must_play_due=True, highest_first=False)
+    assert (TAROCK.codes(tz), TAROCK.codes(doppen)) == (["T2"], ["T1", "T2"])
+    # Doppen: the announced Uhu "muss im vorletzten Stich gespielt werden, wenn … möglich".
+    legal = RULES.legal(TAROCK.mask("T1 T2"), t("T20"), t("T20"))
+    assert TAROCK.codes(
+        bird_play_mask(legal, birds, 14, must_play_due=True, highest_first=False)
+    ) == ["T2"]
+    # A suit led and followed: the due bird cannot be played; nothing changes.
+    legal = RULES.legal(TAROCK.mask("T1 T2 HK"), t("HA"), t("HA"))
+    assert bird_play_mask(legal, birds, 14, must_play_due=True, highest_first=True) == legal
+    # Dreierles' Pfeife (DL-A13): nothing is forced into its trick (the last has one card).
+    assert bird_play_mask(
+        TAROCK.mask("T1 HK"), [(PAGAT, 15)], 2, must_play_due=False, highest_first=False
+    ) == TAROCK.mask("HK")
+
+
+def test_bird_play_mask_matches_dreierles_announced_pfeife() -> None:
+    rules = get_rules("dreierles")
+    checked = 0
+    for i in range(400):
+        rng = random.Random(f"pfeife:{i}")
+        deal = rules.new_deal(rules.shuffle_and_deal(rng))
+        assert isinstance(deal, DreierlesDeal)
+        while not deal.finished:
+            seat = deal.to_move
+            if (
+                deal.phase == "play"
+                and deal.pfeife_announced
+                and seat == deal.declarer
+                and not deal.is_rauber
+            ):
+                assert seat is not None
+                hand, trick = deal.hands[seat], deal.trick
+                legal = RULES.legal(hand, trick[0], trick[RULES.winner(trick)]) if trick else hand
+                birds = [(PAGAT, 15)] if hand >> PAGAT & 1 else []
+                mask = bird_play_mask(
+                    legal, birds, len(deal.tricks), must_play_due=True, highest_first=False
+                )
+                assert mask == sum(1 << m for m in deal.legal_moves())
+                checked += 1
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+    assert checked > 100

@@ -49,7 +49,28 @@ With a made Valat only the codes in ``PremiumTable.with_valat`` count (Tarock zu
 the birds, TZ-A16; ``None``: all, Doppen DP-A15).
 
 Values are multiplied by ``multiplier(code)`` (Doppen's Spiel- or Prämienfaktor, Tarock zu
-dritt's Solospiele doubling all but Valat, a Kontra chain's factor).
+dritt's Solospiele doubling all but Valat, a Kontra chain's factor). A multiplier is one
+number per premium: the Kontra chains of negative games, which run per opponent, meet no
+premiums (Tarock zu dritt's Negativspiele have "keine Zusätze").
+
+:func:`bird_play_mask` is the play rule that goes with an announced bird: it may not be
+played before its trick unless nothing else is legal (Doppen, Tarock zu dritt, DL-A13),
+must be played in its trick when the rules allow (Doppen's Uhu; Tarock zu dritt: "dürfen
+nicht freiwillig aufgegeben werden"), and when forced out early the highest goes first
+(Tarock zu dritt, TZ-A14).
+
+Decisions where the texts leave a point open (tested in ``tests/engine/test_tarock_premiums.py``):
+
+* One result per premium: an announced premium is judged for the announcer's side alone;
+  what the other side achieved of the same premium is not scored besides it.
+* A failed announced premium of any kind pays its announced value to the other side (the
+  texts say so for the birds; Trull, Könige and Säcke follow them).
+* An announced bird whose trick is never played (an early end) is lost.
+* The catching side scores a Mond- or Pagatfang; only a Kaiserstich spares the Mond.
+* A Valat made by either side, silent or announced, keeps only ``with_valat``; an
+  announced Valat that fails leaves every premium counting (TZ-A16).
+* Forced early announced birds: "the highest" is the highest card (Quapil before Kakadu
+  before Uhu before Pagat).
 
 >>> from server.engine.cards import TAROCK
 >>> table = PremiumTable((Bird("pagat", TAROCK.parse("T1"), 0, silent=1, announced=2),))
@@ -433,3 +454,47 @@ def settle(results: Sequence[Result], parties: Sequence[int]) -> list[int]:
                     out[a] += gain
                     out[b] -= gain
     return out
+
+
+def bird_play_mask(
+    legal: int,
+    birds: Sequence[tuple[int, int]],
+    trick: int,
+    *,
+    must_play_due: bool,
+    highest_first: bool,
+) -> int:
+    """Restrict ``legal`` (what the trick rules allow) for a player with announced birds.
+
+    ``birds`` lists ``(card, index of its trick)`` for the announced birds the player still
+    holds; ``trick`` is the index of the trick being played. A bird not yet due is left out
+    while any other card is legal; forced out, only the highest of them if
+    ``highest_first``; a bird due now is the only legal card if ``must_play_due`` and it is
+    legal.
+
+    >>> t = TAROCK.parse
+    >>> birds = [(t("T1"), 15), (t("T2"), 14)]
+    >>> hand = TAROCK.mask("T1 T2 T9")
+    >>> TAROCK.codes(bird_play_mask(hand, birds, 3, must_play_due=True, highest_first=True))
+    ['T9']
+    >>> TAROCK.codes(bird_play_mask(TAROCK.mask("T1 T2"), birds, 3, must_play_due=True,
+    ...                             highest_first=True))
+    ['T2']
+    >>> TAROCK.codes(bird_play_mask(hand, birds, 14, must_play_due=True, highest_first=True))
+    ['T2']
+    """
+    early = due = 0
+    for card, target in birds:
+        if target > trick:
+            early |= 1 << card
+        elif target == trick:
+            due |= 1 << card
+    if must_play_due and legal & due:
+        return legal & due
+    rest = legal & ~early
+    if rest:
+        return rest
+    forced = legal & early
+    if highest_first and forced:
+        return 1 << (forced.bit_length() - 1)
+    return legal
