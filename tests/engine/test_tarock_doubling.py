@@ -6,9 +6,13 @@ and 2 are the opponents (party 1) unless a test says otherwise.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.dreierles import DreierlesDeal
+from server.engine.registry import get_rules
 from server.engine.tarock.doubling import (
     DOPPEN,
     SKOTY_TROPHY,
@@ -184,6 +188,8 @@ def test_tarock_zu_dritt_negative_games_double_per_opponent() -> None:
     assert d.finished
     assert (d.factor("game", 1), d.factor("game", 2)) == (8, 4)
     assert [c.key for c in d.chains.values()] == [("game", 1), ("game", 2)]
+    with pytest.raises(ValueError):
+        d.factor("game")  # which opponent?
 
 
 def test_per_opponent_declarer_must_name_the_opponent_when_two_chains_are_open() -> None:
@@ -325,3 +331,45 @@ def test_view_is_public_and_complete() -> None:
         ],
         "calls": [[1, "kontra game"], [2, "gut"], [0, "kontra pagat"]],
     }
+
+
+# ------------------------------------------------- cross-check against Dreierles' Klopfen
+
+
+@pytest.mark.parametrize("final_round", [False, True])
+def test_dreierles_knocking_follows_the_same_chain(final_round: bool) -> None:
+    # DL-A8: normal deals, only an opponent who bid may knock; the final round's Solo, only
+    # an opponent who did not bid. One opponent knock, one knock back: a chain capped at 2.
+    rules = get_rules("dreierles")
+    seen = {0: 0, 1: 0, 2: 0}
+    for i in range(300):
+        rng = random.Random(f"knock:{final_round}:{i}")
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), {"final_round": final_round})
+        assert isinstance(deal, DreierlesDeal)
+        chain: Doubling | None = None
+        while not deal.finished:
+            if deal.phase in ("knock", "play") and chain is None and not deal.is_rauber:
+                declarer = deal.declarer
+                assert declarer is not None
+                bid = {s for s in range(3) if deal.bids[s]}
+                barred = {s for s in range(3) if (s in bid) == final_round and s != declarer}
+                knocks = DoublingRules(
+                    words=("knock", "knock"), cap=2, skip_idle=True, barred=frozenset(barred)
+                )
+                parties = tuple(0 if s == declarer else 1 for s in range(3))
+                chain = Doubling(knocks, parties, first=declarer + 1, items={"game": 0})
+            mover = deal.to_move
+            seat, move = deal.random_action(rng)
+            if deal.phase == "knock" and chain is not None:
+                assert mover is not None and chain.to_move == mover
+                theirs = sorted(deal.move_text(m) for m in deal.legal_moves())
+                ours = sorted("pass" if x == "gut" else "knock" for x in chain.legal_texts())
+                assert theirs == ours
+                chain.act(mover, "gut" if deal.move_text(move) == "pass" else "knock game")
+            deal.apply(move, seat)
+            if deal.phase == "play" and chain is not None:
+                assert chain.finished
+                assert chain.factor("game") == 1 << len(deal.knocks)
+        if chain is not None:
+            seen[chain.level("game")] += 1
+    assert all(seen.values()), seen

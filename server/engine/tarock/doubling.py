@@ -30,6 +30,19 @@ adds it with :meth:`Doubling.announce`, which counts as a call (the others may a
 A call's canonical text is ``"<word> <item>"`` (``"kontra game"``, ``"re pagat"``); in a
 per-opponent chain the opponent's seat follows (``"rekontra game 2"``).
 
+Decisions where the texts leave a point open (tested in ``tests/engine/test_tarock_doubling.py``):
+
+* "Gut" after the last call is counted over the whole table, the caller included: a call
+  is answered by a full turn of "gut" (TZ "3 × gut nach letzter Ansage", DP-A14).
+* An unlimited chain goes on with the last odd and even words: Doppen's Kontra, Re,
+  Kontra, Re …; the other side always says the odd word.
+* Per opponent, an opponent may leave out his own seat; the declarer names the opponent
+  when two chains are open to him.
+* A premium announced inside the round restarts the count of "gut" (the others may
+  answer it), as any call does.
+* Dreierles' Klopfen is the same chain (words ``knock``, cap 2, the non-bidders barred,
+  idle seats skipped); the test compares it with the Dreierles deal move by move.
+
 >>> rules = DoublingRules(words=("kontra", "re"), cap=None)
 >>> d = Doubling(rules, parties=(0, 1, 1), first=0, items={"game": 0})
 >>> d.legal_texts()   # the declarer cannot double his own game
@@ -407,7 +420,10 @@ class Doubling:
     # ------------------------------------------------------------------ results
 
     def level(self, item: str, against: int | None = None) -> int:
-        """The level reached by ``item`` (0: not doubled; unknown items are 0)."""
+        """The level reached by ``item`` (0: not doubled; unknown items are 0). Per-opponent
+        chains need ``against``, the opponent's seat (``ValueError`` without it)."""
+        if self.rules.per_opponent and against is None:
+            raise ValueError("chains run per opponent here: name the opponent's seat")
         chain = self.chains.get((item, against if self.rules.per_opponent else None))
         return chain.level if chain is not None else 0
 
