@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.engine.cards import TAROCK
+from server.engine.cards import GERMAN, TAROCK
+from server.engine.counting import PointCounter
 from server.engine.games.dreierles import DreierlesDeal
 from server.engine.games.dreierles.scoring import FACTORS
 from server.engine.playout import play_random
@@ -328,12 +329,12 @@ def test_tarock_zu_dritt_sack_thresholds_from_the_text() -> None:
         return Facts(PARTIES, full([(0, "HA H2 H3")]), piles={0: TAROCK.full & ~pile, 1: pile})
 
     at_sack = facts_for("HK KaK PK KrK SK HC T5")  # 29 raw, 7 cards: 24⅓
-    assert side_count(at_sack, 1, True) == parse_count("24/1") == 73
-    assert side_count(at_sack, 0, True) == parse_count("45/2") == 137
+    assert side_count(at_sack, 1) == parse_count("24/1") == 73
+    assert side_count(at_sack, 0) == parse_count("45/2") == 137
     below = facts_for("HK KaK PK KrK SK HC T5 T6")  # 30 raw, 8 cards: 24⅔
-    assert side_count(below, 0, True) == 136
+    assert side_count(below, 0) == 136
     at_double = facts_for("HK KaK PK HB")  # 17 raw, 4 cards: 14⅓
-    assert side_count(at_double, 0, True) == parse_count("55⅔") == 167
+    assert side_count(at_double, 0) == parse_count("55⅔") == 167
 
     sacks = TAROCK_ZU_DRITT.only("sack", "doppelsack")  # the kings are counted apart
     announced = {"sack": 0, "doppelsack": 0}
@@ -357,15 +358,17 @@ def test_tarock_zu_dritt_sack_thresholds_from_the_text() -> None:
     ]
     # The opponents may make (and announce) a Sack too.
     opponents_sack = facts_for(" ".join(TAROCK.codes(TAROCK.full & ~KINGS)))
-    assert side_count(opponents_sack, 1, True) == 210 - (3 * 20 - 2 * 4) == 158  # 52⅔
+    assert side_count(opponents_sack, 1) == 210 - (3 * 20 - 2 * 4) == 158  # 52⅔
     assert codes(evaluate(silent, opponents_sack)) == [("sack", 1, False, True, 1)]
 
 
 def test_sack_in_whole_points() -> None:
     pile = TAROCK.mask("HK KaK PK KrK SK HC T5")
     facts = Facts(PARTIES, [], piles={0: TAROCK.full & ~pile, 1: pile})
-    assert side_count(facts, 0, False) == 46 and side_count(facts, 1, False) == 24
-    table = PremiumTable((Sack("sack", 46, silent=1, announced=2, thirds=False),))
+    assert side_count(facts, 0, "whole") == 46 and side_count(facts, 1, "whole") == 24
+    with pytest.raises(ValueError):
+        side_count(facts, 0, "augen")
+    table = PremiumTable((Sack("sack", 46, silent=1, announced=2, method="whole"),))
     assert codes(evaluate(table, facts)) == [("sack", 0, False, True, 1)]
 
 
@@ -407,7 +410,7 @@ def test_farbenspiele_only_koenige_saecke_valat() -> None:
     assert farben.announceable() == ["koenige", "sack", "doppelsack", "valat"]
     facts = Facts(PARTIES, full([(0, "T1 HA H2")]), piles={0: KINGS, 1: TAROCK.full & ~KINGS})
     assert codes(evaluate(farben, facts)) == [("koenige", 0, False, True, 1)]
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError):
         evaluate(farben, facts, {"pagat": 0})
     with pytest.raises(ValueError):
         evaluate(TAROCK_ZU_DRITT, facts, {"mondfang": 0})
@@ -437,13 +440,13 @@ def test_counts_of_both_sides_always_total_the_pack() -> None:
     for _ in range(300):
         pile = sum(1 << c for c in range(54) if rng.random() < 0.5)
         facts = Facts(PARTIES, [], piles={0: pile, 1: TAROCK.full & ~pile})
-        thirds = side_count(facts, 0, True), side_count(facts, 1, True)
+        thirds = side_count(facts, 0), side_count(facts, 1)
         assert sum(thirds) == 210
         # The text's two readings of a Sack agree: ≥ 45⅔ for one side ⇔ ≤ 24⅓ for the other.
         assert (thirds[0] >= parse_count("45/2")) == (thirds[1] <= parse_count("24/1"))
         assert (thirds[0] >= parse_count("55/2")) == (thirds[1] <= parse_count("14/1"))
         if pile.bit_count() % 3 == 0:
-            assert side_count(facts, 0, False) * 3 == thirds[0]
+            assert side_count(facts, 0, "whole") * 3 == thirds[0]
 
 
 # --------------------------------------------------------- cross-check against Dreierles
@@ -576,3 +579,42 @@ def test_bird_play_mask_matches_dreierles_announced_pfeife() -> None:
             seat, move = deal.random_action(rng)
             deal.apply(move, seat)
     assert checked > 100
+
+
+# ------------------------------------------------------------------ Bayerisches Tarock
+
+
+def test_bayerisches_tarock_schneider_and_matsch_on_the_german_pack() -> None:
+    # No-bidding variant: "Gewinn mit Gegner im Schneider + 1-fach, mit Gegner Matsch
+    # nochmal +1-fach" (BT-A14: Schneider = declarer 91 or more, Matsch = all 11 tricks).
+    table = PremiumTable(
+        (
+            Sack("schneider", 91, silent=1, announced=None, method="raw"),
+            Valat("matsch", silent=1, announced=None),
+        )
+    )
+    counter = PointCounter(GERMAN)
+    pile = GERMAN.mask("EA GA HA SA E10 G10 H10 S10 EK GK")  # 4 × 21 + 8 = 92 Augen
+    all_tricks = [(0, (0, 1, 2), 0)] * 11
+    facts = Facts(
+        PARTIES,
+        all_tricks,
+        trick_count=11,
+        piles={0: pile, 1: GERMAN.full & ~pile},
+        counter=counter,
+    )
+    assert side_count(facts, 0, "raw") == 92 and side_count(facts, 1, "raw") == 28
+    assert codes(evaluate(table, facts)) == [
+        ("schneider", 0, False, True, 1),
+        ("matsch", 0, False, True, 1),
+    ]
+    short = GERMAN.mask("EA GA HA SA E10 G10 H10 S10 EO GU")  # 84 + 5 = 89: no Schneider
+    lost_one = [*all_tricks[:10], (1, (3, 4, 5), 1)]
+    facts = Facts(
+        PARTIES,
+        lost_one,
+        trick_count=11,
+        piles={0: short, 1: GERMAN.full & ~short},
+        counter=counter,
+    )
+    assert codes(evaluate(table, facts)) == []

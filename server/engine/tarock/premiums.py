@@ -38,9 +38,11 @@ The kinds of premium (the texts' names in brackets):
   Silent only; the catching side scores.
 * :class:`Valat`: one side wins every trick of a full deal (an early end after a lost
   announced Valat is no Valat).
-* :class:`Sack` (Sack, Doppelsack): a side's count reaches ``threshold`` (in thirds: 137 =
-  45⅔, 167 = 55⅔; TZ-A6). Silent only with a value (the "stille Säcke" option, TZ-A26);
-  the two are independent, so a made Doppelsack also makes the Sack (cumulative, TZ-A26).
+* :class:`Sack` (Sack, Doppelsack; Bayerisches Tarock's Schneider): a side's count reaches
+  ``threshold`` (Tarock zu dritt in thirds: 137 = 45⅔, 167 = 55⅔, TZ-A6; Bayerisches Tarock
+  in plain Augen of the German pack: 91, BT-A14). Silent only with a value (the "stille
+  Säcke" option, TZ-A26); the two are independent, so a made Doppelsack also makes the
+  Sack (cumulative, TZ-A26).
 
 One result per premium and side: an announced premium is judged for the announcer's side
 only (its failure pays the announced value to the other side, whatever the other side
@@ -116,7 +118,8 @@ class Facts:
     ``parties`` is each seat's side; ``tricks`` the tricks played; ``trick_count`` how
     many a full deal has (fewer played: the deal ended early); ``start_hands`` the hands
     at the first lead; ``piles`` every card each side counts, by side; ``declarer`` the
-    declarer's seat where there is one.
+    declarer's seat where there is one; ``counter`` counts the pack's cards (the Tarock
+    pack unless the game says otherwise).
     """
 
     parties: tuple[int, ...]
@@ -125,6 +128,7 @@ class Facts:
     start_hands: tuple[int, ...] = ()
     piles: Mapping[int, int] = field(default_factory=dict)
     declarer: int | None = None
+    counter: PointCounter = COUNTER
 
     @property
     def seats(self) -> int:
@@ -225,13 +229,13 @@ class Valat:
 
 @dataclass(frozen=True, slots=True)
 class Sack:
-    """A side's count reaches ``threshold`` (in thirds if ``thirds``, else whole points)."""
+    """A side's count reaches ``threshold``, counted by ``method`` (see :func:`side_count`)."""
 
     code: str
     threshold: int
     silent: int | None
     announced: int | None
-    thirds: bool = True
+    method: str = "thirds"
 
 
 Spec = Bird | Held | Collected | Fang | Valat | Sack
@@ -258,22 +262,31 @@ class PremiumTable:
         return [s.code for s in self.specs if getattr(s, "announced", None) is not None]
 
     def spec(self, code: str) -> Spec:
-        """The spec called ``code`` (``KeyError`` if the game has none)."""
+        """The spec called ``code`` (``ValueError`` if the game has none)."""
         for s in self.specs:
             if s.code == code:
                 return s
-        raise KeyError(code)
+        raise ValueError(f"'{code}' is not a premium of this game")
 
 
-def side_count(facts: Facts, side: int, thirds: bool) -> int:
-    """A side's count of its pile: exact thirds, or whole points (Doppen's method).
+def side_count(facts: Facts, side: int, method: str = "thirds") -> int:
+    """A side's count of its pile with the facts' pack counter: ``"thirds"`` (the exact
+    Tarock count in thirds), ``"whole"`` (Doppen's whole points) or ``"raw"`` (plain Augen,
+    the German pack's count).
 
     >>> facts = Facts((0, 1, 1), [], piles={0: TAROCK.mask("HK HD HC T5"), 1: 0})
-    >>> side_count(facts, 0, True), side_count(facts, 0, False), side_count(facts, 1, True)
-    (31, 10, 0)
+    >>> [side_count(facts, 0, m) for m in ("thirds", "whole", "raw")], side_count(facts, 1)
+    ([31, 10, 13], 0)
     """
     pile = facts.piles.get(side, 0)
-    return COUNTER.thirds(pile) if thirds else COUNTER.whole(pile)
+    counter = facts.counter
+    if method == "thirds":
+        return counter.thirds(pile)
+    if method == "whole":
+        return counter.whole(pile)
+    if method == "raw":
+        return counter.raw(pile)
+    raise ValueError(f"unknown counting method '{method}'")
 
 
 def parse_count(text: str) -> int:
@@ -367,7 +380,7 @@ def _valat(spec: Valat, facts: Facts, announcer: int | None) -> Result | None:
 
 def _sack(spec: Sack, facts: Facts, announcer: int | None) -> list[Result]:
     def made(side: int) -> bool:
-        return side_count(facts, side, spec.thirds) >= spec.threshold
+        return side_count(facts, side, spec.method) >= spec.threshold
 
     if announcer is not None and spec.announced is not None:
         side = facts.parties[announcer]
