@@ -215,10 +215,7 @@ KNOCKS = DoublingRules(words=("knock", "knock"), cap=2, skip_idle=True)
 
 def test_dreierles_knock_then_knock_back() -> None:
     # Anna (0) plays; Bert (1) bid, Clara (2) did not: only Bert may knock, Anna answers.
-    rules = DoublingRules(
-        words=KNOCKS.words, cap=2, skip_idle=True, barred=frozenset({2}), doublable=None
-    )
-    d = Doubling(rules, PARTIES, first=1, items={"game": 0})
+    d = Doubling(KNOCKS, PARTIES, first=1, items={"game": 0}, barred=frozenset({2}))
     assert d.to_move == 1 and d.legal_texts() == ["gut", "knock game"]
     run(d, (1, "knock game"))
     assert d.to_move == 0  # Clara is skipped: barred
@@ -231,8 +228,7 @@ def test_dreierles_no_knock_ends_without_asking_the_declarer() -> None:
     d = Doubling(KNOCKS, PARTIES, first=1, items={"game": 0})
     run(d, (1, "gut"), (2, "gut"))
     assert d.finished and d.factor("game") == 1
-    nobody = DoublingRules(words=KNOCKS.words, cap=2, skip_idle=True, barred=frozenset({1, 2}))
-    assert Doubling(nobody, PARTIES, first=1, items={"game": 0}).finished
+    assert Doubling(KNOCKS, PARTIES, first=1, items={"game": 0}, barred=frozenset({1, 2})).finished
 
 
 def test_dreierles_one_opponent_knock_at_most() -> None:
@@ -271,10 +267,9 @@ def test_errors_have_stable_codes() -> None:
         with pytest.raises(MalformedError) as info:
             d.act(2, text)
         assert info.value.code == "malformed_doubling"
-    barred = DoublingRules(words=("kontra", "re"), cap=2, barred=frozenset({1}))
-    assert illegal(Doubling(barred, PARTIES, 1, {"game": 0}), 1, "kontra game") == (
-        "barred_from_doubling"
-    )
+    plain = DoublingRules(words=("kontra", "re"), cap=2)
+    barred = Doubling(plain, PARTIES, 1, {"game": 0}, barred=frozenset({1}))
+    assert illegal(barred, 1, "kontra game") == "barred_from_doubling"
 
 
 def test_items_belong_to_a_side_at_the_table() -> None:
@@ -353,11 +348,10 @@ def test_dreierles_knocking_follows_the_same_chain(final_round: bool) -> None:
                 assert declarer is not None
                 bid = {s for s in range(3) if deal.bids[s]}
                 barred = {s for s in range(3) if (s in bid) == final_round and s != declarer}
-                knocks = DoublingRules(
-                    words=("knock", "knock"), cap=2, skip_idle=True, barred=frozenset(barred)
-                )
                 parties = tuple(0 if s == declarer else 1 for s in range(3))
-                chain = Doubling(knocks, parties, first=declarer + 1, items={"game": 0})
+                chain = Doubling(
+                    KNOCKS, parties, declarer + 1, {"game": 0}, barred=frozenset(barred)
+                )
             mover = deal.to_move
             seat, move = deal.random_action(rng)
             if deal.phase == "knock" and chain is not None:

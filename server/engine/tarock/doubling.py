@@ -71,7 +71,7 @@ GUT = "gut"
 @dataclass(frozen=True, slots=True)
 class DoublingRules:
     """How a game doubles: the words per level, the cap, per-opponent chains, what may be
-    doubled (``None``: every item), who may never double, and whether idle seats are skipped.
+    doubled (``None``: every item), and whether idle seats are skipped.
 
     ``words[k - 1]`` names level ``k``; beyond the list (an unlimited chain) the last two
     words alternate, so that the other side always says the odd word and the owner's side
@@ -87,7 +87,6 @@ class DoublingRules:
     cap: int | None = 3
     per_opponent: bool = False
     doublable: frozenset[str] | None = None
-    barred: frozenset[int] = frozenset()
     skip_idle: bool = False
 
     def __post_init__(self) -> None:
@@ -154,7 +153,9 @@ class Doubling:
 
     ``parties`` gives each seat's side; ``first`` the seat that speaks first; ``items``
     the items at the start (the game and premiums announced earlier) with their owner
-    side. The order of speaking is ``first, first + 1, …`` (seats in playing order).
+    side; ``barred`` the seats that may not double in this deal (Dreierles: the opponents
+    who did not bid). The order of speaking is ``first, first + 1, …`` (seats in playing
+    order).
     """
 
     def __init__(
@@ -163,8 +164,10 @@ class Doubling:
         parties: Sequence[int],
         first: int,
         items: Mapping[str, int],
+        barred: frozenset[int] = frozenset(),
     ) -> None:
         self.rules = rules
+        self.barred = barred
         self.parties = tuple(parties)
         self.seats = len(self.parties)
         self.chains: dict[tuple[str, int | None], Chain] = {}
@@ -216,7 +219,7 @@ class Doubling:
         level = chain.level + 1
         if not self._doublable(chain) or not self.rules.allows(level):
             return False
-        if seat in self.rules.barred:
+        if seat in self.barred:
             return False
         own = self.parties[seat] == chain.owner
         if level % 2 == 1:  # the other side doubles ...
@@ -353,7 +356,7 @@ class Doubling:
                 f"'{chain.item}' ist schon höchstmöglich kontriert "
                 f"({self.rules.word(chain.level)})",
             )
-        if seat in self.rules.barred:
+        if seat in self.barred:
             raise _illegal(
                 "barred_from_doubling",
                 f"seat {seat} may not double in this game",
