@@ -383,6 +383,15 @@ def test_tarock_zu_dritt_valat_keeps_only_the_birds() -> None:
         ("pagat", 0, False, True, 1),
         ("valat", 0, True, True, 30),
     ]
+    # The declarer announced a Valat and the opponents took every trick: a Valat is made
+    # (by them), so only the birds count beside the lost announcement.
+    theirs = [(1, cards, (w + 1) % 3) for _, cards, w in tricks(valat_rows("T1 HA H2"))]
+    facts = Facts(PARTIES, theirs, piles={0: 0, 1: TAROCK.full})
+    assert valat_side(facts) == 1
+    assert codes(evaluate(TAROCK_ZU_DRITT, facts, {"valat": 0})) == [
+        ("pagat", 1, False, True, 1),
+        ("valat", 0, True, False, 30),
+    ]
     # An announced Valat that fails: all premiums count (and the Valat is paid).
     lost = Facts(PARTIES, full([(0, "T21 SK H2")]), piles={0: KINGS, 1: TAROCK.full & ~KINGS})
     assert codes(evaluate(TAROCK_ZU_DRITT, lost, {"valat": 0})) == [

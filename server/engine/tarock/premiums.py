@@ -423,7 +423,7 @@ def evaluate(
         else:
             results.extend(_sack(spec, facts, who))
     valats = {s.code for s in table.specs if isinstance(s, Valat)}
-    if table.with_valat is not None and any(r.code in valats and r.won for r in results):
+    if table.with_valat is not None and valats and valat_side(facts) is not None:
         results = [r for r in results if r.code in table.with_valat or r.code in valats]
     if multiplier is not None:
         results = [_scaled(r, multiplier(r.code)) for r in results]
