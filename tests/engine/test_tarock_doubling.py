@@ -12,6 +12,7 @@ import pytest
 
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.moves import MoveCodec
 from server.engine.registry import get_rules
 from server.engine.tarock.doubling import (
     DOPPEN,
@@ -20,6 +21,7 @@ from server.engine.tarock.doubling import (
     TAROCK_ZU_DRITT_NEGATIVE,
     Doubling,
     DoublingRules,
+    codec_verbs,
 )
 
 PARTIES = (0, 1, 1)
@@ -171,20 +173,20 @@ def test_tarock_zu_dritt_game_and_premiums_separately() -> None:
 def test_tarock_zu_dritt_negative_games_double_per_opponent() -> None:
     # "In Negativspielen kontriert jeder für sich": Bert's Kontra does not touch Clara.
     d = Doubling(TAROCK_ZU_DRITT_NEGATIVE, PARTIES, first=1, items={"game": 0})
-    assert d.legal_texts() == ["gut", "kontra game 1"]
+    assert d.legal_texts() == ["gut", "kontra game@1"]
     run(d, (1, "kontra game"))  # the seat may be left out by the doubling opponent
-    assert d.legal_texts() == ["gut", "kontra game 2"]
-    assert illegal(d, 2, "kontra game 1") == "other_side_redoubles"  # Bert's chain: Re next
+    assert d.legal_texts() == ["gut", "kontra game@2"]
+    assert illegal(d, 2, "kontra game@1") == "other_side_redoubles"  # Bert's chain: Re next
     clara_first = Doubling(TAROCK_ZU_DRITT_NEGATIVE, PARTIES, first=2, items={"game": 0})
-    assert illegal(clara_first, 2, "kontra game 1") == "doubles_for_himself"
+    assert illegal(clara_first, 2, "kontra game@1") == "doubles_for_himself"
     run(d, (2, "gut"))
-    assert d.legal_texts() == ["gut", "rekontra game 1"]
+    assert d.legal_texts() == ["gut", "rekontra game@1"]
     run(d, (0, "rekontra game"))  # only one chain is open to the declarer
     assert (d.factor("game", 1), d.factor("game", 2)) == (4, 1)
-    run(d, (1, "subkontra game 1"), (2, "kontra game 2"))
-    assert d.legal_texts() == ["gut", "rekontra game 2"]
-    assert illegal(d, 0, "rekontra game 1") == "chain_capped"
-    run(d, (0, "rekontra game 2"), (1, "gut"), (2, "gut"), (0, "gut"))
+    run(d, (1, "subkontra game@1"), (2, "kontra game@2"))
+    assert d.legal_texts() == ["gut", "rekontra game@2"]
+    assert illegal(d, 0, "rekontra game@1") == "chain_capped"
+    run(d, (0, "rekontra game@2"), (1, "gut"), (2, "gut"), (0, "gut"))
     assert d.finished
     assert (d.factor("game", 1), d.factor("game", 2)) == (8, 4)
     assert [c.key for c in d.chains.values()] == [("game", 1), ("game", 2)]
@@ -196,7 +198,7 @@ def test_per_opponent_declarer_must_name_the_opponent_when_two_chains_are_open()
     d = Doubling(TAROCK_ZU_DRITT_NEGATIVE, PARTIES, first=1, items={"game": 0})
     run(d, (1, "kontra game"), (2, "kontra game"))
     assert illegal(d, 0, "rekontra game") == "name_the_opponent"
-    run(d, (0, "rekontra game 2"))
+    run(d, (0, "rekontra game@2"))
     assert (d.factor("game", 1), d.factor("game", 2)) == (2, 4)
 
 
@@ -263,7 +265,15 @@ def test_errors_have_stable_codes() -> None:
     assert illegal(d, 1, "kontra pagat") == "no_such_item"
     run(d, (1, "kontra game"))
     assert illegal(d, 2, "rekontra game") == "other_side_redoubles"
-    for text in ("hopp game", "kontra", "kontra game x", "gut game", ""):
+    for text in (
+        "hopp game",
+        "kontra",
+        "kontra game x",
+        "kontra game@x",
+        "kontra @1",
+        "gut game",
+        "",
+    ):
         with pytest.raises(MalformedError) as info:
             d.act(2, text)
         assert info.value.code == "malformed_doubling"
@@ -367,3 +377,35 @@ def test_dreierles_knocking_follows_the_same_chain(final_round: bool) -> None:
         if chain is not None:
             seen[chain.level("game")] += 1
     assert all(seen.values()), seen
+
+
+# ------------------------------------------------------------------------- move codec
+
+
+@pytest.mark.parametrize(
+    ("rules", "items"),
+    [
+        (DOPPEN, ["game", "pagat", "uhu", "valat"]),
+        (TAROCK_ZU_DRITT, ["game", "pagat", "koenige"]),
+        (TAROCK_ZU_DRITT_NEGATIVE, ["game"]),
+    ],
+)
+def test_every_call_is_one_codec_move(rules: DoublingRules, items: list[str]) -> None:
+    codec = MoveCodec(codec_verbs(rules, items, opponents=[1, 2]))
+    rng = random.Random(f"codec:{rules.words}:{rules.per_opponent}")
+    for _ in range(50):
+        owners = {item: (0 if item in ("game", "valat") else rng.choice([0, 1])) for item in items}
+        d = Doubling(rules, PARTIES, first=rng.randrange(3), items=owners)
+        steps = 0
+        while not d.finished and steps < 30:
+            texts = d.legal_texts()
+            for text in texts:
+                assert codec.text(codec.parse(text)) == text
+            seat = d.to_move
+            assert seat is not None
+            d.act(seat, rng.choice(texts))
+            steps += 1
+    assert codec.texts[0] == "gut"
+    assert len(codec) == 1 + len(dict.fromkeys(rules.words)) * len(items) * (
+        2 if rules.per_opponent else 1
+    )

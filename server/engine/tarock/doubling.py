@@ -28,7 +28,9 @@ round without new calls", DP-A14). Announcing a premium is the game's move; the 
 adds it with :meth:`Doubling.announce`, which counts as a call (the others may answer it).
 
 A call's canonical text is ``"<word> <item>"`` (``"kontra game"``, ``"re pagat"``); in a
-per-opponent chain the opponent's seat follows (``"rekontra game 2"``).
+per-opponent chain the opponent's seat follows the item (``"rekontra game@2"``), so that
+every call is a verb and one argument: :func:`codec_verbs` lists them for a
+:class:`~server.engine.moves.MoveCodec`.
 
 Decisions where the texts leave a point open (tested in ``tests/engine/test_tarock_doubling.py``):
 
@@ -36,8 +38,8 @@ Decisions where the texts leave a point open (tested in ``tests/engine/test_taro
   is answered by a full turn of "gut" (TZ "3 × gut nach letzter Ansage", DP-A14).
 * An unlimited chain goes on with the last odd and even words: Doppen's Kontra, Re,
   Kontra, Re …; the other side always says the odd word.
-* Per opponent, an opponent may leave out his own seat; the declarer names the opponent
-  when two chains are open to him.
+* Per opponent, an opponent may leave out his own seat (``"kontra game"``); the declarer
+  names the opponent when two chains are open to him (``"rekontra game@2"``).
 * A premium announced inside the round restarts the count of "gut" (the others may
   answer it), as any call does.
 * Dreierles' Klopfen is the same chain (words ``knock``, cap 2, the non-bidders barred,
@@ -62,6 +64,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.moves import Verb
 
 JSON = dict[str, object]
 
@@ -120,6 +123,36 @@ TAROCK_ZU_DRITT_NEGATIVE = DoublingRules(
     words=("kontra", "rekontra", "subkontra"), cap=3, per_opponent=True
 )
 SKOTY_TROPHY = DoublingRules(words=("kontra",), cap=1)
+
+
+def token(item: str, against: int | None = None) -> str:
+    """The argument word of a call: the item, with ``@seat`` for a per-opponent chain.
+
+    >>> token("game"), token("game", 2)
+    ('game', 'game@2')
+    """
+    return item if against is None else f"{item}@{against}"
+
+
+def codec_verbs(
+    rules: DoublingRules, items: Sequence[str], opponents: Sequence[int] = ()
+) -> list[Verb]:
+    """The verbs of the doubling calls for a game's :class:`~server.engine.moves.MoveCodec`:
+    ``gut`` and one verb per level word, each taking every item (per opponent when the
+    chains run per opponent; ``opponents`` lists their seats).
+
+    >>> from server.engine.moves import MoveCodec
+    >>> codec = MoveCodec(codec_verbs(TAROCK_ZU_DRITT_NEGATIVE, ["game"], [1, 2]))
+    >>> codec.texts
+    ('gut', 'kontra game@1', 'kontra game@2', 'rekontra game@1', 'rekontra game@2', \
+'subkontra game@1', 'subkontra game@2')
+    """
+    if rules.per_opponent:
+        args = tuple(token(item, seat) for item in items for seat in opponents)
+    else:
+        args = tuple(items)
+    words = list(dict.fromkeys(rules.words))
+    return [Verb(GUT), *(Verb(word, args, what="item") for word in words)]
 
 
 @dataclass(slots=True)
@@ -228,10 +261,7 @@ class Doubling:
 
     def text(self, chain: Chain) -> str:
         """The canonical text of the call that raises ``chain`` by one level."""
-        word = self.rules.word(chain.level + 1)
-        if chain.against is None:
-            return f"{word} {chain.item}"
-        return f"{word} {chain.item} {chain.against}"
+        return f"{self.rules.word(chain.level + 1)} {token(chain.item, chain.against)}"
 
     def legal_texts(self) -> list[str]:
         """The calls the seat to move may make, ``"gut"`` first, then sorted."""
@@ -245,8 +275,8 @@ class Doubling:
         """Read a call: ``("gut", None, None)`` or ``(word, item, against)``.
 
         >>> d = Doubling(TAROCK_ZU_DRITT_NEGATIVE, (0, 1, 1), 1, {"game": 0})
-        >>> d.parse(" Kontra  GAME 1"), d.parse("gut")
-        (('kontra', 'game', 1), ('gut', None, None))
+        >>> d.parse(" Kontra  GAME@1"), d.parse("kontra game"), d.parse("gut")
+        (('kontra', 'game', 1), ('kontra', 'game', None), ('gut', None, None))
         >>> d.parse("hopp game")
         Traceback (most recent call last):
         ...
@@ -255,14 +285,11 @@ class Doubling:
         words = text.lower().split()
         if words == [GUT]:
             return (GUT, None, None)
-        known = set(self.rules.words)
-        if len(words) in (2, 3) and words[0] in known:
-            against: int | None = None
-            if len(words) == 3:
-                if not words[2].isdigit():
-                    raise self._malformed(text)
-                against = int(words[2])
-            return (words[0], words[1], against)
+        if len(words) == 2 and words[0] in self.rules.words:
+            item, at, seat = words[1].partition("@")
+            if not item or (at and not seat.isdigit()):
+                raise self._malformed(text)
+            return (words[0], item, int(seat) if at else None)
         raise self._malformed(text)
 
     def _malformed(self, text: str) -> MalformedError:
@@ -311,9 +338,7 @@ class Doubling:
 
     def text_of(self, chain: Chain) -> str:
         """The canonical text of the call that raised ``chain`` to its present level."""
-        word = self.rules.word(chain.level)
-        suffix = "" if chain.against is None else f" {chain.against}"
-        return f"{word} {chain.item}{suffix}"
+        return f"{self.rules.word(chain.level)} {token(chain.item, chain.against)}"
 
     def _chain(self, seat: int, item: str, against: int | None) -> Chain:
         if self.rules.per_opponent and against is None:
