@@ -285,6 +285,9 @@ def test_errors_have_stable_codes() -> None:
 def test_items_belong_to_a_side_at_the_table() -> None:
     with pytest.raises(ValueError):
         Doubling(DOPPEN, PARTIES, first=0, items={"game": 2})
+    for bad in ("", "Game", "game@1", "two words"):
+        with pytest.raises(ValueError):
+            Doubling(DOPPEN, PARTIES, first=0, items={bad: 0})
 
 
 def test_rules_words_and_checks() -> None:

@@ -216,6 +216,8 @@ class Doubling:
     def _add(self, item: str, owner: int) -> None:
         if owner not in self.parties:
             raise ValueError(f"no seat belongs to side {owner}")
+        if not item or item != item.lower() or "@" in item or len(item.split()) != 1:
+            raise ValueError(f"'{item}' cannot name an item: one lower-case word without '@'")
         if any(key[0] == item for key in self.chains):
             raise _illegal(
                 "item_twice",
