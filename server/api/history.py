@@ -28,12 +28,12 @@ from server.api.limits import Limit
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
-from server.engine.registry import GAMES, get_rules
+from server.engine.registry import GAMES, get_rules, new_match
 from server.engine.replay import replay_steps
 from server.store import history, log
 from server.store.history import MatchSummary
 from server.store.log import StoredDeal
-from server.tables.matches import build_engine_match, rebuild
+from server.tables.matches import rebuild
 
 router = APIRouter(tags=["history"])
 
@@ -97,7 +97,7 @@ def _game_title(game: str) -> str:
 
 def _empty_sheet(match: MatchSummary) -> JSON:
     """The engine's sheet of ``match`` before its first deal (start values, no rows)."""
-    return build_engine_match(match.game, match.players, match.config).to_json()
+    return new_match(match.game, match.players, match.config).to_json()
 
 
 def _totals(match: MatchSummary) -> dict[str, int]:

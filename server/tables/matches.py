@@ -23,11 +23,6 @@ from server.engine.registry import get_rules, new_match
 from server.store.names import name_key
 
 
-def build_engine_match(game: str, players: Sequence[str], config: dict[str, Any]) -> Match:
-    """The engine's match object for ``game`` from a stored config."""
-    return new_match(game, players, config)
-
-
 def unique_names(names: Sequence[str]) -> list[str]:
     """The players' display names made unique within a match: a name alike an earlier
     one (:func:`server.store.names.name_key`: ``Anna``, ``anna``, ``Anna`` with a
@@ -157,7 +152,7 @@ def rebuild(
     re-checks every action on the way.
     """
     live = LiveMatch(match_id, game, players, player_ids, config,
-                     build_engine_match(game, players, config))  # fmt: skip
+                     new_match(game, players, config))  # fmt: skip
     for index, (deal_id, number, record, actions) in enumerate(deals):
         deal = load_record({**record, "actions": [list(a) for a in actions]})
         live.deal, live.deal_id, live.deal_number = deal, deal_id, number
