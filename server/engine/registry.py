@@ -134,10 +134,12 @@ GAMES: dict[str, GameInfo] = {
             (3, 4),
             "tarock",
             False,
-            "Tarock aus dem Hochschwarzwald mit Pagatkasse.",
-            "Tarock from the high Black Forest with the Pagatkasse.",
+            "Dreiertarock aus Kirchberg am Wechsel mit Pagatkasse.",
+            "Three-handed Tarock from Kirchberg am Wechsel with the Pagatkasse.",
             phases=("auction", "talon", "discard", "announce", "play", "finished"),
-            action_groups=_groups("bid", "pass", "take", "discard", "announce", "kontra", "play"),
+            action_groups=_groups(  # holding: DP-A4
+                "bid", "pass", "hold", "take", "discard", "announce", "kontra", "play"
+            ),
             pots=("pagatkasse",),
         ),
         GameInfo(
@@ -154,15 +156,14 @@ GAMES: dict[str, GameInfo] = {
         GameInfo(
             "tarock-zu-dritt",
             "Tarock zu dritt",
-            (3, 4),
+            (3,),  # the rules text: "wird zu dritt mit 54 Karten gespielt"
             "tarock",
             False,
             "Österreichisches Dreiertarock nach Hausregeln.",
             "Austrian three-handed Tarock, house rules.",
+            dealer_sits_out=False,
             phases=("auction", "talon", "discard", "announce", "play", "finished"),
-            action_groups=_groups(
-                "bid", "pass", "hold", "take", "discard", "announce", "kontra", "play"
-            ),
+            action_groups=_groups("bid", "pass", "take", "discard", "announce", "kontra", "play"),
         ),
         GameInfo(
             "bayerisches-tarock",
