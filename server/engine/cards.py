@@ -102,7 +102,7 @@ class Pack:
             raise MalformedError(
                 "unknown_card",
                 f"'{text}' is not a card of the {self.name} pack",
-                f"'{text}' ist keine Karte des {self.name}-Blatts",
+                f"'{text}' ist keine Karte des Blatts {self.name}",
             ) from None
 
     def code(self, index: int) -> str:
@@ -217,7 +217,7 @@ def _german() -> Pack:
     for suit in "EGHS":
         for rank, pts in points.items():
             cards.append(Card(len(cards), suit + rank, suit, rank, pts, suit + rank))
-    return Pack("deutsches", tuple(cards), ("E", "G", "H", "S"))
+    return Pack("German", tuple(cards), ("E", "G", "H", "S"))
 
 
 TAROCK = _tarock()
