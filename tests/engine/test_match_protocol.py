@@ -103,9 +103,9 @@ def test_every_catalogue_key_of_the_descriptions_exists() -> None:
         for lang in ("de", "en"):
             missing = [k for k in keys if k not in catalogs.messages[lang]]
             assert missing == [], (game, lang)
-    for info in list_games():  # the catalogue's summaries are the registry's
-        assert catalogs.messages["de"][f"game.{info.name}.summary"] == info.summary_de
-        assert catalogs.messages["en"][f"game.{info.name}.summary"] == info.summary_en
+    for entry in list_games():  # the catalogue's summaries are the registry's
+        assert catalogs.messages["de"][f"game.{entry.name}.summary"] == entry.summary_de
+        assert catalogs.messages["en"][f"game.{entry.name}.summary"] == entry.summary_en
     for key in ("sheet.col.number", "sheet.col.values", "sheet.col.totals", "pot.reason.placing"):
         assert key in catalogs.messages["de"] and key in catalogs.messages["en"]
 
