@@ -140,3 +140,22 @@ def test_bad_evening_settings_and_foreign_deals() -> None:
     with pytest.raises(IllegalActionError) as err:
         ev.record(deal)
     assert err.value.code == "deal_not_finished"
+
+
+def test_the_evening_from_a_stored_config() -> None:
+    config: dict[str, object] = {"rounds": 1, "first_dealer": 3, "stake_cents": 10,
+                                 "options": {}}  # fmt: skip
+    ev = DoppelkopfEvening.from_config(SEATS, config)
+    assert (ev.start_points, ev.max_deals, ev.kurzer_limit, ev.depot_cents) == (30, 1, 7, 50)
+    quiet = DoppelkopfEvening.from_config(
+        SEATS, {**config, "depot_cents": 0, "kurzer_limit": 0, "start_points": 20}
+    )
+    assert (quiet.start_points, quiet.kurzer_limit, quiet.depot_cents) == (20, None, None)
+    deal = finish(play(quiet.start_deal(D_DEALT), "hochzeit erster", "gesund", "gesund",
+                       "gesund"), random.Random(1))  # fmt: skip
+    row = quiet.record(deal)
+    assert quiet.finished and not row.kurzer  # one deal, no Kurzer without a limit
+    assert quiet.pots_of_last_deal() == [] and quiet.pots() == {}  # no Depot
+    assert quiet.to_json()["start"] == dict.fromkeys(SEATS, 20)
+    with pytest.raises(MalformedError):
+        DoppelkopfEvening.from_config(SEATS, {**config, "start_points": 31})
