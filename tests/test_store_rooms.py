@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.engine.registry import get_rules
+from server.engine.registry import GAMES, get_rules
 from server.store import accounts, rooms
 from server.store.errors import (
     ConflictError,
@@ -148,6 +148,15 @@ def test_doppelkopf_rounds_range(migrated_db_url: str) -> None:
             assert (await new_room(db, host, "dreierles", rounds=50)).rounds == 50
 
     run_with_sessions(TestDatabase(migrated_db_url), scenario)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_rounds_rule_is_the_game_description(game: str) -> None:
+    rounds = GAMES[game].rounds
+    rule = rooms.rounds_rule(game)
+    assert (rule.minimum, rule.maximum, rule.default) == (rounds.min, rounds.max, rounds.default)
+    assert (rule.minimum == 0) == rounds.open_allowed  # 0 is allowed only as "open"
+    assert rooms.seat_limit(game) == max(GAMES[game].players)
 
 
 # --------------------------------------------------------------------------- joining

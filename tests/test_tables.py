@@ -65,11 +65,20 @@ async def stored_deals(db_url: str) -> list[dict[str, Any]]:
 
 
 async def pot_movements(db_url: str) -> list[tuple[str, str, int]]:
+    return sorted((pot, player, cents) for pot, player, cents, *_ in await pot_rows(db_url))
+
+
+async def pot_rows(db_url: str) -> list[tuple[str, str, int, str, str, Any, int | None]]:
+    """Every stored pot movement: pot, player, amount, unit, reason, params, deal id."""
     engine = make_engine(db_url, poolclass=NullPool)
     try:
         async with engine.connect() as db:
-            rows = await db.execute(select(PotMovement.pot, PotMovement.player, PotMovement.cents))
-            return sorted((pot, player, cents) for pot, player, cents in rows.all())
+            rows = await db.execute(
+                select(PotMovement.pot, PotMovement.player, PotMovement.cents, PotMovement.unit,
+                       PotMovement.reason, PotMovement.params, PotMovement.deal_id)
+                .order_by(PotMovement.id)
+            )  # fmt: skip
+            return [tuple(row) for row in rows.all()]
     finally:
         await engine.dispose()
 
@@ -214,6 +223,14 @@ def test_a_doppelkopf_deal_through_the_protocol(play_server: tuple[str, str]) ->
         assert clients[0].snapshot["match"]["finished"]  # type: ignore[index]
         depot = {name: place * 50 for name, place in sheet["placings"].items()}
         assert await pot_movements(db_url) == sorted(("depot", n, c) for n, c in depot.items())
+        # stored with the deal that ended the evening, the reason a code with its placing
+        evening = [d for d in deals if d["record"]["game"] == "doppelkopf"]
+        last = max(evening, key=lambda d: (d["match_id"], d["number"]))
+        assert sorted(r[1:] for r in await pot_rows(db_url)) == sorted(
+            (name, cents, "cents", "placing", {"placing": sheet["placings"][name]}, last["id"])
+            for name, cents in depot.items()
+        )
+        assert sheet["pots"] == {"depot": depot}
         for client in clients:
             check_messages(client, deals)
             await client.aclose()

@@ -23,10 +23,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
 from server.store.rooms import get_room, players_in_order
-from server.tables.matches import LiveMatch, build_engine_match, rebuild, unique_names
+from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
 from server.tables.writer import Writer
 
@@ -123,7 +124,7 @@ class TableManager:
                 "first_dealer": self.rng.randrange(len(names)),
             }
             game = room.game
-        live = LiveMatch(0, game, names, user_ids, config, build_engine_match(game, names, config))
+        live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
         table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)))
 
         async def store(session: AsyncSession) -> int:

@@ -111,3 +111,18 @@ def test_settle_debts() -> None:
     assert settle_debts({"A": 0, "B": 0}) == []
     with pytest.raises(ValueError):
         settle_debts({"A": 1})
+
+
+def test_the_partie_from_a_stored_config() -> None:
+    config: dict[str, object] = {"rounds": 1, "first_dealer": 1, "stake_cents": 5,
+                                 "options": {"counting": "thirds"}}  # fmt: skip
+    match = DreierlesMatch.from_config(["Anna", "Bernd", "Catrin"], config)
+    assert (match.rounds, match.first_dealer, match.stake_cents) == (1, 1, 5)
+    assert match.options["counting"] == "thirds" and match.final_round_special
+    assert match.next_setup().options["final_round"]  # one round: it is the last
+    plain = DreierlesMatch.from_config(
+        ["Anna", "Bernd", "Catrin"], {**config, "final_round_special": False}
+    )
+    assert not plain.next_setup().options["final_round"]
+    with pytest.raises(MalformedError):
+        DreierlesMatch.from_config(["A", "B", "C"], {**config, "final_round_special": 1})
