@@ -28,10 +28,16 @@ pytestmark = pytest.mark.skipif(
     NODE is None, reason="node is not installed; it runs web/static/js/cards.js"
 )
 
+#: cards.js names the packs as server/engine/cards.py does (spec §2); the engine's old name
+#: of the French 48-card pack is read as its new one until the engine has renamed it.
+RENAMED = {"doppelkopf": "french48"}
+#: The engine's packs under the names cards.js knows them by.
+JS_PACKS = {RENAMED.get(name, name): pack for name, pack in PACKS.items()}
+
 # Expected names, written out here independently of cards.js.
 SUIT_DE = {
     "tarock": {"H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"},
-    "doppelkopf": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
+    "french48": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
     "german": {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"},
 }
 RANK_DE = {
@@ -81,7 +87,7 @@ for (const code of input.unknown) {
 for (const [code, pack] of input.wrongPack) {
   out.wrongPack[code + "/" + pack] = attempt(() => cards.cardSvg(code, pack));
 }
-for (const pack of ["tarock", "doppelkopf", "german"]) out.codes[pack] = cards.codesOf(pack);
+for (const pack of ["tarock", "french48", "german"]) out.codes[pack] = cards.codesOf(pack);
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -109,7 +115,7 @@ def run() -> dict[str, Any]:
     """Run cards.js once in node over every card, the unknown codes and wrong packs."""
     assert NODE is not None
     data = {
-        "cards": [[name, card.code] for name, pack in PACKS.items() for card in pack.cards],
+        "cards": [[name, card.code] for name, pack in JS_PACKS.items() for card in pack.cards],
         "unknown": UNKNOWN,
         "wrongPack": [["T1", "german"], ["EO", "tarock"], ["CQ.1", "german"], ["HK", "nope"]],
     }
@@ -138,12 +144,12 @@ def texts(root: ET.Element) -> list[str]:
 
 
 def test_codes_match_the_engine(run: dict[str, Any]) -> None:
-    for name, pack in PACKS.items():
+    for name, pack in JS_PACKS.items():
         assert run["codes"][name] == [card.code for card in pack.cards]
 
 
 def test_every_card_is_an_svg_with_its_name(run: dict[str, Any]) -> None:
-    cards = {(name, card.code): card for name, pack in PACKS.items() for card in pack.cards}
+    cards = {(name, card.code): card for name, pack in JS_PACKS.items() for card in pack.cards}
     assert len(run["cards"]) == len(cards) == 54 + 48 + 36
     for row in run["cards"]:
         card = cards[(row["pack"], row["code"])]
@@ -167,18 +173,18 @@ def test_english_names(run: dict[str, Any]) -> None:
     assert en["tarock", "T1"] == "Tarock I (Pagat)"
     assert en["tarock", "SK"] == "Sküs"
     assert en["tarock", "KaC"] == "Cavall of Diamonds"
-    assert en["doppelkopf", "CQ.1"] == "Queen of Clubs"
-    assert en["doppelkopf", "DJ.2"] == "Jack of Diamonds"
+    assert en["french48", "CQ.1"] == "Queen of Clubs"
+    assert en["french48", "DJ.2"] == "Jack of Diamonds"
     assert en["german", "EO"] == "Ober of Acorns"
     assert en["german", "SU"] == "Unter of Bells"
     assert en["german", "SK"] == "King of Bells"
-    for name, pack in PACKS.items():
+    for name, pack in JS_PACKS.items():
         kinds = {card.kind for card in pack.cards}
         assert len({en[name, card.code] for card in pack.cards}) == len(kinds)
 
 
 def test_copies_share_the_picture_and_cards_differ(run: dict[str, Any]) -> None:
-    for name, pack in PACKS.items():
+    for name, pack in JS_PACKS.items():
         by_kind: dict[str, set[str]] = {}
         for row in run["cards"]:
             if row["pack"] == name:
@@ -194,7 +200,7 @@ def test_copies_share_the_picture_and_cards_differ(run: dict[str, Any]) -> None:
 
 def test_pack_of_and_the_shared_codes(run: dict[str, Any]) -> None:
     owners: dict[str, set[str]] = {}
-    for name, pack in PACKS.items():
+    for name, pack in JS_PACKS.items():
         for card in pack.cards:
             owners.setdefault(card.code, set()).add(name)
     shared = {code for code, names in owners.items() if len(names) > 1}

@@ -8,9 +8,9 @@ import { ApiError, api } from "./api.js";
 import { formatDate } from "./archive.js";
 import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
-import { money, t } from "./i18n.js";
-import { contractLabel } from "./table-games.js";
-import { renderSheet, signed } from "./table-sheet.js";
+import { contractLabel } from "./game-info.js";
+import { has, money, t } from "./i18n.js";
+import { potName, renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -39,10 +39,10 @@ export function renderPots(target, pots) {
     const tr = el("tr");
     const deal = pot.deal_number ? " · " + t("archive.deal_n", { n: pot.deal_number }) : "";
     tr.append(
-      el("td", "", pot.pot),
+      el("td", "", potName(pot.pot)),
       el("td", "", pot.player),
       el("td", "num", money(pot.cents)),
-      el("td", "", (pot.reason || "") + deal),
+      el("td", "", reasonText(pot.reason) + deal),
     );
     body.append(tr);
     sums[pot.pot] = (sums[pot.pot] || 0) + pot.cents;
@@ -52,8 +52,19 @@ export function renderPots(target, pots) {
   wrap.append(table);
   target.append(wrap);
   const totals = el("ul", "pot-sums");
-  for (const [pot, cents] of Object.entries(sums)) totals.append(el("li", "", t("archive.pots.sum", { pot, amount: money(cents) })));
+  for (const [pot, cents] of Object.entries(sums)) totals.append(el("li", "", t("archive.pots.sum", { pot: potName(pot), amount: money(cents) })));
   target.append(totals);
+}
+
+/**
+ * Why a pot moved: a code (`pot.reason.<code>`); text stored before reasons were codes
+ * is shown as it was.
+ * @param {string | null | undefined} reason
+ * @returns {string}
+ */
+export function reasonText(reason) {
+  if (!reason) return "";
+  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`) : reason;
 }
 
 /**
@@ -68,7 +79,7 @@ export function renderDeals(target, match, deals) {
   for (const deal of deals) {
     const item = el("li", "deal-item");
     item.dataset.deal = String(deal.id);
-    const title = deal.contract_title || contractLabel(match.game, deal.contract);
+    const title = deal.contract ? contractLabel(match.game, deal.contract) : deal.contract_title || "";
     const what = title ? t("archive.deal_line", { n: deal.number, contract: title }) : t("archive.deal_n", { n: deal.number });
     const head = el("div", "deal-head");
     if (deal.replay_available) {
