@@ -23,11 +23,13 @@
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
  *   first through `resultLine(line, ctx) → string | null` when the module has it.
- * - `actionGroups: Record<string, {fold?: boolean}>`: how the button groups of
- *   `action_groups` (verb → catalogue key) show: folded away (`fold`) or as a labelled row.
+ * - `actionGroups: Record<verb, {label?: string, fold?: boolean}>`: the verbs whose
+ *   buttons stand apart from the main row, as a labelled row or folded away (`fold`).
+ *   The label is the description's `action_groups[verb]` key when the catalogue has it,
+ *   else `label`. Without this export every button is in the main row.
  * - `isCall(action) → boolean`: whether the replay lists an action among the calls
- *   (auction, Vorbehalte); default: every action that is neither a card action nor
- *   an announcement group.
+ *   (auction, Vorbehalte); default: every action that is no card action and whose verb
+ *   the module does not set apart.
  * - `replayView(view, step) → view`: the spectator's view of a replay step with what the
  *   replay knows besides (such as every seat's true party).
  * - `replayLines(view, name, ctx) → string[]`: extra lines of the replay's info box.

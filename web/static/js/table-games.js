@@ -48,19 +48,21 @@ export function nameOf(code, pack) {
  */
 
 /**
- * The button group of an action: from the description's `action_groups` (verb → catalogue
- * key of the label), else from the module's `actionGroups`; folded when the module says so.
+ * The button group of an action. Buttons go to the main row unless the game's module
+ * sets their verb apart (`actionGroups`: a labelled row, or folded with `fold`); the
+ * label is the description's `action_groups` key of the verb when the catalogue has it,
+ * else the module's `label`.
  * @param {import("./game-info.js").Game} game
  * @param {string} action
  * @returns {ActionGroup}
  */
 export function actionGroup(game, action) {
   const verb = action.split(" ")[0];
-  const own = (game.module.actionGroups || {})[verb] || null;
+  const own = (game.module.actionGroups || {})[verb];
+  if (!own) return { key: "", label: "", fold: false };
   const described = (game.info.action_groups || {})[verb];
-  const key = described || (own && own.label) || "";
-  if (!key) return { key: "", label: "", fold: false };
-  return { key, label: has(key) ? t(key) : verb, fold: Boolean(own && own.fold) };
+  const key = described && has(described) ? described : own.label || described || verb;
+  return { key, label: has(key) ? t(key) : verb, fold: Boolean(own.fold) };
 }
 
 /**
