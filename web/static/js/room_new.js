@@ -62,7 +62,8 @@ function optionField(game, option) {
   } else if (option.choices.length) {
     control = document.createElement("select");
     for (const choice of option.choices) {
-      const item = el("option", undefined, label(`${key}.${choice}`, String(choice)));
+      const old = `opt.${game.name}.${option.name}.${choice}`;
+      const item = el("option", undefined, label(`${key}.${choice}`, label(old, String(choice))));
       item.setAttribute("value", String(choice));
       item.selected = choice === option.default;
       control.append(item);
