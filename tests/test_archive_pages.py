@@ -9,7 +9,9 @@ of a real finished deal.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
+from server.engine.registry import describe
 from tests.support import LiveServer
 from tests.table_client import COOKIE, Client, make_room, start, step
 
@@ -153,6 +156,19 @@ def test_every_page_renders_for_a_member(
         assert english.status_code == 200
         assert '<html lang="en">' in english.text
         assert '<a href="/archive">Archive</a>' in english.text
+
+
+def test_match_and_replay_pages_embed_the_game_description(
+    module_server: LiveServer, played: PlayedDeal, http: list[httpx.Client]
+) -> None:
+    anna = as_cookie(module_server, http, played.cookies[0])
+    for path in (f"/archive/matches/{played.match_id}", f"/archive/deals/{played.deal_id}"):
+        html = anna.get(path).text
+        found = re.search(r'<script type="application/json" id="game-info">(.*?)</script>', html)
+        assert found is not None, path
+        assert json.loads(found.group(1)) == describe("dreierles")
+    # the upload page knows no game until a record is read: the client asks /api/games/{name}
+    assert 'id="game-info"' not in anna.get("/archive/replay").text
 
 
 def test_the_deal_page_is_open_to_every_player_of_the_match(

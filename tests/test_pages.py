@@ -4,12 +4,14 @@ PATCH /api/me route the account page uses."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import httpx
 import pytest
 
+from server.engine.registry import describe
 from tests.conftest import Person
 from tests.support import api_error as error
 
@@ -27,6 +29,14 @@ def create_room(client: httpx.Client, name: str = "Stammtisch Nord", **fields: A
 
 def token_of(room: dict[str, Any]) -> str:
     return str(room["invite_url"]).removeprefix("/r/")
+
+
+def game_info_of(html: str) -> Any:
+    """The game description the page embeds (``<script type="application/json"
+    id="game-info">``)."""
+    found = re.search(r'<script type="application/json" id="game-info">(.*?)</script>', html)
+    assert found is not None, "no game-info element"
+    return json.loads(found.group(1))
 
 
 def page(client: httpx.Client, path: str, status: int = 200, **params: str) -> str:
@@ -130,6 +140,7 @@ def test_room_page_for_members_only(person: Person) -> None:
                  "ganze Punkte", room["invite_url"], "kein Zeitlimit"):  # fmt: skip
         assert text in html, text
     assert "Invite" in page(host, path, lang="en")
+    assert game_info_of(html) == describe("dreierles")
     stranger = person("Fremder")
     too_big = "/rooms/99999999999"  # beyond any row id: not found, not a database error
     for other in (path, "/rooms/999999", "/rooms/abc", too_big):
@@ -147,11 +158,46 @@ def test_table_page_for_members_only(person: Person) -> None:
     html = page(host, path)  # the shell: the script asks the socket for the match
     assert "Geheimrunde" in html and 'src="/static/js/table.js' in html
     assert f'data-room="{room["id"]}"' in html
+    info = game_info_of(html)
+    assert info == describe("dreierles")
+    assert (info["pack"], info["direction"], info["seats"]) == ("tarock", "anticlockwise", 3)
     stranger = person("Fremder")
     for other in (path, "/rooms/999999/table", "/rooms/abc/table", "/rooms/99999999999/table"):
         body = page(stranger, other, status=404)
         assert "Nicht gefunden" in body
         assert "Geheimrunde" not in body and "table.js" not in body
+        assert 'id="game-info"' not in body
+
+
+def test_the_table_page_of_a_doppelkopf_room_embeds_its_description(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(host, name="Vierer", game="doppelkopf")
+    info = game_info_of(page(host, f"/rooms/{room['id']}/table"))
+    assert info == describe("doppelkopf")
+    assert (info["pack"], info["direction"], info["dealer_sits_out"]) == (
+        "french48",
+        "clockwise",
+        False,
+    )
+    assert info["sheet"] == {
+        "kind": "counters",
+        "better": "lower",
+        "notes": [
+            "sheet.note.doppelkopf.lustsolo",
+            "sheet.note.doppelkopf.pflichtsolo",
+            "sheet.note.doppelkopf.replay",
+            "sheet.note.doppelkopf.vorfuehrung",
+            "sheet.note.doppelkopf.kurzer",
+        ],
+    }
+
+
+def test_game_info_cannot_end_its_script_element(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(host, name="</script><script>alert(1)</script>")
+    html = page(host, f"/rooms/{room['id']}/table")
+    embedded = html.split('id="game-info">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in embedded and json.loads(embedded)["name"] == "dreierles"
 
 
 def test_account_page(person: Person) -> None:

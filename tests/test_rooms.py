@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.engine.registry import get_rules, list_games
+from server.engine.registry import describe, get_rules, list_games
 from server.store.names import name_key
 from server.tables.matches import unique_names
 from tests.support import LiveServer
@@ -88,8 +88,39 @@ def test_games_lists_the_registry_with_options(anonymous: httpx.Client) -> None:
             assert shown["default"] == option.default
             assert shown["choices"] == list(option.choices)
             assert shown["help_de"] == option.help_de and shown["help_en"] == option.help_en
-    assert games["doppelkopf"]["rounds"] == {"min": 0, "max": 200, "default": 0}
-    assert games["dreierles"]["rounds"] == {"min": 1, "max": 50, "default": 4}
+            assert shown["label"] == f"option.{info.name}.{option.name}"
+            assert shown["help"] == f"option.{info.name}.{option.name}.help"
+    assert games["doppelkopf"]["rounds"] == {
+        "min": 0, "max": 200, "default": 0, "open_allowed": True, "unit": "deals"
+    }  # fmt: skip
+    assert games["dreierles"]["rounds"] == {
+        "min": 1, "max": 50, "default": 4, "open_allowed": False, "unit": "rounds"
+    }  # fmt: skip
+
+
+def test_games_carry_the_description(anonymous: httpx.Client) -> None:
+    games = {g["name"]: g for g in anonymous.get("/api/games").json()}
+    for info in list_games():
+        described = describe(info.name)
+        assert {k: games[info.name][k] for k in described} == described
+        one = anonymous.get(f"/api/games/{info.name}")
+        assert one.status_code == 200
+        assert one.json() == games[info.name]
+    dreierles = games["dreierles"]
+    assert dreierles["pack"] == "tarock" and dreierles["direction"] == "anticlockwise"
+    assert dreierles["seat_labels"] == ["seat.vorhand", "seat.mittelhand", "seat.hinterhand"]
+    assert dreierles["sheet"] == {"kind": "points", "better": "higher", "notes": []}
+    assert dreierles["match_options"][0]["name"] == "final_round_special"
+    assert games["doppelkopf"]["pots"] == ["depot"]
+    assert games["bayerisches-tarock"]["pack"] == "german"
+    assert games["bayerisches-tarock"]["direction"] == "clockwise"
+
+
+@pytest.mark.parametrize("name", ["schafkopf", "DOPPELKOPF", "x" * 40])
+def test_an_unknown_game_is_a_coded_404(anonymous: httpx.Client, name: str) -> None:
+    response = anonymous.get(f"/api/games/{name}")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "unknown_game"
 
 
 # --------------------------------------------------------------------------- creation

@@ -6,7 +6,8 @@
   pots, settlement, deals and downloads (``match-sheet.js``, ``chart.js``);
 - ``/archive/deals/{id}``: the replay of one deal, step by step (``replay.js``); the
   position is kept in the URL hash ``#step=N`` so that it can be shared;
-- ``/archive/replay``: upload a deal record and view it in the same viewer (``upload.js``);
+- ``/archive/replay``: upload a deal record and view it in the same viewer (``upload.js``;
+  it has no game until a record is read, so the client asks ``/api/games/{name}``);
 - ``/archive/stats``: statistics of my circle (``stats.js``).
 
 The pages hold no archive data themselves: the scripts load it from ``/api/history``
@@ -23,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.api.deps import Db, OptionalUser, parse_id
-from server.api.pages import login_first, not_found, render
+from server.api.pages import game_info_json, login_first, not_found, render
 from server.engine.registry import list_games
 from server.store import rooms
 from server.store.models import DealRow, Match, User
@@ -61,7 +62,12 @@ async def match_page(match_id: str, request: Request, db: Db, user: OptionalUser
     match = await _member_of_match(db, number, user) if number is not None else None
     if match is None:
         return not_found(request, user)
-    return render(request, "archive_match.html", {"match_id": match.id}, user=user)
+    return render(
+        request,
+        "archive_match.html",
+        {"match_id": match.id, "game_info_json": game_info_json(match.game)},
+        user=user,
+    )
 
 
 @router.get("/archive/deals/{deal_id}", response_class=HTMLResponse)
@@ -75,12 +81,18 @@ async def deal_page(deal_id: str, request: Request, db: Db, user: OptionalUser) 
         row = (
             await db.execute(select(DealRow.id, DealRow.match_id).where(DealRow.id == number))
         ).first()
-    if row is None or await _member_of_match(db, row.match_id, user) is None:
+    match = await _member_of_match(db, row.match_id, user) if row is not None else None
+    if row is None or match is None:
         return not_found(request, user)
     return render(
         request,
         "archive_replay.html",
-        {"deal_id": row.id, "match_id": row.match_id, "upload": False},
+        {
+            "deal_id": row.id,
+            "match_id": row.match_id,
+            "upload": False,
+            "game_info_json": game_info_json(match.game),
+        },
         user=user,
     )
 
@@ -93,7 +105,7 @@ async def upload_page(request: Request, user: OptionalUser) -> Response:
     return render(
         request,
         "archive_replay.html",
-        {"deal_id": None, "match_id": None, "upload": True},
+        {"deal_id": None, "match_id": None, "upload": True, "game_info_json": None},
         user=user,
     )
 

@@ -31,7 +31,7 @@ from server.api.i18n import LANG_COOKIE, LANGUAGES, Catalogs, pick_language
 from server.api.runtime import get_runtime
 from server.api.security import resolve_next
 from server.engine.base import OptionValue
-from server.engine.registry import GameInfo, list_games
+from server.engine.registry import GameInfo, describe, list_games
 from server.store import rooms
 from server.store.errors import NotFoundError
 from server.store.models import User
@@ -55,6 +55,13 @@ def script_json(value: object) -> str:
     (a name like ``</script><script>…``) can end the element or look like markup."""
     text = json.dumps(value, ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def game_info_json(game: str) -> str:
+    """The description of ``game`` (:func:`server.engine.registry.describe`) for the
+    ``<script type="application/json" id="game-info">`` element of the pages that show
+    a game; the client reads the game's pack, direction, seats and sheet from there."""
+    return script_json(describe(game))
 
 
 def _lang_links(request: Request) -> dict[str, str]:
@@ -332,6 +339,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
                     "start_with": list(rooms.players_to_start(room.game)),
                 }
             ),
+            "game_info_json": game_info_json(room.game),
             **_room_facts(request, user, room.stake_cents, room.rounds, room.timer_seconds),
         },
         user=user,

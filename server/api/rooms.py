@@ -28,7 +28,7 @@ from pydantic import (
 from server.api.deps import MAX_ID, CurrentUser, Db, OptionalUser
 from server.api.errors import ApiError
 from server.engine.base import OptionValue
-from server.engine.registry import GAMES, list_games
+from server.engine.registry import GAMES, describe, list_games
 from server.store import rooms
 from server.store.errors import NotFoundError
 from server.store.models import Room, RoomMember, User
@@ -57,25 +57,34 @@ OptionText = Annotated[StrictStr, StringConstraints(max_length=64)]
 
 
 class OptionOut(BaseModel):
-    """A per-room house-rule option of a game."""
+    """A per-room house-rule option of a game (``label``, ``help``: catalogue keys)."""
 
     name: str
     default: OptionValue
     choices: list[OptionValue]
+    label: str
+    help: str
     help_de: str
     help_en: str
 
 
 class RoundsOut(BaseModel):
-    """The allowed range of ``rounds`` (for Doppelkopf: deals, 0 = until someone reaches 0)."""
+    """The allowed range of ``rounds``: its unit (``rounds`` or ``deals``), and whether 0
+    means "until the match ends by itself" (``open_allowed``)."""
 
     min: int
     max: int
     default: int
+    open_allowed: bool
+    unit: str
 
 
 class GameOut(BaseModel):
-    """A game of the registry; playable games list their per-room options."""
+    """A game of the registry: its description (:func:`server.engine.registry.describe`,
+    ``docs/api.md`` "Games") with the summaries in both languages; playable games list
+    their per-room options."""
+
+    model_config = ConfigDict(extra="allow")
 
     name: str
     title: str
@@ -268,35 +277,29 @@ async def _room_by_invite(db: Db, token: str) -> Room:
 # --------------------------------------------------------------------------- routes
 
 
+def game_out(name: str) -> GameOut:
+    """The description of the game ``name`` with both summaries (raises ``unknown_game``)."""
+    info = rooms.game_info(name)
+    return GameOut.model_validate(
+        {**describe(name), "summary_de": info.summary_de, "summary_en": info.summary_en}
+    )
+
+
 @router.get("/games", response_model=list[GameOut])
 async def games() -> list[GameOut]:
-    """Every game of the registry; playable games with their per-room options."""
-    result = []
-    for info in list_games():
-        rule = rooms.rounds_rule(info.name)
-        options = rooms.per_room_options(info.name) if info.implemented else ()
-        result.append(
-            GameOut(
-                name=info.name,
-                title=info.title,
-                players=list(info.players),
-                implemented=info.implemented,
-                summary_de=info.summary_de,
-                summary_en=info.summary_en,
-                rounds=RoundsOut(min=rule.minimum, max=rule.maximum, default=rule.default),
-                options=[
-                    OptionOut(
-                        name=o.name,
-                        default=o.default,
-                        choices=list(o.choices),
-                        help_de=o.help_de,
-                        help_en=o.help_en,
-                    )
-                    for o in options
-                ],
-            )
+    """Every game of the registry with its description; playable games with their per-room
+    options."""
+    return [game_out(info.name) for info in list_games()]
+
+
+@router.get("/games/{name}", response_model=GameOut)
+async def game(name: Annotated[str, Path(max_length=40)]) -> GameOut:
+    """One game's description; 404 ``unknown_game`` for a name the registry does not know."""
+    if name not in GAMES:
+        raise ApiError(
+            404, "unknown_game", f"There is no game '{name}'.", f"Es gibt kein Spiel '{name}'."
         )
-    return result
+    return game_out(name)
 
 
 @router.post("/rooms", response_model=RoomOut, status_code=201)

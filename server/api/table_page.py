@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from server.api.deps import Db, OptionalUser, parse_id
-from server.api.pages import login_first, not_found, render
+from server.api.pages import game_info_json, login_first, not_found, render
 from server.engine.registry import GAMES
 from server.store import rooms
 
@@ -31,6 +31,11 @@ async def table_page(room_id: str, request: Request, db: Db, user: OptionalUser)
     return render(
         request,
         "table.html",
-        {"room": room, "game_title": info.title, "pack": info.pack},
+        {
+            "room": room,
+            "game_title": info.title,
+            "pack": info.pack,
+            "game_info_json": game_info_json(room.game),
+        },
         user=user,
     )

@@ -8,9 +8,10 @@ card points. The notation follows ``shared/rules/DECISIONS.md``:
   ranks ``K`` (König), ``D`` (Dame), ``C`` (Cavall/Reiter), ``B`` (Bube), then the pip
   cards ``A 2 3 4`` in the red suits and ``10 9 8 7`` in the black suits, each list
   highest first. Card points 5/4/3/2/1; ``SK``, ``T21`` and ``T1`` count 5.
-* **Doppelkopf** (48 cards): suits ``C`` (♣ Kreuz), ``S`` (♠ Pik), ``H`` (♥ Herz),
-  ``D`` (♦ Karo); ranks ``A 10 K Q J 9`` (Q = Dame, J = Bube). Every card exists twice;
-  the copies are told apart by a suffix: ``H10.1`` and ``H10.2``. Augen 11/10/4/3/2/0.
+* **French 48** (``"french48"``, 48 cards; Doppelkopf): suits ``C`` (♣ Kreuz), ``S``
+  (♠ Pik), ``H`` (♥ Herz), ``D`` (♦ Karo); ranks ``A 10 K Q J 9`` (Q = Dame, J = Bube).
+  Every card exists twice; the copies are told apart by a suffix: ``H10.1`` and
+  ``H10.2``. Augen 11/10/4/3/2/0.
 * **German pack** (36 cards; Bayerisches Tarock): suits ``E`` (Eichel), ``G`` (Gras),
   ``H`` (Herz), ``S`` (Schellen); ranks ``A 10 K O U 9 8 7 6``. Augen 11/10/4/3/2/0.
 
@@ -207,7 +208,7 @@ def _doppelkopf() -> Pack:
             for rank, pts in points.items():
                 kind = suit + rank
                 cards.append(Card(len(cards), f"{kind}.{copy}", suit, rank, pts, kind))
-    return Pack("Doppelkopf", tuple(cards), ("C", "S", "H", "D"))
+    return Pack("French 48", tuple(cards), ("C", "S", "H", "D"))
 
 
 def _german() -> Pack:
@@ -221,6 +222,9 @@ def _german() -> Pack:
 
 TAROCK = _tarock()
 DOPPELKOPF = _doppelkopf()
+#: The 48-card French pack by the name the registry and the client use (``"french48"``).
+FRENCH48 = DOPPELKOPF
 GERMAN = _german()
 
-PACKS: dict[str, Pack] = {"tarock": TAROCK, "doppelkopf": DOPPELKOPF, "german": GERMAN}
+#: The packs by their names in the game description (``GameInfo.pack``) and ``cards.js``.
+PACKS: dict[str, Pack] = {"tarock": TAROCK, "french48": FRENCH48, "german": GERMAN}

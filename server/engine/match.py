@@ -1,6 +1,16 @@
-"""What every match (Partie, evening) shares: checking the next deal, and who pays whom.
+"""The match (Partie, evening) of every game: one protocol the runtime and the archive use.
 
-Each game's match module (``games/<game>/match.py`` or ``evening.py``) owns its sheet.
+A game's match module (``games/<game>/match.py`` or ``evening.py``) subclasses
+:class:`Match`; :func:`server.engine.registry.new_match` is the runtime's only way to one.
+A match is computed purely from the outcomes of its deals: the runtime asks
+:meth:`Match.next_setup` who deals and sits where, creates the deal with
+:meth:`Match.start_deal`, and hands the finished deal back to :meth:`Match.record`; right
+after, :meth:`Match.pots_of_last_deal` says what that deal moved into or out of the pots
+(the runtime stores these movements with the deal). Replaying the stored deals through
+:meth:`Match.record` rebuilds the same match, sheet and pots.
+
+The sheet (:meth:`Match.to_json`) states its own kind and columns, so that the archive and
+the client render it without knowing the game (``docs/api.md``, "The score sheet").
 
 >>> settle_debts({"Anna": 90, "Bernd": -30, "Catrin": -60})
 [Payment(payer='Catrin', payee='Anna', cents=60), Payment(payer='Bernd', payee='Anna', cents=30)]
@@ -8,11 +18,13 @@ Each game's match module (``games/<game>/match.py`` or ``evening.py``) owns its 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Deal
-from server.engine.errors import IllegalActionError
+from server.engine.base import JSON, Deal, Dealt, Option, OptionValue
+from server.engine.errors import IllegalActionError, MalformedError
 
 
 def finished_outcome(
@@ -44,6 +56,42 @@ class Payment:
     cents: int
 
 
+@dataclass(frozen=True, slots=True)
+class PotMove:
+    """Money (``unit="cents"``) or points a player moves into a pot (positive ``amount``)
+    or takes out of it (negative), with the reason as a code and its parameters
+    (catalogue key ``pot.reason.<reason>``)."""
+
+    pot: str
+    player: str
+    amount: int
+    reason: str
+    unit: str = "cents"
+    params: tuple[tuple[str, int | str | bool], ...] = ()
+
+    def to_json(self) -> JSON:
+        """``{"pot", "player", "cents"|"points", "reason", ...params}``."""
+        return {
+            "pot": self.pot,
+            "player": self.player,
+            self.unit: self.amount,
+            "reason": self.reason,
+            **dict(self.params),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """Who deals and who sits where in the next deal, its options and a sheet note code."""
+
+    number: int
+    dealer: str
+    seats: tuple[str, ...]
+    sitting_out: str | None
+    options: dict[str, OptionValue]
+    note: str | None = None
+
+
 def settle_debts(balances: Mapping[str, int]) -> list[Payment]:
     """Return transfers that settle ``balances`` (cents, summing to zero).
 
@@ -68,3 +116,85 @@ def settle_debts(balances: Mapping[str, int]) -> list[Payment]:
         if not due[j]:
             j += 1
     return payments
+
+
+def placings_of(totals: Mapping[str, int], *, higher_is_better: bool) -> dict[str, int]:
+    """Placing per player (1 = best); equal totals share the better placing."""
+    ordered = sorted(totals.values(), reverse=higher_is_better)
+    return {name: ordered.index(value) + 1 for name, value in totals.items()}
+
+
+class Match(ABC):
+    """A match of one game: its deals' setup, the sheet, the pots and the settlement."""
+
+    #: The game's name (as in the registry).
+    game: ClassVar[str]
+    #: ``"points"`` (totals add up from 0) or ``"counters"`` (count down from a start).
+    kind: ClassVar[str]
+    #: Which end of the totals wins: ``"higher"`` or ``"lower"``.
+    better: ClassVar[str]
+    #: What the match reads from its config besides the common keys.
+    match_options: ClassVar[tuple[Option, ...]] = ()
+
+    players: tuple[str, ...]
+
+    @classmethod
+    @abstractmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The match from a stored config: ``rounds``, ``first_dealer``, ``stake_cents``,
+        ``options`` and the game's :attr:`match_options` (missing ones: their defaults)."""
+
+    @classmethod
+    def read_match_options(cls, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        """The game's match options from ``config``, defaults filled in, each checked."""
+        return {o.name: o.check(config.get(o.name, o.default)) for o in cls.match_options}
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """Whether the match is over."""
+
+    @abstractmethod
+    def next_setup(self) -> DealSetup:
+        """Dealer, seats and options of the next deal; raise when the match is over."""
+
+    @abstractmethod
+    def start_deal(self, dealt: Dealt) -> Deal:
+        """Create the next deal from the dealt cards."""
+
+    @abstractmethod
+    def record(self, deal: Any) -> Any:
+        """Write a finished deal (the one :meth:`next_setup` set up) on the sheet."""
+
+    def pots_of_last_deal(self) -> list[PotMove]:
+        """What the deal recorded last moved into or out of the pots (none by default)."""
+        return []
+
+    def pots(self) -> dict[str, dict[str, int]]:
+        """Each pot's contents per player so far (empty for a game without pots)."""
+        return {}
+
+    @abstractmethod
+    def standing(self) -> dict[str, int]:
+        """Each player's current total (points or counter)."""
+
+    def placings(self) -> dict[str, int]:
+        """Placing per player by :meth:`standing` (1 = best; ties share)."""
+        return placings_of(self.standing(), higher_is_better=self.better == "higher")
+
+    @abstractmethod
+    def balances_cents(self) -> dict[str, int]:
+        """Each player's balance in cents (summing to zero)."""
+
+    def settlement(self) -> list[Payment]:
+        """Who pays whom (in cents) on the current balances."""
+        return settle_debts(self.balances_cents())
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The sheet (see the module text and ``docs/api.md``)."""
+
+
+def bad_config(message: str, message_de: str) -> MalformedError:
+    """The error for a match config the game cannot play."""
+    return MalformedError("bad_match", message, message_de)

@@ -63,18 +63,13 @@ DEFAULT_STAKE_CENTS = 10
 
 @dataclass(frozen=True, slots=True)
 class RoundsRule:
-    """How many rounds a room of a game may play, and the default.
-
-    For Doppelkopf ``rounds`` counts deals and 0 means "until someone reaches 0".
-    """
+    """How many rounds (or deals: the game description's ``rounds.unit``) a room of a game
+    may play, and the default; where ``rounds.open_allowed``, 0 means "until the match
+    ends by itself"."""
 
     minimum: int
     maximum: int
     default: int
-
-
-_ROUNDS = {"doppelkopf": RoundsRule(0, 200, 0)}
-_ROUNDS_OTHER = RoundsRule(1, 50, 4)
 
 
 # --------------------------------------------------------------------------- games
@@ -93,7 +88,7 @@ def game_info(game: str) -> GameInfo:
 
 
 def seat_limit(game: str) -> int:
-    """The most players a room of ``game`` can seat (Doppelkopf 4, three-player games 4)."""
+    """The most players a room of ``game`` can seat (the most its description lists)."""
     return max(game_info(game).players)
 
 
@@ -103,8 +98,9 @@ def players_to_start(game: str) -> tuple[int, ...]:
 
 
 def rounds_rule(game: str) -> RoundsRule:
-    """The allowed range and default of ``rounds`` for ``game``."""
-    return _ROUNDS.get(game, _ROUNDS_OTHER)
+    """The allowed range and default of ``rounds`` for ``game`` (from its description)."""
+    rounds = game_info(game).rounds
+    return RoundsRule(rounds.min, rounds.max, rounds.default)
 
 
 def per_room_options(game: str) -> tuple[Option, ...]:

@@ -53,7 +53,7 @@ def test_count_down_only_the_winners_counters_move() -> None:
 def test_won_voluntary_solo_obliges_the_others_and_the_dealer_deals_again() -> None:
     ev = evening()
     row = ev.record(solo_deal(ev, won=True))
-    assert row.note == "Lustsolo"
+    assert row.note == "lustsolo"
     assert row.points["Paul"] == 3 * row.value
     assert ev.counters["Paul"] == 30 - 3 * row.value
     assert ev.obligations == {"Ute": ["damen"], "Paul": [], "Rita": ["damen"], "Olaf": ["damen"]}
@@ -65,7 +65,7 @@ def test_lost_solo_is_replayed_at_once() -> None:
     row = ev.record(solo_deal(ev, won=False))
     assert row.points["Paul"] == -3 * row.value and ev.counters["Paul"] == 30
     setup = ev.next_setup()
-    assert setup.note == "Wiederholung"
+    assert setup.note == "replay"
     assert setup.options["pflichtsolo"] == "1:damen" and setup.options["pflichtsolo_lead"] == (
         "soloist")  # fmt: skip
     deal = ev.start_deal(D_DEALT)
@@ -76,18 +76,18 @@ def test_owed_solo_declared_voluntarily_discharges_the_obligation() -> None:
     ev = evening()
     ev.obligations["Paul"] = ["damen"]
     row = ev.record(solo_deal(ev, won=True))
-    assert row.note == "Pflichtsolo"
+    assert row.note == "pflichtsolo"
     assert ev.obligations["Paul"] == [] and ev.obligations["Ute"] == []
 
 
 def test_vorfuehrung_when_a_counter_falls_below_six() -> None:
     ev = evening(start_points=5)  # every counter is below 6 from the start
     ev.obligations["Rita"] = ["buben"]
-    assert ev.next_setup().note == ""  # the Vorführung starts after a deal is written
+    assert ev.next_setup().note is None  # the Vorführung starts after a deal is written
     ev.record(finish(play(ev.start_deal(D_DEALT), *("gesund",) * 4), random.Random(3)))
     assert ev.vorfuehrung
     setup = ev.next_setup()
-    assert setup.note == "Vorführung"
+    assert setup.note == "vorfuehrung"
     assert setup.options["pflichtsolo"] == f"{setup.seats.index('Rita')}:buben"
     assert setup.options["pflichtsolo_lead"] == "p1"
     deal = ev.start_deal(D_DEALT)
@@ -100,7 +100,7 @@ def test_end_waits_for_owed_solos() -> None:
     assert row.number == 1 and ev.end_requested
     assert not ev.finished  # three Damensoli are owed
     setup = ev.next_setup()
-    assert setup.note == "Vorführung" and setup.options["pflichtsolo_lead"] == "p1"
+    assert setup.note == "vorfuehrung" and setup.options["pflichtsolo_lead"] == "p1"
     assert setup.options["pflichtsolo"] == "0:damen"  # Ute sits left of the dealer
 
 

@@ -20,30 +20,34 @@ From ``doppelkopf.txt`` (sections on scoring, "Pflichtsolo", "Verschärfte Spiel
 * **Kurzer!**: a deal in which somebody scores more than ``kurzer_limit`` points (7) is
   marked on the sheet (the host pours a round).
 * **Depot**: at the end each player pays his placing times ``depot_cents`` (0.50 €) — the
-  lowest counter is first; equal counters share the better placing.
+  lowest counter is first; equal counters share the better placing. The Depot is the
+  evening's pot: :meth:`DoppelkopfEvening.pots_of_last_deal` reports the payments after
+  the deal that ends the evening (reason ``placing`` with the placing as parameter).
+
+The evening implements :class:`server.engine.match.Match` with a ``"counters"`` sheet
+(lower is better). Sheet notes are codes (catalogue ``sheet.note.doppelkopf.<code>``):
+``lustsolo``, ``pflichtsolo``, ``replay`` (a lost solo played again), ``vorfuehrung``;
+a row is ``obligatory`` when its solo was owed (``pflichtsolo``, ``vorfuehrung``). The
+stake does not apply: the evening's money is the Depot. Its match options
+(:attr:`DoppelkopfEvening.match_options`) come from the stored config; ``rounds`` is
+``max_deals`` (0: until a counter reaches 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, OptionValue
+from server.engine.base import JSON, Dealt, Option
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import SOLOS
 from server.engine.games.doppelkopf.deal import Doppelkopf, DoppelkopfDeal
-from server.engine.match import finished_outcome
+from server.engine.match import DealSetup, Match, PotMove, finished_outcome
 
-
-@dataclass(frozen=True, slots=True)
-class DealSetup:
-    """Dealer, seats (P1 … P4) and options of the next deal, with why it is special."""
-
-    number: int
-    dealer: str
-    seats: tuple[str, str, str, str]
-    options: dict[str, OptionValue]
-    note: str = ""
+COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals", "note")
+#: Notes of a solo that was owed.
+OBLIGATORY_NOTES = ("pflichtsolo", "vorfuehrung")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +62,53 @@ class SheetRow:
     points: dict[str, int]
     counters: dict[str, int]
     kurzer: bool
-    note: str = ""
+    note: str | None = None
     detail: JSON = field(default_factory=dict)
 
 
-class DoppelkopfEvening:
+class DoppelkopfEvening(Match):
     """A Doppelkopf evening, computed purely from the outcomes of its deals."""
+
+    game = "doppelkopf"
+    kind = "counters"
+    better = "lower"
+    match_options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "start_points",
+            30,
+            (30, 20, 40, 50),
+            "Startwert jedes Zählers.",
+            "Every counter's start value.",
+        ),
+        Option(
+            "kurzer_limit",
+            7,
+            (7, 5, 10, 0),
+            "Kurzer!, wenn jemand in einem Spiel mehr Punkte macht (0: nie).",
+            "Kurzer! when somebody scores more points in one deal (0: never).",
+        ),
+        Option(
+            "depot_cents",
+            50,
+            (50, 0, 20, 100),
+            "Depot: Platz mal so viele Cent am Ende (0: kein Depot).",
+            "Depot: placing times this many cents at the end (0: no Depot).",
+        ),
+        Option(
+            "vorfuehrung_below",
+            6,
+            (6, 0, 10),
+            "Vorführung, sobald ein Zähler darunter fällt.",
+            "Vorführung as soon as a counter falls below this.",
+        ),
+        Option(
+            "max_solo_replays",
+            0,
+            (0, 1, 2, 3),
+            "Wie oft ein verlorenes Solo wiederholt wird (0: bis es gewonnen ist).",
+            "How often a lost solo is played again (0: until it is won).",
+        ),
+    )
 
     def __init__(
         self,
@@ -107,6 +152,24 @@ class DoppelkopfEvening:
         self.vorfuehrung = False
         self.end_requested = False
         self.rows: list[SheetRow] = []
+        self.last_pots: list[PotMove] = []
+        self.pot_totals: dict[str, dict[str, int]] = {}
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The evening from a stored config (see :meth:`Match.from_config`)."""
+        extra = cls.read_match_options(config)
+        return cls(
+            players,
+            start_points=int(extra["start_points"]),
+            max_deals=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            options=config.get("options"),
+            kurzer_limit=int(extra["kurzer_limit"]) or None,
+            depot_cents=int(extra["depot_cents"]) or None,
+            vorfuehrung_below=int(extra["vorfuehrung_below"]),
+            max_solo_replays=int(extra["max_solo_replays"]),
+        )
 
     # ------------------------------------------------------------------ progress
 
@@ -131,11 +194,11 @@ class DoppelkopfEvening:
         seats = self._seats()
         options = dict(self.options, pflichtsolo="", pflichtsolo_lead="soloist")
         lead = "p1" if self.vorfuehrung or self.end_requested else "soloist"
-        note = ""
+        note = None
         if self.replay is not None:
             player, solo, _ = self.replay
             options.update(pflichtsolo=f"{seats.index(player)}:{solo}", pflichtsolo_lead=lead)
-            note = "Wiederholung"
+            note = "replay"
         elif self.vorfuehrung or self.end_requested:
             for player in seats:  # the first obliged player from the dealer's left
                 if self.obligations[player]:
@@ -143,9 +206,10 @@ class DoppelkopfEvening:
                     options.update(
                         pflichtsolo=f"{seats.index(player)}:{solo}", pflichtsolo_lead="p1"
                     )
-                    note = "Vorführung"
+                    note = "vorfuehrung"
                     break
-        return DealSetup(len(self.rows) + 1, self.players[self.dealer], seats, options, note)
+        dealer = self.players[self.dealer]
+        return DealSetup(len(self.rows) + 1, dealer, seats, None, options, note)
 
     def start_deal(self, dealt: Dealt) -> DoppelkopfDeal:
         """Create the next deal from the dealt cards."""
@@ -188,9 +252,28 @@ class DoppelkopfEvening:
         )
         self.rows.append(row)
         self._check_end()
+        self.last_pots = self._depot_moves() if self.finished else []
+        for move in self.last_pots:
+            pot = self.pot_totals.setdefault(move.pot, {})
+            pot[move.player] = pot.get(move.player, 0) + move.amount
         return row
 
-    def _after_solo(self, soloist: str, solo: str, won: bool, setup: DealSetup) -> str:
+    def _depot_moves(self) -> list[PotMove]:
+        placings = self.placings()
+        return [
+            PotMove("depot", name, cents, "placing", params=(("placing", placings[name]),))
+            for name, cents in self.depot().items()
+        ]
+
+    def pots_of_last_deal(self) -> list[PotMove]:
+        """The Depot payments when the deal recorded last ended the evening, else none."""
+        return list(self.last_pots)
+
+    def pots(self) -> dict[str, dict[str, int]]:
+        """The Depot's contents per player (cents) once the evening is over."""
+        return {pot: dict(players) for pot, players in self.pot_totals.items()}
+
+    def _after_solo(self, soloist: str, solo: str, won: bool, setup: DealSetup) -> str | None:
         """Pflichtsolo bookkeeping after a solo; returns the sheet note."""
         if self.replay is not None:
             voluntary = self.replay[2]
@@ -213,7 +296,7 @@ class DoppelkopfEvening:
         else:
             self.replay = (soloist, solo, voluntary)
             self.replays_in_a_row += 1
-        return setup.note or ("Lustsolo" if voluntary else "Pflichtsolo")
+        return setup.note or ("lustsolo" if voluntary else "pflichtsolo")
 
     def _check_end(self) -> None:
         if min(self.counters.values()) <= 0 or (
@@ -225,10 +308,13 @@ class DoppelkopfEvening:
 
     # ------------------------------------------------------------------ results
 
-    def placings(self) -> dict[str, int]:
-        """Placing per player: lowest counter first; equal counters share a placing."""
-        ordered = sorted(self.counters.values())
-        return {name: ordered.index(value) + 1 for name, value in self.counters.items()}
+    def standing(self) -> dict[str, int]:
+        """Each player's counter."""
+        return dict(self.counters)
+
+    def balances_cents(self) -> dict[str, int]:
+        """Nobody pays anybody: the evening's money goes into the Depot (see :meth:`pots`)."""
+        return dict.fromkeys(self.players, 0)
 
     def depot(self) -> dict[str, int]:
         """What each player pays into the Depot (cents): placing × ``depot_cents``."""
@@ -237,10 +323,15 @@ class DoppelkopfEvening:
         return {name: place * self.depot_cents for name, place in self.placings().items()}
 
     def to_json(self) -> JSON:
-        """The sheet, obligations and end-of-evening figures as JSON."""
+        """The sheet, obligations and end-of-evening figures (``docs/api.md``, "The score
+        sheet"; ``counters``, ``start_points`` and ``depot_cents`` as before)."""
         return {
-            "game": self.rules.name,
+            "game": self.game,
+            "kind": self.kind,
+            "better": self.better,
             "players": list(self.players),
+            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "start": dict.fromkeys(self.players, self.start_points),
             "start_points": self.start_points,
             "rows": [
                 {
@@ -249,17 +340,30 @@ class DoppelkopfEvening:
                     "contract": r.contract,
                     "declarer": r.declarer,
                     "value": r.value,
+                    "values": dict(r.points),
                     "points": r.points,
+                    "totals": dict(r.counters),
                     "counters": r.counters,
                     "kurzer": r.kurzer,
                     "note": r.note,
+                    "obligatory": r.note in OBLIGATORY_NOTES,
                 }
                 for r in self.rows
             ],
+            "totals": dict(self.counters),
             "counters": dict(self.counters),
+            "progress": {"done": len(self.rows), "of": self.max_deals or None},
+            "lines": [
+                {"code": "owes_solo", "player": p, "solo": s}
+                for p, solos in self.obligations.items()
+                for s in solos
+            ],
             "obligations": {p: list(s) for p, s in self.obligations.items()},
             "vorfuehrung": self.vorfuehrung,
+            "pots": self.pots(),
             "finished": self.finished,
-            "placings": self.placings() if self.finished else None,
+            "placings": self.placings(),
             "depot_cents": self.depot() if self.finished else None,
+            "balances_cents": self.balances_cents(),
+            "payments": [],
         }

@@ -11,28 +11,23 @@
   Solo may be bid, and if nobody bids, the Räuber is worth ``final_rauber_points``.
 * The sheet lists every deal with its points per person and the running totals; the
   final settlement says who pays whom, in cents at the agreed stake per point.
+* The match implements :class:`server.engine.match.Match`: a ``"points"`` sheet (totals
+  from 0, higher is better); Dreierles moves no pots. The match option
+  ``final_round_special`` (default on) is read from the stored config.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, OptionValue
+from server.engine.base import JSON, Dealt, Option
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
-from server.engine.match import Payment, finished_outcome, settle_debts
+from server.engine.match import DealSetup, Match, finished_outcome
 
-
-@dataclass(frozen=True, slots=True)
-class DealSetup:
-    """Who deals and who sits where in the next deal of the match."""
-
-    number: int
-    dealer: str
-    seats: tuple[str, str, str]
-    sitting_out: str | None
-    options: dict[str, OptionValue]
+COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +44,21 @@ class SheetRow:
     detail: JSON = field(default_factory=dict)
 
 
-class DreierlesMatch:
+class DreierlesMatch(Match):
     """A Partie of Dreierles, computed purely from the outcomes of its deals."""
+
+    game = "dreierles"
+    kind = "points"
+    better = "higher"
+    match_options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "final_round_special",
+            True,
+            (True, False),
+            "Die letzte Runde ist »Räuber oder Solo«.",
+            "The last round is played as Räuber oder Solo.",
+        ),
+    )
 
     def __init__(
         self,
@@ -83,6 +91,19 @@ class DreierlesMatch:
         self.final_round_special = final_round_special
         self.rows: list[SheetRow] = []
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The Partie from a stored config (see :meth:`Match.from_config`)."""
+        extra = cls.read_match_options(config)
+        return cls(
+            players,
+            rounds=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            options=config.get("options"),
+            final_round_special=bool(extra["final_round_special"]),
+        )
 
     @property
     def total_deals(self) -> int:
@@ -140,19 +161,23 @@ class DreierlesMatch:
         self.rows.append(row)
         return row
 
+    def standing(self) -> dict[str, int]:
+        """Each person's points so far."""
+        return dict(self.totals)
+
     def balances_cents(self) -> dict[str, int]:
         """Each person's total in cents at the stake per point."""
         return {name: pts * self.stake_cents for name, pts in self.totals.items()}
 
-    def settlement(self) -> list[Payment]:
-        """Who pays whom (in cents) on the current totals."""
-        return settle_debts(self.balances_cents())
-
     def to_json(self) -> JSON:
-        """The score sheet and settlement as JSON."""
+        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
         return {
-            "game": self.rules.name,
+            "game": self.game,
+            "kind": self.kind,
+            "better": self.better,
             "players": list(self.players),
+            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "start": dict.fromkeys(self.players, 0),
             "rounds": self.rounds,
             "deals": self.total_deals,
             "stake_cents": self.stake_cents,
@@ -163,15 +188,22 @@ class DreierlesMatch:
                     "sitting_out": r.sitting_out,
                     "contract": r.contract,
                     "declarer": r.declarer,
+                    "values": dict(r.points),
                     "points": r.points,
                     "totals": r.totals,
+                    "note": None,
+                    "obligatory": False,
                 }
                 for r in self.rows
             ],
             "totals": dict(self.totals),
+            "progress": {"done": len(self.rows), "of": self.total_deals},
+            "lines": [],
+            "pots": {},
+            "finished": self.finished,
+            "placings": self.placings(),
             "balances_cents": self.balances_cents(),
             "payments": [
                 {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
             ],
-            "finished": self.finished,
         }
