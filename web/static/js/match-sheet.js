@@ -42,7 +42,7 @@ export function renderPots(target, pots) {
       el("td", "", potName(pot.pot)),
       el("td", "", pot.player),
       el("td", "num", money(pot.cents)),
-      el("td", "", reasonText(pot.reason) + deal),
+      el("td", "", reasonText(pot) + deal),
     );
     body.append(tr);
     sums[pot.pot] = (sums[pot.pot] || 0) + pot.cents;
@@ -57,14 +57,15 @@ export function renderPots(target, pots) {
 }
 
 /**
- * Why a pot moved: a code (`pot.reason.<code>`); text stored before reasons were codes
- * is shown as it was.
- * @param {string | null | undefined} reason
+ * Why a pot moved: a code (`pot.reason.<code>`, filled from the movement's parameters);
+ * text stored before reasons were codes is shown as it was.
+ * @param {any} pot a pot movement
  * @returns {string}
  */
-export function reasonText(reason) {
+export function reasonText(pot) {
+  const reason = pot.reason;
   if (!reason) return "";
-  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`) : reason;
+  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`, pot) : reason;
 }
 
 /**

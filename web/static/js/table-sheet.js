@@ -2,8 +2,8 @@
  * The running score sheet ("Schreibe") of any game, rendered from what the sheet says of
  * itself (spec §3, the match's `to_json()`): its `kind` ("points": values per deal with
  * running totals; "counters": counting down from a start, such as 30 each), its
- * `columns` (the leading columns before the players': `number`, `dealer`, `contract`,
- * `declarer`, `note`…, each with a catalogue key as label), its `rows`, `totals`, `pots`,
+ * `columns` (`number`, `dealer`, `contract`, `declarer`, `note`… each with a catalogue key
+ * as label; `values` and `totals` stand for the players' cells, one per player), its `rows`, `totals`, `pots`,
  * `placings`, `balances_cents` and `payments`. Contracts and notes are codes
  * (`contract.<game>.<code>`, `sheet.note.<game>.<code>`). Sheets stored before the sheet
  * described itself (`points`/`counters` per row, `start_points`) are read the same way.
@@ -25,8 +25,8 @@ import { has, money, t } from "./i18n.js";
  * @property {Record<string, number> | null} totals
  * @property {{done: number, of: number | null} | null} progress
  * @property {any[]} lines
- * @property {Record<string, Record<string, number>>} pots
- * @property {Record<string, Record<string, number>>} pots_cents pots of old sheets, in cents
+ * @property {Record<string, Record<string, number>>} pots each pot's contents per player, in
+ *   cents (old sheets: their `depot_cents`)
  * @property {Record<string, string[]>} obligations old sheets: the solos each player still owes
  * @property {boolean} vorfuehrung old sheets: the match is in its last round of solos
  * @property {boolean} finished
@@ -40,6 +40,9 @@ const DEFAULT_COLUMNS = [
   { key: "number", label: "sheet.col.number" },
   { key: "contract", label: "sheet.game" },
 ];
+
+/** The column keys that stand for the players' cells (a value per deal, the running total). */
+const PLAYER_COLUMNS = ["values", "totals"];
 
 /**
  * A sheet in the described shape, also from the shape stored before (rows with `points`
@@ -69,9 +72,8 @@ export function normalizeSheet(sheet) {
     totals: sheet.totals || sheet.counters || (rows.length ? rows[rows.length - 1].totals : null),
     progress,
     lines: sheet.lines || [],
-    pots: sheet.pots || {},
+    pots: sheet.pots && Object.keys(sheet.pots).length ? sheet.pots : sheet.depot_cents ? { depot: sheet.depot_cents } : {},
     finished: Boolean(sheet.finished),
-    pots_cents: sheet.depot_cents ? { depot: sheet.depot_cents } : {},
     obligations: sheet.obligations || {},
     vorfuehrung: Boolean(sheet.vorfuehrung),
     placings: sheet.placings || null,
@@ -123,9 +125,11 @@ export function renderSheet(target, raw) {
   const sheet = normalizeSheet(raw);
   const counters = sheet.kind === "counters";
   const players = sheet.players;
-  // The contract column shows declarer and notes: separate columns of them are not repeated.
+  // The players' columns (`values`, `totals`) follow the leading ones, one per player; the
+  // contract column shows the declarer and the note, which are then not repeated apart.
+  const merged = sheet.columns.some((c) => c.key === "contract");
   const columns = sheet.columns.filter(
-    (c) => !sheet.columns.some((o) => o.key === "contract") || !["declarer", "note"].includes(c.key),
+    (c) => !PLAYER_COLUMNS.includes(c.key) && !(merged && ["declarer", "note"].includes(c.key)),
   );
   const table = el("table", "sheet-table");
   table.dataset.kind = sheet.kind;
@@ -213,24 +217,15 @@ function sheetNotes(sheet) {
         : t("sheet.progress_line", { done: progress.done, of: progress.of });
     notes.append(el("p", "muted sheet-progress", text));
   }
-  for (const p of sheet.players) {
+  // Sheets that state their lines say the owed solos there; older ones only list them.
+  for (const p of sheet.lines.length ? [] : sheet.players) {
     const owed = sheet.obligations[p] || [];
     if (owed.length) notes.append(el("p", "", t("sheet.pflichtsolo", { player: p, n: owed.length })));
   }
   if (sheet.vorfuehrung) notes.append(el("p", "", t("sheet.vorfuehrung")));
   for (const line of sheet.lines) notes.append(el("p", "sheet-line", sheetLine(sheet.game, line)));
   for (const [pot, contents] of Object.entries(sheet.pots)) {
-    const entries = Object.entries(contents || {}).filter(([, amount]) => amount);
-    if (!entries.length) continue;
-    const list = el("ul", "pots");
-    const name = potName(pot);
-    for (const [player, amount] of entries) {
-      list.append(el("li", "", t("sheet.pot_line", { pot: name, player, amount: String(amount) })));
-    }
-    notes.append(list);
-  }
-  for (const [pot, contents] of Object.entries(sheet.pots_cents)) {
-    const list = el("ul", "payments");
+    const list = el("ul", "payments pots");
     for (const [player, cents] of Object.entries(contents || {})) {
       if (cents) list.append(el("li", "", t("sheet.pot_line", { pot: potName(pot), player, amount: money(cents) })));
     }
@@ -267,14 +262,14 @@ export function potName(pot) {
 }
 
 /**
- * A line of the sheet (a code with parameters, `sheet.note.<game>.<code>`).
+ * A line of the sheet (a code with parameters, `sheet.line.<game>.<code>`).
  * @param {string} game
  * @param {any} line
  * @returns {string}
  */
 function sheetLine(game, line) {
   if (!line || typeof line !== "object") return String(line);
-  const key = `sheet.note.${game}.${line.code}`;
+  const key = `sheet.line.${game}.${line.code}`;
   return has(key) ? t(key, line) : String(line.code);
 }
 

@@ -1,0 +1,205 @@
+"""The client reads the game description (issue 12, spec §2) in a real browser: a
+Dreierles and a Doppelkopf table show their own card pack, their seat labels and their
+seating direction, and render their score sheet from its kind; a finished deal of each
+game, viewed from its record, shows its result translated into German and English.
+
+The texts expected here come from the catalogues (web/locale) and the outcome from the
+engine's replay of the record, worked out in Python apart from the JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from server.api.i18n import Catalogs, load_catalogs
+from server.engine.record import load_record
+from server.engine.registry import describe
+from tests.browser.conftest import NewPerson
+from tests.browser.table_driver import Person, register_by_api
+from tests.browser.test_table_browser import open_room
+from tests.support import REPO_ROOT, LiveServer
+
+GOLDEN = REPO_ROOT / "tests" / "golden"
+#: The names of a card of each pack, in both languages ("Herz König", "Queen of Clubs").
+FRENCH_NAME = {
+    "de": re.compile(r"^(Kreuz|Pik|Herz|Karo) (Ass|10|König|Dame|Bube|9)$"),
+    "en": re.compile(r"^(Ace|10|King|Queen|Jack|9) of (Clubs|Spades|Hearts|Diamonds)$"),
+}
+TAROCK_NAME = re.compile(
+    r"^(Tarock [IVX]+( \((Pagat|Mond)\))?|Sküs|(Herz|Karo|Pik|Kreuz) .+|.+ of .+)$"
+)
+
+
+@pytest.fixture(scope="module")
+def catalogs() -> Catalogs:
+    return load_catalogs(REPO_ROOT / "web" / "locale")
+
+
+def text(catalogs: Catalogs, lang: str, key: str, **params: object) -> str:
+    """A catalogue text as the client fills it in (``%(name)s`` from ``params``)."""
+    return catalogs.messages[lang][key] % params if params else catalogs.messages[lang][key]
+
+
+def seat_table(
+    new_person: NewPerson, base: str, names: list[str], game: str, lang: str
+) -> list[Person]:
+    """Everybody registered, in one room of ``game``, at its table in ``lang``."""
+    pages = [new_person(lang=lang) for _ in names]
+    for page, name in zip(pages, names, strict=True):
+        register_by_api(page, base, name)
+    room = open_room(pages[0], pages[1:], base, game)
+    people = [Person(name, page) for name, page in zip(names, pages, strict=True)]
+    for person in people:
+        person.page.goto(f"{base}/rooms/{room}/table?lang={lang}")
+    for person in people:
+        expect(person.page.locator("#hand button").first).to_be_visible()
+    return people
+
+
+def my_seat(page: Page) -> int:
+    """The seat the page's person holds (the seat marked "you")."""
+    seat = page.locator(".seat:has(.you)").get_attribute("data-seat")
+    assert seat is not None
+    return int(seat)
+
+
+def seat_position(page: Page, seat: int) -> str:
+    """Where a seat sits on the page's screen: bottom, left, top or right."""
+    classes = page.locator(f'.seat[data-seat="{seat}"]').get_attribute("class") or ""
+    found = re.search(r"\bseat-(bottom|left|top|right)\b", classes)
+    assert found, classes
+    return found.group(1)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_dreierles_table_reads_its_description(
+    new_person: NewPerson, module_server: LiveServer, catalogs: Catalogs, lang: str
+) -> None:
+    info = describe("dreierles")
+    people = seat_table(
+        new_person, module_server.base_url, ["Anna", "Bernd", "Catrin"], "dreierles", lang
+    )
+    page = people[0].page
+    expect(page.locator("#table")).to_have_attribute("data-pack", "tarock")
+    names = page.locator("#hand button").evaluate_all(
+        "ns => ns.map(n => n.getAttribute('aria-label'))"
+    )
+    assert len(names) == 16
+    assert all(TAROCK_NAME.match(name) for name in names), names
+    assert page.locator("#hand button svg").count() == 16
+    # Every seat carries its label (Vorhand, Mittelhand, Hinterhand) in the page's language.
+    labels = [text(catalogs, lang, key) for key in info["seat_labels"]]
+    assert len(labels) == 3
+    for seat, label in enumerate(labels):
+        expect(page.locator(f'.seat[data-seat="{seat}"] .seat-label')).to_have_text(label)
+    # Anticlockwise: the next seat sits on the right.
+    me = my_seat(page)
+    assert seat_position(page, (me + 1) % 3) == "right"
+    assert seat_position(page, (me + 2) % 3) == "left"
+    # The sheet is rendered from its kind: points per deal with running totals.
+    sheet = page.locator("#sheet table.sheet-table")
+    expect(sheet).to_have_attribute("data-kind", info["sheet"]["kind"])
+    for name in ["Anna", "Bernd", "Catrin"]:
+        expect(sheet.locator("thead th", has_text=name)).to_have_count(1)
+    expect(page.locator("#sheet .sheet-progress")).to_be_attached()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_doppelkopf_table_reads_its_description(
+    new_person: NewPerson, module_server: LiveServer, catalogs: Catalogs, lang: str
+) -> None:
+    info = describe("doppelkopf")
+    names = ["Ute", "Paul", "Rita", "Olaf"]
+    people = seat_table(new_person, module_server.base_url, names, "doppelkopf", lang)
+    page = people[0].page
+    expect(page.locator("#table")).to_have_attribute("data-pack", "french48")
+    cards = page.locator("#hand button").evaluate_all(
+        "ns => ns.map(n => n.getAttribute('aria-label'))"
+    )
+    assert len(cards) == 12
+    assert all(FRENCH_NAME[lang].match(name) for name in cards), cards
+    # No seat labels in Doppelkopf; clockwise: the next seat sits on the left.
+    assert info["seat_labels"] == []
+    expect(page.locator(".seat-label")).to_have_count(0)
+    me = my_seat(page)
+    assert seat_position(page, (me + 1) % 4) == "left"
+    assert seat_position(page, (me + 2) % 4) == "top"
+    assert seat_position(page, (me + 3) % 4) == "right"
+    # The Vorbehalt buttons: the solos fold away under their group's label.
+    mover = next(p for p in people if p.my_turn())
+    summary = mover.page.locator("#actions details.action-fold summary").first
+    expect(summary).to_be_visible()
+    # The sheet is rendered from its kind: counters from their start values.
+    sheet = page.locator("#sheet table.sheet-table")
+    expect(sheet).to_have_attribute("data-kind", info["sheet"]["kind"])
+    assert info["sheet"]["kind"] == "counters"
+    expect(sheet.locator("tr.sheet-start")).to_have_count(1)
+    expect(page.locator("#sheet tfoot th").first).to_have_text(
+        text(catalogs, lang, "sheet.counters")
+    )
+
+
+def expected_result(catalogs: Catalogs, lang: str, record: dict[str, Any]) -> tuple[str, list[str]]:
+    """The result panel's title and its code lines for ``record``, from the catalogues."""
+    game = record["game"]
+    outcome = load_record(record, check_outcome=False).outcome()
+    assert outcome is not None
+    contract = text(catalogs, lang, f"contract.{game}.{outcome['contract']}")
+    if "winner" in outcome:
+        party = {"re": "Re", "kontra": "Kontra"}[outcome["winner"]]
+        title = text(catalogs, lang, "table.result.party_won", party=party, contract=contract)
+    else:
+        key = "table.result.won" if outcome["declarer_won"] else "table.result.lost"
+        player = record["seats"][outcome["declarer"]]
+        title = text(catalogs, lang, key, player=player, contract=contract)
+    lines = [
+        text(catalogs, lang, f"result.{game}.{line['code']}", **line)
+        for line in outcome.get("lines", [])
+        if isinstance(line, dict)
+    ]
+    return title, lines
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("golden", ["dreierles/dreier.json", "doppelkopf/normal.json"])
+def test_a_result_is_translated(
+    new_person: NewPerson,
+    module_server: LiveServer,
+    catalogs: Catalogs,
+    tmp_path: Path,
+    lang: str,
+    golden: str,
+) -> None:
+    base = module_server.base_url
+    record = json.loads((GOLDEN / golden).read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anna")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    page.keyboard.press("End")
+    expect(page.locator("#replay-result")).to_be_visible()
+    title, lines = expected_result(catalogs, lang, record)
+    expect(page.locator("#result-head")).to_have_text(title)
+    shown = page.locator("#result-lines li").all_inner_texts()
+    for line in lines:
+        assert line in shown, (line, shown)
+    # No line is a bare code or a stored text of the other language.
+    other = "en" if lang == "de" else "de"
+    foreign = {
+        value
+        for key, value in catalogs.messages[other].items()
+        if key.startswith(("result.", "contract.")) and value != catalogs.messages[lang].get(key)
+    }
+    assert not [s for s in shown if s in foreign or s.startswith("{")]
+    assert errors == []
