@@ -141,16 +141,18 @@ export function renderSheet(target, raw) {
   for (const p of players) head.append(el("th", "num", p));
   const thead = el("thead");
   thead.append(head);
-  table.append(thead);
-  const body = el("tbody");
   if (counters && sheet.start) {
+    // The start values head the counters (30 each), above the deals.
+    const start = sheet.start;
     const tr = el("tr", "sheet-start");
-    const cell = el("td", "muted", t("sheet.start_row"));
+    const cell = el("th", "muted", t("sheet.start_row"));
     cell.setAttribute("colspan", String(columns.length));
     tr.append(cell);
-    for (const p of players) tr.append(el("td", "num muted", String(sheet.start[p] ?? "")));
-    body.append(tr);
+    for (const p of players) tr.append(el("th", "num muted", String(start[p] ?? "")));
+    thead.append(tr);
   }
+  table.append(thead);
+  const body = el("tbody");
   if (!sheet.rows.length) {
     const empty = el("tr");
     const cell = el("td", "muted", t("sheet.empty"));

@@ -291,11 +291,11 @@ function renderSeats() {
     head.append(el("span", online ? "dot on" : "dot off"));
     head.append(el("span", "", name));
     if (seat === view.seat) head.append(el("span", "you", ` (${t("table.you")})`));
+    const label = game.seatLabel(seat);
+    if (label) head.append(el("span", "seat-label", label));
     div.append(head);
     const meta = el("div", "seat-meta");
     const cards = view.hand_sizes ? view.hand_sizes[seat] : 0;
-    const label = game.seatLabel(seat);
-    if (label) meta.append(el("span", "seat-label", label));
     meta.append(el("span", "", t("table.cards_count", { n: cards })));
     if (view.tricks_won) meta.append(el("span", "", t("table.tricks_count", { n: view.tricks_won[seat] })));
     if (!online) meta.append(el("span", "offline-label", t("table.offline")));
