@@ -135,6 +135,8 @@ export async function mountReplay(root, replay, options = {}) {
     box.dataset.seat = String(seat);
     const head = el("div", "replay-seat-head");
     head.append(el("span", "replay-seat-name", player));
+    const label = game.seatLabel(seat);
+    if (label) head.append(el("span", "seat-label muted", label));
     if (player === replay.dealer) head.append(el("span", "tag", t("archive.replay.dealer")));
     const badges = el("span", "replay-badges");
     head.append(badges);
