@@ -28,12 +28,6 @@ pytestmark = pytest.mark.skipif(
     NODE is None, reason="node is not installed; it runs web/static/js/cards.js"
 )
 
-#: cards.js names the packs as server/engine/cards.py does (spec §2); the engine's old name
-#: of the French 48-card pack is read as its new one until the engine has renamed it.
-RENAMED = {"doppelkopf": "french48"}
-#: The engine's packs under the names cards.js knows them by.
-JS_PACKS = {RENAMED.get(name, name): pack for name, pack in PACKS.items()}
-
 # Expected names, written out here independently of cards.js.
 SUIT_DE = {
     "tarock": {"H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"},
@@ -115,7 +109,7 @@ def run() -> dict[str, Any]:
     """Run cards.js once in node over every card, the unknown codes and wrong packs."""
     assert NODE is not None
     data = {
-        "cards": [[name, card.code] for name, pack in JS_PACKS.items() for card in pack.cards],
+        "cards": [[name, card.code] for name, pack in PACKS.items() for card in pack.cards],
         "unknown": UNKNOWN,
         "wrongPack": [["T1", "german"], ["EO", "tarock"], ["CQ.1", "german"], ["HK", "nope"]],
     }
@@ -144,12 +138,12 @@ def texts(root: ET.Element) -> list[str]:
 
 
 def test_codes_match_the_engine(run: dict[str, Any]) -> None:
-    for name, pack in JS_PACKS.items():
+    for name, pack in PACKS.items():
         assert run["codes"][name] == [card.code for card in pack.cards]
 
 
 def test_every_card_is_an_svg_with_its_name(run: dict[str, Any]) -> None:
-    cards = {(name, card.code): card for name, pack in JS_PACKS.items() for card in pack.cards}
+    cards = {(name, card.code): card for name, pack in PACKS.items() for card in pack.cards}
     assert len(run["cards"]) == len(cards) == 54 + 48 + 36
     for row in run["cards"]:
         card = cards[(row["pack"], row["code"])]
@@ -178,13 +172,13 @@ def test_english_names(run: dict[str, Any]) -> None:
     assert en["german", "EO"] == "Ober of Acorns"
     assert en["german", "SU"] == "Unter of Bells"
     assert en["german", "SK"] == "King of Bells"
-    for name, pack in JS_PACKS.items():
+    for name, pack in PACKS.items():
         kinds = {card.kind for card in pack.cards}
         assert len({en[name, card.code] for card in pack.cards}) == len(kinds)
 
 
 def test_copies_share_the_picture_and_cards_differ(run: dict[str, Any]) -> None:
-    for name, pack in JS_PACKS.items():
+    for name, pack in PACKS.items():
         by_kind: dict[str, set[str]] = {}
         for row in run["cards"]:
             if row["pack"] == name:
@@ -200,7 +194,7 @@ def test_copies_share_the_picture_and_cards_differ(run: dict[str, Any]) -> None:
 
 def test_pack_of_and_the_shared_codes(run: dict[str, Any]) -> None:
     owners: dict[str, set[str]] = {}
-    for name, pack in JS_PACKS.items():
+    for name, pack in PACKS.items():
         for card in pack.cards:
             owners.setdefault(card.code, set()).add(name)
     shared = {code for code, names in owners.items() if len(names) > 1}
