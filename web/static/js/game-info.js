@@ -73,6 +73,8 @@ import { has, t } from "./i18n.js";
  * @property {string} name
  * @property {string} pack
  * @property {boolean} clockwise the next player sits on the left
+ * @property {number} seats the active seats of a deal
+ * @property {any[]} options the house rules a room may set (with their catalogue keys)
  * @property {string} sheetKind
  * @property {any} module the game module's exports ({} when it has none)
  * @property {GameContext} ctx
@@ -167,6 +169,8 @@ export function makeGame(info, module) {
     name,
     pack: info.pack,
     clockwise: info.direction === "clockwise",
+    seats: info.seats,
+    options: info.options || [],
     sheetKind: (info.sheet && info.sheet.kind) || "points",
     module: module || {},
     ctx: {
