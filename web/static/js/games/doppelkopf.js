@@ -98,6 +98,21 @@ export function resultLines(view, _name, ctx) {
   return lines;
 }
 
+/**
+ * A result line (docs/record-format.md): its text, wrapped in `result.doppelkopf.announced`
+ * when `announced`, then the points it adds ("unter 90 (angesagt): 2").
+ * @param {any} line
+ * @param {GameContext} ctx
+ * @returns {string | null}
+ */
+export function resultLine(line, ctx) {
+  const key = `result.${ctx.game}.${line.code}`;
+  if (!ctx.has(key)) return null;
+  let text = ctx.t(key, line);
+  if (line.announced) text = ctx.t(`result.${ctx.game}.announced`, { line: text });
+  return line.points === undefined ? text : `${text}: ${line.points}`;
+}
+
 /** The Vorbehalte are listed in the replay as calls. */
 export function isCall(/** @type {string} */ action) {
   return ["gesund", "solo", "hochzeit", "armut", "schmeissen"].includes(action.split(" ")[0]);

@@ -68,8 +68,8 @@ export function resultTitle(view, _name, ctx) {
 }
 
 /**
- * The card points of both sides, the knocks, the premiums of records that list them
- * apart, and the game points.
+ * The card points of both sides, the knocks, the premiums and the game points, for an
+ * outcome without coded `lines` (those say all of it, translated by the core).
  * @param {any} view
  * @param {(seat: number) => string} name
  * @param {GameContext} ctx
@@ -79,6 +79,7 @@ export function resultLines(view, name, ctx) {
   const o = view.outcome;
   const { t, has } = ctx;
   const lines = [];
+  if (Array.isArray(o.lines) && o.lines.length) return lines;
   if (o.declarer !== null && o.declarer !== undefined && o.card_points) {
     lines.push(t("table.result.card_points", { declarer: o.card_points.declarer, opponents: o.card_points.opponents }));
   }
