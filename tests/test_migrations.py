@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -42,7 +44,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0003_chat_and_message_ids"
+    assert head_revision() == "0004_pot_movements_per_deal"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
@@ -191,6 +193,83 @@ def test_postgres_upgrade_check_and_downgrade(postgres_url: str) -> None:
             after = await check_database(engine, head=head_revision())
             assert after.reachable and after.revision is None
             assert await tables() == {"alembic_version"}
+        finally:
+            await engine.dispose()
+            async with admin.begin() as connection:
+                await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            await admin.dispose()
+
+    asyncio.run(scenario())
+
+
+OLD_POTS = [(1, "depot", "Anna", 50, "1. Platz"), (2, "depot", "Bernd", 200, "4. Platz"),
+            (3, "haferl", "Anna", 30, "Einsatz")]  # fmt: skip
+
+
+def _old_pot_rows_become_codes(connection: Connection, config: Any) -> None:
+    """Upgrade to 0003, store pot movements as 0003 wrote them (reason as German text),
+    upgrade to head: the placings are codes with parameters, other texts stay; and back."""
+    config.attributes["connection"] = connection
+    command.upgrade(config, "0003_chat_and_message_ids")
+    for row in OLD_POTS:
+        connection.execute(
+            text(
+                "INSERT INTO pot_movements (id, match_id, deal_id, pot, player, cents, reason) "
+                "VALUES (:id, 1, NULL, :pot, :player, :cents, :reason)"
+            ),
+            dict(zip(("id", "pot", "player", "cents", "reason"), row, strict=True)),
+        )
+    command.upgrade(config, "head")
+    rows = connection.execute(
+        text("SELECT id, reason, unit, params FROM pot_movements ORDER BY id")
+    ).all()
+    params = [p if p is None or isinstance(p, dict) else json.loads(p) for *_, p in rows]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        (1, "placing", "cents"), (2, "placing", "cents"), (3, "Einsatz", "cents")
+    ]  # fmt: skip
+    assert params == [{"placing": 1}, {"placing": 4}, None]
+    command.downgrade(config, "0003_chat_and_message_ids")
+    back = connection.execute(text("SELECT reason FROM pot_movements ORDER BY id")).all()
+    assert [r[0] for r in back] == [r[4] for r in OLD_POTS]
+
+
+def test_old_pot_reasons_become_codes_on_sqlite(sqlite_db_url: str) -> None:
+    async def scenario() -> None:
+        engine = make_engine(sqlite_db_url, poolclass=NullPool)
+        try:
+            async with engine.connect() as connection:
+                await connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+                await connection.run_sync(
+                    _old_pot_rows_become_codes, quiet_alembic_config(sqlite_db_url)
+                )
+                await connection.commit()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.postgres
+def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
+    schema = f"stammtisch_test_{secrets.token_hex(4)}"
+
+    async def scenario() -> None:
+        admin = make_engine(postgres_url, poolclass=NullPool)
+        async with admin.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        engine = make_engine(
+            postgres_url,
+            poolclass=NullPool,
+            connect_args={"server_settings": {"search_path": schema}},
+        )
+        try:
+            async with engine.connect() as connection:
+                # the rows need no match: foreign keys are not checked for this session
+                await connection.execute(text("SET session_replication_role = replica"))
+                await connection.run_sync(
+                    _old_pot_rows_become_codes, quiet_alembic_config(postgres_url)
+                )
+                await connection.commit()
         finally:
             await engine.dispose()
             async with admin.begin() as connection:

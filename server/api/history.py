@@ -49,8 +49,6 @@ RECORD_LIMIT = Limit(
 )
 MATCH_FORMAT = "stammtisch-match"
 MATCH_VERSION = 1
-#: Sheet notes of a Doppelkopf solo that discharged an obligation.
-PFLICHTSOLO_NOTES = ("Pflichtsolo", "Vorführung")
 
 
 # --------------------------------------------------------------------------- errors
@@ -103,16 +101,17 @@ def _empty_sheet(match: MatchSummary) -> JSON:
 
 
 def _totals(match: MatchSummary) -> dict[str, int]:
-    """The sheet's totals from the stored scores: Dreierles the points, Doppelkopf the
-    counters (start value less the points won, as the evening counts down)."""
-    start = _empty_sheet(match)
-    if "counters" in start:
-        return {n: start["counters"][n] - match.points_won.get(n, 0) for n in match.players}
-    return {n: start["totals"][n] + match.points.get(n, 0) for n in match.players}
+    """The sheet's totals from the stored scores, by the sheet's ``kind``: ``points`` add
+    the points to the start values, ``counters`` count down by the points won."""
+    empty = _empty_sheet(match)
+    start = empty["start"]
+    if empty["kind"] == "counters":
+        return {n: start[n] - match.points_won.get(n, 0) for n in match.players}
+    return {n: start[n] + match.points.get(n, 0) for n in match.players}
 
 
 def _lower_is_better(match: MatchSummary) -> bool:
-    return "counters" in _empty_sheet(match)
+    return GAMES[match.game].sheet.better == "lower"
 
 
 def _match_json(match: MatchSummary) -> JSON:
@@ -165,12 +164,10 @@ def _sheet(match: MatchSummary, deals: Sequence[StoredDeal]) -> JSON:
 def _series(sheet: JSON) -> JSON:
     """The running totals for the chart: the start value, then the total after each deal."""
     players = sheet["players"]
-    key = "counters" if "counters" in sheet else "totals"
-    start = sheet.get("start_points", 0)
-    series = {name: [start] for name in players}
+    series = {name: [sheet["start"][name]] for name in players}
     for row in sheet["rows"]:
         for name in players:
-            series[name].append(row[key][name])
+            series[name].append(row["totals"][name])
     return {"labels": [str(i) for i in range(len(sheet["rows"]) + 1)], "players": series}
 
 
@@ -219,7 +216,6 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
     chat = (await log.chat_of(db, [match.id]))[match.id]
     sheet = _sheet(match, deals)
     rows = {row["number"]: row for row in sheet["rows"]}
-    rules = get_rules(match.game)
     listed = []
     for deal in deals:
         row = rows.get(deal.number) if deal.outcome is not None else None
@@ -229,9 +225,8 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
                 "number": deal.number,
                 "status": "finished" if row is not None else "running",
                 "contract": row["contract"] if row else None,
-                "contract_title": rules.contract_title(row["contract"]) if row else None,
                 "declarer": row["declarer"] if row else None,
-                "settlement": dict(row["points"]) if row else None,
+                "settlement": dict(row["values"]) if row else None,
                 "replay_available": row is not None,
             }
         )
@@ -239,16 +234,7 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
         "match": _match_json(match),
         "sheet": sheet,
         "series": _series(sheet),
-        "pots": [
-            {
-                "pot": p.pot,
-                "player": p.player,
-                "cents": p.cents,
-                "reason": p.reason,
-                "deal_number": p.deal_number,
-            }
-            for p in pots
-        ],
+        "pots": [p.to_json() for p in pots],
         "deals": listed,
         "chat": [line.to_json() for line in chat],
     }
@@ -395,9 +381,9 @@ async def stats(
     """Statistics of my circle over the finished deals of the matches in my rooms (of
     ``game`` when given): per player and head-to-head (see docs/api.md)."""
     matches = await history.visible_matches(db, user.id, game=game)
-    # Doppelkopf needs the evening's sheet (its notes tell a Pflichtsolo from a Lustsolo),
-    # and the sheet is rebuilt from the actions; the other games read their outcomes only.
-    with_sheet = [m.id for m in matches if m.game == "doppelkopf"]
+    # A game whose sheet has notes needs the sheet (its rows tell an owed solo from a
+    # voluntary one), which is rebuilt from the actions; the others read their outcomes.
+    with_sheet = [m.id for m in matches if GAMES[m.game].sheet.notes]
     plain = [m.id for m in matches if m.id not in with_sheet]
     deals = await history.deals_of_matches(db, plain, finished_only=True, with_actions=False)
     deals.update(await history.deals_of_matches(db, with_sheet, finished_only=True))
@@ -407,10 +393,10 @@ async def stats(
     for match in matches:
         ids = dict(zip(match.players, match.player_ids, strict=True))
         rules = get_rules(match.game)
-        notes: dict[int, str] = {}
+        obligatory: set[int] = set()
         if match.id in with_sheet:
             sheet = _sheet(match, deals[match.id])
-            notes = {row["number"]: row.get("note", "") for row in sheet["rows"]}
+            obligatory = {row["number"] for row in sheet["rows"] if row.get("obligatory")}
         for deal in deals[match.id]:
             assert deal.outcome is not None
             summary = rules.summarize(deal.outcome)
@@ -426,7 +412,7 @@ async def stats(
                     counted["won"] += bool(summary["declarer_won"])
                     if summary["solo"]:
                         entry.solos += 1
-                        if notes.get(deal.number) in PFLICHTSOLO_NOTES:
+                        if deal.number in obligatory:
                             entry.pflichtsoli += 1
         for uid in match.player_ids:
             _ = players[uid]  # everyone who played is in the circle

@@ -8,6 +8,8 @@ They are compared case-insensitively with the password stripped of surrounding s
 
 from __future__ import annotations
 
+from server.engine.registry import list_games
+
 _LIST = """
 00000000 000000000 0000000000 0123456789 0987654321 11111111 111111111 1111111111
 11112222 11223344 112233445566 12121212 12341234 12344321 123123123 123321123
@@ -56,9 +58,12 @@ summer2022 summer2023 summer2024 summer2025 summer2026 password2024 password2025
 passwort2024 passwort2025 passwort2026 januar123 dezember1 fickdich arschloch
 scheisse scheiße wasserfall regenbogen zauberer schokolade kartoffel pusteblume
 lieblingsmensch honigbiene glücksklee kleeblatt glückspilz dummkopf
-doppelkopf doppelkopf1 schafkopf skatspiel skatrunde stammtisch stammtisch1
-stammtisch123 dreierles tarock123 kreuzdame kreuzbube herzdame spielkarten
+schafkopf skatspiel skatrunde stammtisch stammtisch1
+stammtisch123 tarock123 kreuzdame kreuzbube herzdame spielkarten
 """
 
+#: The games this site invites, by their registry names (``name``, ``name1``, ``name123``).
+_GAMES = [f"{game.name}{tail}" for game in list_games() for tail in ("", "1", "123")]
+
 #: The list, case folded (compare with ``password.strip().casefold()``).
-COMMON_PASSWORDS = frozenset(word.casefold() for word in _LIST.split())
+COMMON_PASSWORDS = frozenset(word.casefold() for word in [*_LIST.split(), *_GAMES])

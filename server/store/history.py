@@ -12,6 +12,7 @@ one per match or per deal.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,8 @@ from server.store.models import (
 @dataclass
 class MatchSummary:
     """A match as the archive lists it; ``points`` sums each player's points over the
-    finished deals, ``points_won`` only the positive ones (what a Doppelkopf counter loses)."""
+    finished deals, ``points_won`` only the positive ones (what a counting-down sheet's
+    counter loses)."""
 
     id: int
     room_id: int
@@ -56,13 +58,47 @@ class MatchSummary:
 
 @dataclass
 class StoredPot:
-    """One pot movement of a match (Pagatkasse, Haferl, Depot)."""
+    """One pot movement of a match: the pot, the player, the amount in ``unit`` (``cents``
+    or ``points``), the reason code with its parameters, the deal that moved it."""
 
     pot: str
     player: str
     cents: int
     reason: str
     deal_number: int | None
+    unit: str = "cents"
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{pot, player, cents|points, reason, params, deal_number}``."""
+        return {
+            "pot": self.pot,
+            "player": self.player,
+            self.unit: self.cents,
+            "reason": self.reason,
+            "params": dict(self.params),
+            "deal_number": self.deal_number,
+        }
+
+
+#: A reason stored as text before reasons became codes ("2. Platz").
+_OLD_PLACING = re.compile(r"^(\d+)\. Platz$")
+
+
+def reason_code(reason: str, params: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """A stored reason as a code with parameters: old texts ("2. Platz") become
+    ``("placing", {"placing": 2})``; a text no code matches stays readable as
+    ``("stored", {"text": ...})``; codes pass unchanged.
+
+    >>> reason_code("3. Platz", None), reason_code("placing", {"placing": 1})
+    (('placing', {'placing': 3}), ('placing', {'placing': 1}))
+    """
+    old = _OLD_PLACING.match(reason)
+    if old:
+        return "placing", {"placing": int(old.group(1))}
+    if params is None and not re.fullmatch(r"[a-z0-9_]+", reason):
+        return "stored", {"text": reason}
+    return reason, dict(params or {})
 
 
 @dataclass
@@ -227,15 +263,18 @@ async def pots_of_match(session: AsyncSession, match_id: int) -> list[StoredPot]
             PotMovement.cents,
             PotMovement.reason,
             DealRow.number,
+            PotMovement.unit,
+            PotMovement.params,
         )
         .outerjoin(DealRow, DealRow.id == PotMovement.deal_id)
         .where(PotMovement.match_id == match_id)
         .order_by(PotMovement.id)
     )
-    return [
-        StoredPot(pot, player, cents, reason, number)
-        for pot, player, cents, reason, number in rows.all()
-    ]
+    found = []
+    for pot, player, cents, reason, number, unit, params in rows.all():
+        code, values = reason_code(reason, params)
+        found.append(StoredPot(pot, player, cents, code, number, unit or "cents", values))
+    return found
 
 
 async def deal_for_member(

@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from server.engine.match import PotMove
 from server.store.db import configure_sqlite, sqlite_file
 from server.store.errors import ConflictError
 from server.store.models import (
@@ -122,10 +123,9 @@ def finish_deal(
     outcome: dict[str, Any],
     points: dict[str, int],
     stake_cents: int,
-    pots: Sequence[tuple[str, str, int, str]] = (),
+    pots: Sequence[PotMove] = (),
 ) -> None:
-    """Store a deal's outcome and its score entries (and pot movements: pot, player, cents,
-    reason)."""
+    """Store a deal's outcome and its score entries (and the pot movements it made)."""
     connection.execute(
         _FINISH_DEAL, {"b_deal": deal_id, "outcome": outcome, "finished_at": datetime.now(UTC)}
     )
@@ -137,9 +137,10 @@ def finish_deal(
     if scores:
         connection.execute(_INSERT_SCORES, scores)
     movements = [
-        {"match_id": match_id, "deal_id": deal_id, "pot": pot, "player": player, "cents": c,
-         "reason": reason}
-        for pot, player, c, reason in pots
+        {"match_id": match_id, "deal_id": deal_id, "pot": m.pot, "player": m.player,
+         "cents": m.amount, "reason": m.reason, "unit": m.unit,
+         "params": dict(m.params) or None}
+        for m in pots
     ]  # fmt: skip
     if movements:
         connection.execute(_INSERT_POTS, movements)
@@ -197,7 +198,7 @@ class DealEnd:
     outcome: dict[str, Any]
     points: dict[str, int]
     stake_cents: int
-    pots: Sequence[tuple[str, str, int, str]]
+    pots: Sequence[PotMove]
     #: the next deal's number and record (without actions); ``None``: the match is over
     next_deal: tuple[int, dict[str, Any]] | None
 

@@ -100,7 +100,7 @@ class Room(Base):
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     stake_cents: Mapped[int] = mapped_column(Integer, default=10)
-    rounds: Mapped[int] = mapped_column(Integer, default=4)  # deals for Doppelkopf: 0 = open
+    rounds: Mapped[int] = mapped_column(Integer, default=4)  # or deals; 0 = open (GameInfo)
     allow_spectators: Mapped[bool] = mapped_column(Boolean, default=False)
     timer_seconds: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open, playing, finished
@@ -122,7 +122,7 @@ class RoomMember(Base):
 
 
 class Match(Base):
-    """A Partie (or Doppelkopf evening) of a room, with the players fixed at its start."""
+    """A match (Partie, evening) of a room, with the players fixed at its start."""
 
     __tablename__ = "matches"
 
@@ -180,7 +180,9 @@ class ScoreEntry(Base):
 
 
 class PotMovement(Base):
-    """Money into or out of a pot (Pagatkasse, Haferl, Depot) for one player."""
+    """Money or points into (positive) or out of (negative) a pot for one player, moved by
+    one deal: the pot's name, the amount in ``unit`` (the column ``cents`` holds the amount
+    also when ``unit`` is ``"points"``), the reason as a code and its parameters."""
 
     __tablename__ = "pot_movements"
 
@@ -191,6 +193,8 @@ class PotMovement(Base):
     player: Mapped[str] = mapped_column(String(40))
     cents: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(80))
+    unit: Mapped[str] = mapped_column(String(8), default="cents", server_default="cents")
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class ChatMessage(Base):

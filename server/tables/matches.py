@@ -1,9 +1,11 @@
 """The live match behind a table: the engine's match object, the current deal and its ids.
 
-The runtime does not know any game's rules: it asks the engine's match object (Dreierles
-Partie, Doppelkopf evening) for the next deal's seats and options, deals with a system
-random generator, and hands finished deals back. Recovery rebuilds the same object by
-replaying the stored records, which the engine checks action by action.
+The runtime does not know any game's rules: it gets the engine's match object
+(:class:`server.engine.match.Match`) from :func:`server.engine.registry.new_match`, asks it
+for the next deal's seats and options, deals with a system random generator, hands
+finished deals back and asks it what each deal moved into or out of the pots. Recovery
+rebuilds the same object by replaying the stored records, which the engine checks action
+by action.
 """
 
 from __future__ import annotations
@@ -12,51 +14,18 @@ import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from server.engine.base import JSON, Deal, Dealt
-from server.engine.games.doppelkopf.evening import DoppelkopfEvening
-from server.engine.games.dreierles.match import DreierlesMatch
+from server.engine.base import Deal
+from server.engine.match import Match, PotMove
 from server.engine.record import dump_record, load_record
-from server.engine.registry import get_rules
+from server.engine.registry import get_rules, new_match
 from server.store.names import name_key
 
 
-class EngineMatch(Protocol):
-    """What the runtime needs of an engine match (Partie, evening)."""
-
-    @property
-    def finished(self) -> bool:
-        """Whether the match is over."""
-
-    def start_deal(self, dealt: Dealt) -> Any:
-        """Create the next deal."""
-
-    def record(self, deal: Any) -> Any:
-        """Write a finished deal on the sheet."""
-
-    def to_json(self) -> JSON:
-        """The sheet."""
-
-
-def build_engine_match(game: str, players: Sequence[str], config: dict[str, Any]) -> EngineMatch:
+def build_engine_match(game: str, players: Sequence[str], config: dict[str, Any]) -> Match:
     """The engine's match object for ``game`` from a stored config."""
-    if game == "dreierles":
-        return DreierlesMatch(
-            players,
-            rounds=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            stake_cents=int(config["stake_cents"]),
-            options=config["options"],
-        )
-    if game == "doppelkopf":
-        return DoppelkopfEvening(
-            players,
-            max_deals=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            options=config["options"],
-        )
-    raise ValueError(f"no match for game {game}")
+    return new_match(game, players, config)
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
@@ -89,7 +58,7 @@ class LiveMatch:
     players: list[str]
     player_ids: list[int]
     config: dict[str, Any]
-    engine: EngineMatch
+    engine: Match
     deal: Deal | None = None
     deal_id: int = 0
     deal_number: int = 0
@@ -114,7 +83,7 @@ class LiveMatch:
         return cached[1].get(user_id)
 
     def next_deal(
-        self, rng: random.Random, engine: EngineMatch | None = None
+        self, rng: random.Random, engine: Match | None = None
     ) -> tuple[Deal, dict[str, Any]]:
         """Shuffle and create the next deal (of ``engine``, by default the match's own);
         return it with its record (no actions yet)."""
@@ -131,7 +100,7 @@ class LiveMatch:
         deal (or none: the match is over)."""
         engine = copy.deepcopy(self.engine)
         engine.record(deal)
-        pots = closing_pots(engine) if engine.finished else []
+        pots = engine.pots_of_last_deal()
         following = None if engine.finished else self.next_deal(rng, engine)
         return ClosedDeal(engine, self.points_of(deal), pots, following)
 
@@ -157,21 +126,10 @@ class LiveMatch:
 class ClosedDeal:
     """A finished deal's consequences (see :meth:`LiveMatch.close_deal`)."""
 
-    engine: EngineMatch
+    engine: Match
     points: dict[str, int]
-    pots: list[tuple[str, str, int, str]]
+    pots: list[PotMove]
     following: tuple[Deal, dict[str, Any]] | None
-
-
-def closing_pots(engine: EngineMatch) -> list[tuple[str, str, int, str]]:
-    """Money paid into pots when the match ends (pot, player, cents, reason): the
-    Doppelkopf Depot, placing × 0.50 €."""
-    if not isinstance(engine, DoppelkopfEvening):
-        return []
-    placings = engine.placings()
-    return [
-        ("depot", name, cents, f"{placings[name]}. Platz") for name, cents in engine.depot().items()
-    ]
 
 
 def undo_last(deal: Deal) -> Deal:
