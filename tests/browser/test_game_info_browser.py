@@ -219,3 +219,115 @@ def test_a_result_is_translated(
     texts = [line for line in outcome.get("lines", []) if not isinstance(line, dict)]
     if texts:
         pytest.xfail(f"the engine still writes result lines as text, not codes: {texts}")
+
+
+RENDER_SHEET = """async (sheet) => {
+  const { renderSheet } = await import("/static/js/table-sheet.js");
+  const box = document.createElement("div");
+  document.body.append(box);
+  renderSheet(box, sheet);
+  const cells = (row) => [...row.children].map((c) => c.textContent.trim());
+  const table = box.querySelector("table");
+  const result = {
+    kind: table.dataset.kind,
+    head: [...table.querySelectorAll("thead tr")].map(cells),
+    body: [...table.querySelectorAll("tbody tr")].map(cells),
+    foot: [...table.querySelectorAll("tfoot tr")].map(cells),
+    notes: [...box.querySelectorAll(".sheet-notes p, .sheet-notes li")].map(
+      (n) => n.textContent.trim()
+    ),
+  };
+  box.remove();
+  return result;
+}"""
+
+COLUMNS = [
+    {"key": key, "label": f"sheet.col.{key}"}
+    for key in ("number", "dealer", "contract", "declarer", "values", "totals", "note")
+]
+
+
+def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: LiveServer) -> None:
+    base = module_server.base_url
+    page = new_person(lang="en")
+    register_by_api(page, base, "Anna")
+    page.goto(f"{base}/archive/replay?lang=en")
+    # Points add up: a value per deal with the running total; the fourth sits out ("–").
+    points = {
+        "game": "dreierles",
+        "kind": "points",
+        "better": "higher",
+        "players": ["Anna", "Bernd", "Catrin", "Dora"],
+        "columns": COLUMNS[:-1],
+        "start": dict.fromkeys(["Anna", "Bernd", "Catrin", "Dora"], 0),
+        "rows": [
+            {"number": 1, "dealer": "Dora", "contract": "zweier", "declarer": "Bernd",
+             "values": {"Anna": -4, "Bernd": 8, "Catrin": -4},
+             "totals": {"Anna": -4, "Bernd": 8, "Catrin": -4, "Dora": 0},
+             "note": None, "obligatory": False},
+        ],
+        "totals": {"Anna": -4, "Bernd": 8, "Catrin": -4, "Dora": 0},
+        "progress": {"done": 1, "of": 8},
+        "lines": [],
+        "pots": {},
+        "finished": False,
+    }  # fmt: skip
+    shown = page.evaluate(RENDER_SHEET, points)
+    assert shown["kind"] == "points"
+    assert shown["head"] == [["#", "Dealer", "Game", "Anna", "Bernd", "Catrin", "Dora"]]
+    assert shown["body"] == [["1", "Dora", "Zweier · Bernd", "−4 -4", "+8 8", "−4 -4", "– 0"]]
+    assert shown["foot"] == [["Total", "-4", "8", "-4", "0"]]
+    assert shown["notes"] == ["1 of 8 deals"]
+    # Counters count down from their start; the note, the Depot and the settlement.
+    counters = {
+        "game": "doppelkopf",
+        "kind": "counters",
+        "better": "lower",
+        "players": ["Ute", "Paul", "Rita", "Olaf"],
+        "columns": COLUMNS,
+        "start": dict.fromkeys(["Ute", "Paul", "Rita", "Olaf"], 30),
+        "rows": [
+            {"number": 1, "dealer": "Olaf", "contract": "damen", "declarer": "Ute",
+             "values": {"Ute": -6, "Paul": 2, "Rita": 2, "Olaf": 2},
+             "totals": {"Ute": 24, "Paul": 32, "Rita": 32, "Olaf": 32},
+             "note": "lustsolo", "obligatory": False},
+        ],
+        "totals": {"Ute": 24, "Paul": 32, "Rita": 32, "Olaf": 32},
+        "progress": {"done": 1, "of": None},
+        "lines": [],
+        "pots": {"depot": {"Paul": 150}},
+        "finished": True,
+        "placings": {"Ute": 1, "Paul": 2, "Rita": 2, "Olaf": 2},
+        "balances_cents": {"Ute": 300, "Paul": -100, "Rita": -100, "Olaf": -100},
+        "payments": [{"payer": "Paul", "payee": "Ute", "cents": 100}],
+    }  # fmt: skip
+    shown = page.evaluate(RENDER_SHEET, counters)
+    assert shown["kind"] == "counters"
+    assert shown["head"] == [
+        ["#", "Dealer", "Game", "Ute", "Paul", "Rita", "Olaf"],
+        ["Start", "30", "30", "30", "30"],
+    ]
+    note = "Lustsolo (voluntary solo)"
+    assert shown["body"] == [
+        ["1", "Olaf", f"Damensolo · Ute {note}", "24 (−6)", "32 (+2)", "32 (+2)", "32 (+2)"]
+    ]
+    assert shown["foot"][0] == ["Standing", "24", "32", "32", "32"]
+    assert shown["notes"][0] == "Deals played: 1"
+    assert "Depot: Paul €1.50" in shown["notes"]
+    assert "Paul pays Ute €1.00" in shown["notes"]
+    # A sheet stored before the sheet described itself reads the same way.
+    old = {
+        "game": "doppelkopf",
+        "players": counters["players"],
+        "start_points": 30,
+        "rows": [
+            {"number": 1, "contract": "damen", "declarer": "Ute", "note": None,
+             "points": counters["rows"][0]["values"], "counters": counters["totals"]},
+        ],
+        "counters": counters["totals"],
+        "finished": False,
+    }  # fmt: skip
+    shown = page.evaluate(RENDER_SHEET, old)
+    assert shown["kind"] == "counters"
+    assert shown["head"][1] == ["Start", "30", "30", "30", "30"]
+    assert shown["body"] == [["1", "Damensolo · Ute", "24 (−6)", "32 (+2)", "32 (+2)", "32 (+2)"]]
