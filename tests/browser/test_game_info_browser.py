@@ -253,7 +253,7 @@ def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: L
     register_by_api(page, base, "Anna")
     page.goto(f"{base}/archive/replay?lang=en")
     # Points add up: a value per deal with the running total; the fourth sits out ("–").
-    points = {
+    points: dict[str, Any] = {
         "game": "dreierles",
         "kind": "points",
         "better": "higher",
@@ -279,7 +279,7 @@ def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: L
     assert shown["foot"] == [["Total", "-4", "8", "-4", "0"]]
     assert shown["notes"] == ["1 of 8 deals"]
     # Counters count down from their start; the note, the Depot and the settlement.
-    counters = {
+    counters: dict[str, Any] = {
         "game": "doppelkopf",
         "kind": "counters",
         "better": "lower",
@@ -316,7 +316,7 @@ def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: L
     assert "Depot: Paul €1.50" in shown["notes"]
     assert "Paul pays Ute €1.00" in shown["notes"]
     # A sheet stored before the sheet described itself reads the same way.
-    old = {
+    old: dict[str, Any] = {
         "game": "doppelkopf",
         "players": counters["players"],
         "start_points": 30,
