@@ -62,8 +62,14 @@ schafkopf skatspiel skatrunde stammtisch stammtisch1
 stammtisch123 tarock123 kreuzdame kreuzbube herzdame spielkarten
 """
 
-#: The games this site invites, by their registry names (``name``, ``name1``, ``name123``).
-_GAMES = [f"{game.name}{tail}" for game in list_games() for tail in ("", "1", "123")]
+#: The games this site invites, by their registry names (``name``, ``name1``, ``name123``;
+#: only those as long as the policy's minimum, 8, are worth listing).
+_GAMES = [
+    word
+    for game in list_games()
+    for word in (f"{game.name}{tail}" for tail in ("", "1", "123"))
+    if len(word) >= 8
+]
 
 #: The list, case folded (compare with ``password.strip().casefold()``).
 COMMON_PASSWORDS = frozenset(word.casefold() for word in [*_LIST.split(), *_GAMES])
