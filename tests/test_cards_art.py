@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 # Expected names, written out here independently of cards.js.
 SUIT_DE = {
     "tarock": {"H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"},
-    "doppelkopf": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
+    "french48": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
     "german": {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"},
 }
 RANK_DE = {
@@ -81,7 +81,7 @@ for (const code of input.unknown) {
 for (const [code, pack] of input.wrongPack) {
   out.wrongPack[code + "/" + pack] = attempt(() => cards.cardSvg(code, pack));
 }
-for (const pack of ["tarock", "doppelkopf", "german"]) out.codes[pack] = cards.codesOf(pack);
+for (const pack of ["tarock", "french48", "german"]) out.codes[pack] = cards.codesOf(pack);
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -167,8 +167,8 @@ def test_english_names(run: dict[str, Any]) -> None:
     assert en["tarock", "T1"] == "Tarock I (Pagat)"
     assert en["tarock", "SK"] == "Sküs"
     assert en["tarock", "KaC"] == "Cavall of Diamonds"
-    assert en["doppelkopf", "CQ.1"] == "Queen of Clubs"
-    assert en["doppelkopf", "DJ.2"] == "Jack of Diamonds"
+    assert en["french48", "CQ.1"] == "Queen of Clubs"
+    assert en["french48", "DJ.2"] == "Jack of Diamonds"
     assert en["german", "EO"] == "Ober of Acorns"
     assert en["german", "SU"] == "Unter of Bells"
     assert en["german", "SK"] == "King of Bells"

@@ -20,7 +20,7 @@ const heading = (text, parent) => {
 try {
   const hands = {
     tarock: ["SK", "T21", "T18", "T17", "T13", "T8", "T4", "T1", "HK", "HA", "KaD", "Ka3", "PC", "P10", "KrB", "Kr7"],
-    doppelkopf: ["H10.1", "CQ.1", "CQ.2", "SQ.1", "HQ.1", "CJ.1", "DJ.1", "DA.1", "D10.1", "DK.1", "CA.1", "C10.1", "C9.1", "SA.1", "SK.1", "H9.2"],
+    french48: ["H10.1", "CQ.1", "CQ.2", "SQ.1", "HQ.1", "CJ.1", "DJ.1", "DA.1", "D10.1", "DK.1", "CA.1", "C10.1", "C9.1", "SA.1", "SK.1", "H9.2"],
     german: ["EO", "GO", "HO", "SO", "EU", "GU", "HA", "H10", "HK", "H9", "EA", "E10", "GA", "G8", "SA", "S6"],
   };
   const handsBox = document.getElementById("hands");
@@ -34,7 +34,7 @@ try {
   }
 
   const packsBox = document.getElementById("packs");
-  for (const pack of ["tarock", "doppelkopf", "german"]) {
+  for (const pack of ["tarock", "french48", "german"]) {
     heading(`${pack} (${codesOf(pack).length})`, packsBox);
     const grid = document.createElement("div");
     grid.className = "grid";

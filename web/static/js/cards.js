@@ -1,12 +1,12 @@
 /**
- * Stammtisch card art: every card of the three packs (Tarock, Doppelkopf, German) as
+ * Stammtisch card art: every card of the three packs (Tarock, the French 48-card pack, German) as
  * an SVG string, drawn here from paths, circles and text; no images, no dependencies.
  *
  * Card codes are the canonical codes of server/engine/cards.py:
  *
  * - Tarock (54): trumps "T1".."T21", the Sküs "SK"; suits "H" Herz, "Ka" Karo, "P" Pik,
  *   "Kr" Kreuz with ranks K D C B, then "A 2 3 4" (red) or "10 9 8 7" (black).
- * - Doppelkopf (48): suit "C S H D" + rank "A 10 K Q J 9" + copy ".1"/".2" (the copy
+ * - french48 (48, the double French pack): suit "C S H D" + rank "A 10 K Q J 9" + copy ".1"/".2" (the copy
  *   never changes the picture).
  * - German (36): suit "E G H S" (Eichel, Gras, Herz, Schellen) + rank "A 10 K O U 9 8 7 6".
  *
@@ -144,7 +144,7 @@ const GERMAN_SUITS = {
 /** @type {Record<string, Record<string, Suit>>} */
 const SUITS = {
   tarock: { H: FRENCH.hearts, Ka: FRENCH.diamonds, P: FRENCH.spades, Kr: FRENCH.clubs },
-  doppelkopf: { C: FRENCH.clubs, S: FRENCH.spades, H: FRENCH.hearts, D: FRENCH.diamonds },
+  french48: { C: FRENCH.clubs, S: FRENCH.spades, H: FRENCH.hearts, D: FRENCH.diamonds },
   german: GERMAN_SUITS,
 };
 
@@ -192,19 +192,19 @@ const ROMAN = [
 
 /**
  * @typedef {object} Spec
- * @property {"tarock"|"doppelkopf"|"german"} pack
+ * @property {"tarock"|"french48"|"german"} pack
  * @property {string} kind the code without a copy suffix
  * @property {string} suit "T" for Tarock trumps
  * @property {string} rank
  */
 
 /** @type {Record<string, Map<string, Spec>>} */
-const TABLE = { tarock: new Map(), doppelkopf: new Map(), german: new Map() };
+const TABLE = { tarock: new Map(), french48: new Map(), german: new Map() };
 /** @type {Record<string, string[]>} */
-const ORDER = { tarock: [], doppelkopf: [], german: [] };
+const ORDER = { tarock: [], french48: [], german: [] };
 
 /**
- * @param {"tarock"|"doppelkopf"|"german"} pack
+ * @param {"tarock"|"french48"|"german"} pack
  * @param {string} code
  * @param {string} kind
  * @param {string} suit
@@ -230,7 +230,7 @@ for (const [suit, pips] of [
 for (const copy of [1, 2]) {
   for (const suit of ["C", "S", "H", "D"]) {
     for (const rank of ["A", "10", "K", "Q", "J", "9"]) {
-      register("doppelkopf", `${suit}${rank}.${copy}`, `${suit}${rank}`, suit, rank);
+      register("french48", `${suit}${rank}.${copy}`, `${suit}${rank}`, suit, rank);
     }
   }
 }
@@ -247,7 +247,7 @@ for (const suit of ["E", "G", "H", "S"]) {
  */
 function lookup(code, pack) {
   if (pack !== undefined && !Object.prototype.hasOwnProperty.call(TABLE, pack)) {
-    throw new Error(`Unknown card pack ${JSON.stringify(pack)} (tarock, doppelkopf or german)`);
+    throw new Error(`Unknown card pack ${JSON.stringify(pack)} (tarock, french48 or german)`);
   }
   if (typeof code === "string") {
     for (const name of pack === undefined ? Object.keys(TABLE) : [pack]) {
@@ -599,7 +599,7 @@ function svg(name, body) {
  * pack; for them this answers "tarock" (a German table passes its pack to the other
  * functions).
  * @param {string} code a canonical code such as "T21", "KaK", "CQ.1", "EO"
- * @returns {"tarock"|"doppelkopf"|"german"}
+ * @returns {"tarock"|"french48"|"german"}
  * @throws {Error} for an unknown code
  */
 export function packOf(code) {
@@ -608,13 +608,13 @@ export function packOf(code) {
 
 /**
  * The canonical codes of a pack, in the order of server/engine/cards.py.
- * @param {"tarock"|"doppelkopf"|"german"} pack
+ * @param {"tarock"|"french48"|"german"} pack
  * @returns {string[]}
  * @throws {Error} for an unknown pack
  */
 export function codesOf(pack) {
   if (!Object.prototype.hasOwnProperty.call(ORDER, pack)) {
-    throw new Error(`Unknown card pack ${JSON.stringify(pack)} (tarock, doppelkopf or german)`);
+    throw new Error(`Unknown card pack ${JSON.stringify(pack)} (tarock, french48 or german)`);
   }
   return [...ORDER[pack]];
 }
@@ -625,7 +625,7 @@ export function codesOf(pack) {
  * (game terms such as Sküs, Pagat, Mond, Cavall, Ober and Unter stay German).
  * @param {string} code
  * @param {"de"|"en"} [lang] "de" unless "en"
- * @param {"tarock"|"doppelkopf"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
+ * @param {"tarock"|"french48"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
  * @returns {string}
  * @throws {Error} for an unknown code or pack
  */
@@ -644,9 +644,9 @@ export function cardName(code, lang = "de", pack = undefined) {
 
 /**
  * A face-up card as an SVG string (viewBox 0 0 200 300, role="img", aria-label = the
- * German name). The two copies of a Doppelkopf card give the same string.
+ * German name). The two copies of a french48 card give the same string.
  * @param {string} code
- * @param {"tarock"|"doppelkopf"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
+ * @param {"tarock"|"french48"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
  * @returns {string}
  * @throws {Error} for an unknown code or pack
  */

@@ -8,12 +8,33 @@ import { ApiError, api } from "./api.js";
 import { formatDate } from "./archive.js";
 import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
-import { money, t } from "./i18n.js";
-import { contractLabel } from "./table-games.js";
-import { renderSheet, signed } from "./table-sheet.js";
+import { contractLabel } from "./game-info.js";
+import { has, money, t } from "./i18n.js";
+import { potName, renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * An amount of a pot in its unit: money for `cents`, a plain number for `points`.
+ * @param {any} move a pot movement (`cents` or `points`)
+ * @returns {{unit: string, amount: number}}
+ */
+function amountOf(move) {
+  return move.points !== undefined && move.cents === undefined
+    ? { unit: "points", amount: move.points }
+    : { unit: "cents", amount: move.cents || 0 };
+}
+
+/**
+ * An amount as text in its unit.
+ * @param {string} unit
+ * @param {number} amount
+ * @returns {string}
+ */
+function amountText(unit, amount) {
+  return unit === "cents" ? money(amount) : signed(amount);
+}
 
 /**
  * The pots of a match (Depot, Pagatkasse…) as a table: pot, player, amount, reason.
@@ -33,27 +54,44 @@ export function renderPots(target, pots) {
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
-  /** @type {Record<string, number>} */
-  const sums = {};
+  /** @type {Map<string, {pot: string, unit: string, amount: number}>} */
+  const sums = new Map();
   for (const pot of pots) {
+    const { unit, amount } = amountOf(pot);
     const tr = el("tr");
     const deal = pot.deal_number ? " · " + t("archive.deal_n", { n: pot.deal_number }) : "";
     tr.append(
-      el("td", "", pot.pot),
+      el("td", "", potName(pot.pot)),
       el("td", "", pot.player),
-      el("td", "num", money(pot.cents)),
-      el("td", "", (pot.reason || "") + deal),
+      el("td", "num", amountText(unit, amount)),
+      el("td", "", reasonText(pot) + deal),
     );
     body.append(tr);
-    sums[pot.pot] = (sums[pot.pot] || 0) + pot.cents;
+    const sum = sums.get(`${pot.pot} ${unit}`) || { pot: pot.pot, unit, amount: 0 };
+    sum.amount += amount;
+    sums.set(`${pot.pot} ${unit}`, sum);
   }
   table.append(thead, body);
   const wrap = el("div", "sheet-scroll");
   wrap.append(table);
   target.append(wrap);
   const totals = el("ul", "pot-sums");
-  for (const [pot, cents] of Object.entries(sums)) totals.append(el("li", "", t("archive.pots.sum", { pot, amount: money(cents) })));
+  for (const sum of sums.values()) {
+    totals.append(el("li", "", t("archive.pots.sum", { pot: potName(sum.pot), amount: amountText(sum.unit, sum.amount) })));
+  }
   target.append(totals);
+}
+
+/**
+ * Why a pot moved: a code (`pot.reason.<code>`, filled from the movement's `params`);
+ * text stored before reasons were codes is shown as it was.
+ * @param {any} pot a pot movement
+ * @returns {string}
+ */
+export function reasonText(pot) {
+  const reason = pot.reason;
+  if (!reason) return "";
+  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`, { ...pot, ...(pot.params || {}) }) : reason;
 }
 
 /**
@@ -68,7 +106,7 @@ export function renderDeals(target, match, deals) {
   for (const deal of deals) {
     const item = el("li", "deal-item");
     item.dataset.deal = String(deal.id);
-    const title = deal.contract_title || contractLabel(match.game, deal.contract);
+    const title = deal.contract ? contractLabel(match.game, deal.contract) : deal.contract_title || "";
     const what = title ? t("archive.deal_line", { n: deal.number, contract: title }) : t("archive.deal_n", { n: deal.number });
     const head = el("div", "deal-head");
     if (deal.replay_available) {

@@ -16,9 +16,11 @@
 import { ApiError, api } from "./api.js";
 import { cardSvg } from "./cards.js";
 import { el } from "./forms.js";
+import { loadGame } from "./game-info.js";
 import { has, money, t } from "./i18n.js";
 import {
   CARD_VERBS,
+  actionGroup,
   actionLabel,
   infoLines,
   nameOf,
@@ -26,24 +28,6 @@ import {
   seatBadges,
 } from "./table-games.js";
 import { signed } from "./table-sheet.js";
-
-/** The card pack of each game (for the card art and the card names). */
-const PACKS = /** @type {Record<string, "tarock"|"doppelkopf"|"german">} */ ({
-  dreierles: "tarock",
-  "tarock-zu-dritt": "tarock",
-  "bayerisches-tarock": "tarock",
-  doppelkopf: "doppelkopf",
-  doppen: "doppelkopf",
-});
-
-/**
- * The pack a game is played with.
- * @param {string} game
- * @returns {"tarock"|"doppelkopf"|"german"}
- */
-export function packOfGame(game) {
-  return PACKS[game] || "tarock";
-}
 
 /**
  * The step named by a URL hash "#step=N", or null.
@@ -60,18 +44,18 @@ export function stepFromHash(hash) {
  * "Bernd spielt Herz König".
  * @param {any} replay
  * @param {any} step
+ * @param {string} pack the game's card pack
  * @returns {string}
  */
-export function stepText(replay, step) {
+export function stepText(replay, step, pack) {
   if (step.actor === null || step.actor === undefined || !step.action) {
     return t("archive.step.dealt", { dealer: replay.dealer });
   }
   const player = replay.seats[step.actor];
   const [verb, arg] = String(step.action).split(" ");
   if (CARD_VERBS.includes(verb) && arg) {
-    const pack = packOfGame(replay.game);
-    // Doppelkopf actions name the kind ("play CA"); either copy has the same name.
-    const card = nameOf(pack === "doppelkopf" && !arg.includes(".") ? `${arg}.1` : arg, pack);
+    // Actions of a pack with two copies name the kind ("play CA"); nameOf names its cards.
+    const card = nameOf(arg, pack);
     return t(`archive.step.${verb}`, { player, card });
   }
   return t("archive.step.call", { player, action: actionLabel(step.action) });
@@ -88,7 +72,7 @@ function position(/** @type {number} */ seat, /** @type {number} */ n, /** @type
 /**
  * One card face as an element (small on phones; CSS decides the size).
  * @param {string} code
- * @param {"tarock"|"doppelkopf"|"german"} pack
+ * @param {string} pack
  * @returns {HTMLElement}
  */
 export function cardNode(code, pack) {
@@ -107,6 +91,7 @@ export function cardNode(code, pack) {
  * @property {boolean} [useHash] keep the position in the URL hash (deal pages)
  * @property {string} [download] URL of the deal record download (stored deals)
  * @property {string} [matchLink] URL of the match's sheet page (stored deals)
+ * @property {import("./game-info.js").Game} [game] the loaded game (else loaded here)
  */
 
 /**
@@ -115,15 +100,16 @@ export function cardNode(code, pack) {
  * @param {HTMLElement} root
  * @param {any} replay the REPLAY object
  * @param {ViewerOptions} [options]
- * @returns {{go: (index: number) => void, current: () => number, destroy: () => void}}
+ * @returns {Promise<{go: (index: number) => void, current: () => number, destroy: () => void}>}
  */
-export function mountReplay(root, replay, options = {}) {
+export async function mountReplay(root, replay, options = {}) {
+  const game = options.game || (await loadGame(replay.game));
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (root.querySelector("#" + id));
   const steps = replay.steps || [];
   const last = Math.max(0, steps.length - 1);
   const n = replay.seats.length;
-  const pack = packOfGame(replay.game);
-  const clockwise = replay.game === "doppelkopf" || replay.game === "doppen";
+  const pack = game.pack;
+  const clockwise = game.clockwise;
   const name = (/** @type {number} */ seat) => replay.seats[seat] ?? "?";
   /** step index → trick that it completes */
   const completes = new Map((replay.tricks || []).map((/** @type {any} */ tr) => [tr.step, tr]));
@@ -149,6 +135,8 @@ export function mountReplay(root, replay, options = {}) {
     box.dataset.seat = String(seat);
     const head = el("div", "replay-seat-head");
     head.append(el("span", "replay-seat-name", player));
+    const label = game.seatLabel(seat);
+    if (label) head.append(el("span", "seat-label muted", label));
     if (player === replay.dealer) head.append(el("span", "tag", t("archive.replay.dealer")));
     const badges = el("span", "replay-badges");
     head.append(badges);
@@ -238,7 +226,7 @@ export function mountReplay(root, replay, options = {}) {
     if (!step) return;
     root.dataset.step = String(index);
     $("step-counter").textContent = t("archive.replay.counter", { n: index, total: last });
-    let text = stepText(replay, step);
+    let text = stepText(replay, step, pack);
     const done = completes.get(index);
     if (done) text += " – " + t("archive.replay.trick_to", { n: done.number, player: name(done.winner) });
     $("step-text").textContent = text;
@@ -258,7 +246,7 @@ export function mountReplay(root, replay, options = {}) {
       box.classList.toggle("to-move", step.to_move === seat && step.phase !== "finished");
       box.classList.toggle("acted", step.actor === seat);
       const badges = /** @type {HTMLElement} */ (box.querySelector(".replay-badges"));
-      badges.replaceChildren(...seatBadges(openView(step), seat).map((b) => el("span", "tag", b)));
+      badges.replaceChildren(...seatBadges(game, openView(step), seat).map((b) => el("span", "tag", b)));
       const score = /** @type {HTMLElement} */ (box.querySelector(".replay-seat-score"));
       const points = step.card_points ? step.card_points[seat] : "0";
       const tricks = step.tricks_won ? step.tricks_won[seat] : 0;
@@ -274,15 +262,13 @@ export function mountReplay(root, replay, options = {}) {
   }
 
   /**
-   * The spectator's view of a step with what the replay knows besides: in Doppelkopf
-   * every seat's real party and reservation (the table learns them only later).
+   * The spectator's view of a step with what the replay knows besides (the game module's
+   * `replayView`: such as every seat's real party, which the table learns only later).
    * @param {any} step
    */
   function openView(step) {
     const view = { ...(step.public || { seats: replay.seats }), game: replay.game };
-    const extra = step.replay || {};
-    if (Array.isArray(extra.parties) && extra.parties.some((/** @type {any} */ p) => p)) view.parties = extra.parties;
-    return view;
+    return game.module.replayView ? game.module.replayView(view, step) : view;
   }
 
   /** @param {any} step */
@@ -333,16 +319,15 @@ export function mountReplay(root, replay, options = {}) {
       box.append(p);
     };
     line(t("archive.replay.phase", { phase: phaseLabel(step.phase) }));
-    // The auction (Dreierles) or the Vorbehalte (Doppelkopf) as they were said.
+    // The calls (auction, Vorbehalte) as they were said.
     const calls = steps
       .slice(1, index + 1)
-      .filter((/** @type {any} */ s) => isCall(s.action))
+      .filter((/** @type {any} */ s) => isCall(game, s.action))
       .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action)}`);
     if (calls.length) line(t("archive.replay.calls", { calls: calls.join(", ") }));
     // The talon is shown below from the replay itself (the spectator's view hides it).
-    const hiddenTalon = [t("table.info.talon_rest"), t("table.info.talon_hidden", { n: pub.talon_size })];
-    for (const info of infoLines(view, name)) {
-      if (hiddenTalon.includes(info.text)) continue;
+    for (const info of infoLines(game, view, name)) {
+      if (info.hidden) continue;
       line(info.text, info.cards || []);
     }
     if (step.talon && step.talon.length) line(t("archive.replay.talon"), step.talon);
@@ -361,11 +346,8 @@ export function mountReplay(root, replay, options = {}) {
     if (pub.knocks && pub.knocks.length) {
       line(t("archive.replay.knocks", { players: pub.knocks.map(name).join(", ") }));
     }
-    if (replay.game === "doppelkopf" && pub.announcements && pub.announcements.length) {
-      const said = pub.announcements.map(
-        (/** @type {any} */ a) => `${name(a.seat)}: ${actionLabel("announce " + a.level)}`,
-      );
-      line(t("archive.replay.announcements", { list: said.join(", ") }));
+    if (game.module.replayLines) {
+      for (const text of game.module.replayLines(view, name, game.ctx)) line(text);
     }
   }
 
@@ -375,10 +357,7 @@ export function mountReplay(root, replay, options = {}) {
     const finished = index === last && step.phase === "finished" && replay.outcome;
     box.hidden = !finished;
     if (!finished) return;
-    const summary = outcomeSummary(
-      { game: replay.game, outcome: replay.outcome, contract_title: step.public && step.public.contract_title },
-      name,
-    );
+    const summary = outcomeSummary(game, { game: replay.game, outcome: replay.outcome }, name);
     $("result-head").textContent = summary.title;
     const list = $("result-lines");
     list.replaceChildren(...summary.lines.map((text) => el("li", "", text)));
@@ -406,11 +385,19 @@ export function mountReplay(root, replay, options = {}) {
   };
 }
 
-/** Whether an action is a call of the auction or the Vorbehalt (shown in the calls line). */
-function isCall(/** @type {string | null} */ action) {
+/**
+ * Whether an action is a call (auction, Vorbehalt) shown in the calls line: the game
+ * module's `isCall`, else every action that is no card action and in no labelled group
+ * (announcements have their own line).
+ * @param {import("./game-info.js").Game} game
+ * @param {string | null} action
+ * @returns {boolean}
+ */
+function isCall(game, action) {
   if (!action) return false;
+  if (game.module.isCall) return game.module.isCall(action);
   const verb = action.split(" ")[0];
-  return ["bid", "pass", "gesund", "solo", "hochzeit", "armut", "schmeissen"].includes(verb);
+  return !CARD_VERBS.includes(verb) && !actionGroup(game, action).key;
 }
 
 /** A phase's name ("Reizen", "Stichspiel"), or the engine's word when unknown. */
@@ -428,7 +415,7 @@ async function startDealPage() {
   try {
     const replay = await api("GET", `/api/history/deals/${encodeURIComponent(deal)}/replay`);
     status.hidden = true;
-    mountReplay(root, replay, { useHash: true, download: `/api/history/deals/${encodeURIComponent(deal)}/record` });
+    await mountReplay(root, replay, { useHash: true, download: `/api/history/deals/${encodeURIComponent(deal)}/record` });
   } catch (error) {
     status.className = "form-error";
     status.setAttribute("role", "alert");

@@ -11,9 +11,10 @@ import { has, lang, t } from "./i18n.js";
 
 /**
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
- *            help_de: string, help_en: string}} Option
- * @typedef {{name: string, title: string, summary_de: string, summary_en: string,
+ *            label?: string, help?: string, help_de: string, help_en: string}} Option
+ * @typedef {{name: string, title: string, summary?: string, summary_de?: string, summary_en?: string,
  *            rounds: {min: number, max: number, default: number}, options: Option[]}} Game
+ * (the game description: `label`, `help` and `summary` are catalogue keys where given)
  */
 
 /** @type {Game[]} */
@@ -45,11 +46,11 @@ function currentGame() {
  */
 function optionField(game, option) {
   const id = "opt-" + option.name;
-  const key = `opt.${game.name}.${option.name}`;
+  const key = option.label && has(option.label) ? option.label : `opt.${game.name}.${option.name}`;
   const wrap = el("div", "option");
   const title = el("label", undefined, label(key, option.name));
   title.htmlFor = id;
-  const help = el("p", "hint", lang === "de" ? option.help_de : option.help_en);
+  const help = el("p", "hint", option.help && has(option.help) ? t(option.help) : lang === "de" ? option.help_de : option.help_en);
   help.id = id + "-help";
   let control;
   if (typeof option.default === "boolean") {
@@ -61,7 +62,8 @@ function optionField(game, option) {
   } else if (option.choices.length) {
     control = document.createElement("select");
     for (const choice of option.choices) {
-      const item = el("option", undefined, label(`${key}.${choice}`, String(choice)));
+      const old = `opt.${game.name}.${option.name}.${choice}`;
+      const item = el("option", undefined, label(`${key}.${choice}`, label(old, String(choice))));
       item.setAttribute("value", String(choice));
       item.selected = choice === option.default;
       control.append(item);
@@ -88,7 +90,10 @@ function showGame() {
   fields.replaceChildren(...game.options.map((option) => optionField(game, option)));
   document.getElementById("room-options").hidden = game.options.length === 0;
   const summary = document.getElementById("game-summary");
-  if (summary) summary.textContent = lang === "de" ? game.summary_de : game.summary_en;
+  if (summary) {
+    const own = game.summary && has(game.summary) ? t(game.summary) : null;
+    summary.textContent = own || (lang === "de" ? game.summary_de : game.summary_en) || "";
+  }
   rounds.min = String(game.rounds.min);
   rounds.max = String(game.rounds.max);
   rounds.value = String(game.rounds.default);

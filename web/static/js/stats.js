@@ -23,14 +23,15 @@ export function decimal(value) {
 }
 
 /**
- * A contract's name; without a game filter, from whichever game knows the contract.
+ * A contract's name; without a game filter, from whichever of `games` knows the contract.
  * @param {string} game
  * @param {string} contract
+ * @param {string[]} [games] the games to look in (the page's game filter offers them)
  * @returns {string}
  */
-export function contractName(game, contract) {
+export function contractName(game, contract, games = []) {
   if (game) return contractLabel(game, contract);
-  const known = ["dreierles", "doppelkopf"].find((g) => has(`contract.${g}.${contract}`));
+  const known = games.find((g) => has(`contract.${g}.${contract}`));
   return known ? contractLabel(known, contract) : contract;
 }
 
@@ -38,9 +39,10 @@ export function contractName(game, contract) {
  * One player's statistics as a card with a definition list.
  * @param {any} player
  * @param {string} game the game filter ("" for all games: contracts are shown bare)
+ * @param {string[]} [games] every game of the filter (to name contracts without one)
  * @returns {HTMLElement}
  */
-export function playerCard(player, game) {
+export function playerCard(player, game, games = []) {
   const card = el("section", "panel stats-card");
   card.dataset.user = String(player.user_id);
   card.append(el("h2", "", player.name));
@@ -57,14 +59,14 @@ export function playerCard(player, game) {
   row(t("archive.stats.solos"), String(player.solos));
   row(t("archive.stats.pflichtsoli"), String(player.pflichtsoli));
   card.append(list);
-  const games = Object.entries(player.declarer_games || {});
+  const declared = Object.entries(player.declarer_games || {});
   card.append(el("h3", "", t("archive.stats.declarer_games")));
-  if (!games.length) card.append(el("p", "hint", t("archive.stats.no_declarer_games")));
+  if (!declared.length) card.append(el("p", "hint", t("archive.stats.no_declarer_games")));
   else {
     const ul = el("ul", "declarer-games");
-    for (const [contract, counts] of games) {
+    for (const [contract, counts] of declared) {
       const c = /** @type {any} */ (counts);
-      const label = contractName(game, contract);
+      const label = contractName(game, contract, games);
       ul.append(el("li", "", t("archive.stats.contract_line", { contract: label, played: c.played, won: c.won })));
     }
     card.append(ul);
@@ -79,6 +81,7 @@ async function start() {
   const h2h = /** @type {HTMLElement} */ (document.getElementById("h2h"));
   const h2hSection = /** @type {HTMLElement} */ (document.getElementById("h2h-section"));
   select.value = new URLSearchParams(location.search).get("game") || "";
+  const games = [...select.options].map((option) => option.value).filter(Boolean);
 
   const load = async () => {
     const game = select.value;
@@ -97,7 +100,7 @@ async function start() {
     const players = data.players || [];
     status.textContent = players.length ? "" : t("archive.stats.none");
     status.hidden = Boolean(players.length);
-    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game)));
+    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game, games)));
     /** @type {Map<number, string>} */
     const names = new Map(players.map((/** @type {any} */ p) => [p.user_id, p.name]));
     const pairs = data.head_to_head || [];

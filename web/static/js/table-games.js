@@ -1,11 +1,16 @@
 /**
- * What differs between the games at the table, as text: how a seat's calls read, the
- * lines about the contract and the talon, the labels of the buttons and the deal's
- * result. Everything here only *describes* the server's view; no rule is decided here.
+ * The table's texts for any game: how a seat's calls read, the lines about the deal, the
+ * labels and groups of the buttons and the deal's result. What differs between the games
+ * comes from the game description and the game's module (game-info.js documents the
+ * module's interface); nothing here names a game. Everything here only *describes* the
+ * server's view; no rule is decided here.
  */
 
 import { cardName } from "./cards.js";
+import { actionLabel, contractLabel } from "./game-info.js";
 import { has, lang, t } from "./i18n.js";
+
+export { actionLabel, contractLabel };
 
 /** The verbs whose argument is a card: tapping a card in the hand sends them. */
 export const CARD_VERBS = ["play", "discard", "push", "return"];
@@ -20,137 +25,92 @@ export function kindOf(code) {
 }
 
 /**
- * The button label of a non-card action: "bid zweier" → "Zweier" (from the catalogue's
- * `action.bid_zweier`), falling back to the canonical text.
- * @param {string} action
- * @returns {string}
- */
-export function actionLabel(action) {
-  const key = "action." + action.replace(/\s+/g, "_");
-  return has(key) ? t(key) : action;
-}
-
-/**
- * How the button groups of the current legal actions are titled ("Solo", "Hochzeit"…).
- * @param {string} action
- * @returns {string} a group key ("" for the main row)
- */
-export function actionGroup(action) {
-  const verb = action.split(" ")[0];
-  return ["solo", "hochzeit", "announce"].includes(verb) ? verb : "";
-}
-
-/**
- * The name of a card in the page's language.
+ * The name of a card in the page's language. A kind of a pack with two copies of each
+ * card ("CA" of "CA.1"/"CA.2", as actions name them) gives the name of its cards.
  * @param {string} code
- * @param {"tarock"|"doppelkopf"|"german"} [pack] needed for the German pack (cards.js)
+ * @param {string} [pack] needed for the packs that share codes (cards.js)
  * @returns {string}
  */
 export function nameOf(code, pack) {
-  return cardName(code, lang, pack);
+  try {
+    return cardName(code, lang, pack);
+  } catch (error) {
+    if (code.includes(".")) throw error;
+    return cardName(`${code}.1`, lang, pack);
+  }
 }
 
 /**
- * A contract's name: "Zweier", "Räuber", "Kreuzsolo", "Normalspiel".
- * @param {string} game
- * @param {string | null} contract
- * @returns {string}
+ * @typedef {object} ActionGroup how the buttons of one verb are shown
+ * @property {string} key the group ("" for the main row)
+ * @property {string} label its title ("" for the main row)
+ * @property {boolean} fold whether the group folds away (long lists of Vorbehalte)
  */
-export function contractLabel(game, contract) {
-  if (!contract) return "";
-  const key = `contract.${game}.${contract}`;
-  return has(key) ? t(key) : contract;
+
+/**
+ * The button group of an action. Buttons go to the main row unless the game's module
+ * sets their verb apart (`actionGroups`: a labelled row, or folded with `fold`); the
+ * label is the description's `action_groups` key of the verb when the catalogue has it,
+ * else the module's `label`.
+ * @param {import("./game-info.js").Game} game
+ * @param {string} action
+ * @returns {ActionGroup}
+ */
+export function actionGroup(game, action) {
+  const verb = action.split(" ")[0];
+  const own = (game.module.actionGroups || {})[verb];
+  if (!own) return { key: "", label: "", fold: false };
+  const described = (game.info.action_groups || {})[verb];
+  const key = described && has(described) ? described : own.label || described || verb;
+  return { key, label: has(key) ? t(key) : verb, fold: Boolean(own.fold) };
 }
 
 /**
- * Short texts under a seat's name: its bid, its knock, its party, its announcements.
+ * Short texts under a seat's name: the declarer's contract, then the game's own badges.
+ * @param {import("./game-info.js").Game} game
  * @param {any} view the seat's view from the server
  * @param {number} seat
  * @returns {string[]}
  */
-export function seatBadges(view, seat) {
+export function seatBadges(game, view, seat) {
   const badges = [];
   if (view.declarer === seat && view.contract) {
-    badges.push(t("table.badge.declarer", { contract: contractLabel(view.game, view.contract) }));
+    badges.push(t("table.badge.declarer", { contract: contractLabel(game.name, view.contract) }));
   }
-  if (view.game === "dreierles") {
-    const calls = (view.calls || []).filter((/** @type {any} */ c) => c.seat === seat);
-    if (view.phase === "auction" && calls.length) {
-      const call = calls[calls.length - 1].call;
-      badges.push(call === "pass" ? t("action.pass") : contractLabel("dreierles", call));
-    }
-    const knocks = (view.knocks || []).filter((/** @type {number} */ s) => s === seat).length;
-    if (knocks) badges.push(t("table.badge.knocked"));
-    if (view.pfeife_announced && view.declarer === seat) badges.push(t("table.badge.pfeife"));
-  } else if (view.game === "doppelkopf") {
-    const reservation = (view.reservations || [])[seat];
-    if (view.phase === "vorbehalt" && reservation) badges.push(actionLabel(reservation));
-    const party = (view.parties || [])[seat];
-    if (party) badges.push(party === "re" ? "Re" : "Kontra");
-    if ((view.knocks || []).includes(seat)) badges.push(t("table.badge.knocked"));
-    for (const a of view.announcements || []) {
-      if (a.seat === seat) badges.push(actionLabel("announce " + a.level));
-    }
-    if (view.schweinchen === seat) badges.push(t("table.badge.schweinchen"));
-    if (view.partner === seat && view.contract === "hochzeit") badges.push(t("table.badge.partner"));
-  }
+  if (game.module.seatBadges) badges.push(...game.module.seatBadges(view, seat, game.ctx));
   return badges;
 }
 
 /**
- * Lines about the deal for the middle of the table: contract, talon, Hochzeit, Armut.
+ * @typedef {object} InfoLine
+ * @property {string} text
+ * @property {string[]} [cards]
+ * @property {boolean} [hidden] a line that only says the talon is covered
+ */
+
+/**
+ * Lines about the deal for the middle of the table: the contract, then the game's own.
+ * @param {import("./game-info.js").Game} game
  * @param {any} view
  * @param {(seat: number) => string} name
- * @returns {{text: string, cards?: string[]}[]}
+ * @returns {InfoLine[]}
  */
-export function infoLines(view, name) {
+export function infoLines(game, view, name) {
+  /** @type {InfoLine[]} */
   const lines = [];
   if (view.contract && view.declarer !== null && view.declarer !== undefined) {
     const key = view.factor ? "table.info.contract_factor" : "table.info.contract";
     lines.push({
       text: t(key, {
-        contract: contractLabel(view.game, view.contract),
+        contract: contractLabel(game.name, view.contract),
         player: name(view.declarer),
         factor: view.factor,
       }),
     });
   } else if (view.contract) {
-    lines.push({ text: contractLabel(view.game, view.contract) });
+    lines.push({ text: contractLabel(game.name, view.contract) });
   }
-  if (view.game === "dreierles") {
-    if (view.talon_taken && view.talon_taken.length) {
-      lines.push({ text: t("table.info.talon_taken"), cards: view.talon_taken });
-    }
-    if (view.talon_rest && view.talon_rest.length) {
-      lines.push({ text: t("table.info.talon_rest"), cards: view.talon_rest });
-    } else if (view.phase === "auction") {
-      lines.push({ text: t("table.info.talon_hidden", { n: view.talon_size }) });
-    }
-    if (view.open_discards && view.open_discards.length) {
-      lines.push({ text: t("table.info.open_discards"), cards: view.open_discards });
-    }
-    if (view.exposed && view.exposed.length) {
-      lines.push({ text: t("table.info.exposed"), cards: view.exposed });
-    }
-    if (view.pfeife_announced) lines.push({ text: t("table.info.pfeife_announced") });
-  } else if (view.game === "doppelkopf") {
-    if (view.hochzeit) {
-      lines.push({ text: t("table.info.hochzeit", { kind: actionLabel("hochzeit " + view.hochzeit) }) });
-    }
-    if (view.armut) {
-      const pushed = view.armut.pushed;
-      if (Array.isArray(pushed) && pushed.length) {
-        lines.push({ text: t("table.info.armut_pushed"), cards: pushed });
-      } else if (typeof pushed === "number" && pushed) {
-        lines.push({ text: t("table.info.armut_count", { n: pushed }) });
-      }
-      const returned = view.armut.returned;
-      if (Array.isArray(returned) && returned.length) {
-        lines.push({ text: t("table.info.armut_returned"), cards: returned });
-      }
-    }
-    if (view.thrown_in) lines.push({ text: t("table.info.thrown_in") });
-  }
+  if (game.module.infoLines) lines.push(...game.module.infoLines(view, name, game.ctx));
   return lines;
 }
 
@@ -171,54 +131,48 @@ export function turnText(view, name) {
 }
 
 /**
+ * One result line of an outcome in the page's language. A line is a code with flat
+ * parameters (`{"code": "knocked", "factor": 4, "points": 6}`), translated with
+ * `result.<game>.<code>` unless the game's module renders it (`resultLine`). Lines of old
+ * records (`[label, value]` pairs) are shown as they were stored.
+ * @param {import("./game-info.js").Game} game
+ * @param {any} line
+ * @returns {string}
+ */
+export function resultLine(game, line) {
+  if (Array.isArray(line)) return line.map(String).join(": ");
+  if (!line || typeof line !== "object") return String(line);
+  const own = game.module.resultLine ? game.module.resultLine(line, game.ctx) : null;
+  if (own) return own;
+  const key = `result.${game.name}.${line.code}`;
+  if (has(key)) return t(key, line);
+  const params = Object.entries(line)
+    .filter(([name]) => name !== "code")
+    .map(([name, value]) => `${name} ${value}`);
+  return params.length ? `${line.code} (${params.join(", ")})` : String(line.code);
+}
+
+/**
  * The deal's result as rows of text for the result panel.
+ * @param {import("./game-info.js").Game} game
  * @param {any} view the finished view (with `outcome`)
  * @param {(seat: number) => string} name
  * @returns {{title: string, lines: string[], settlement: {player: string, points: number}[]}}
  */
-export function outcomeSummary(view, name) {
+export function outcomeSummary(game, view, name) {
   const o = view.outcome;
   const settlement = (o.settlement || []).map((/** @type {number} */ points, /** @type {number} */ seat) => ({
     player: name(seat),
     points,
   }));
-  const lines = [];
-  let title = t("table.result");
-  if (view.game === "dreierles") {
-    const contract = contractLabel("dreierles", o.contract);
-    if (o.declarer === null || o.declarer === undefined) {
-      title = contract;
-    } else {
-      title = t(o.declarer_won ? "table.result.won" : "table.result.lost", {
-        player: name(o.declarer),
-        contract,
-      });
-      lines.push(
-        t("table.result.card_points", {
-          declarer: o.card_points.declarer,
-          opponents: o.card_points.opponents,
-        }),
-      );
-    }
-    if (o.knocks) lines.push(t("table.result.knocks", { n: o.knocks }));
-    for (const p of o.premiums || []) {
-      const premium = has("premium." + p.name) ? t("premium." + p.name) : p.name;
-      if (p.seat !== undefined) {
-        lines.push(t("table.result.premium_held", { premium, player: name(p.seat), points: p.points }));
-        continue;
-      }
-      const side = t(p.side === "declarer" ? "table.result.side_declarer" : "table.result.side_opponents");
-      const key = p.won ? "table.result.premium_won" : "table.result.premium_lost";
-      lines.push(t(key, { premium, side, points: p.points }));
-    }
-    if (o.game_points !== undefined) lines.push(t("table.result.game_points", { points: o.game_points }));
-  } else if (view.game === "doppelkopf") {
-    const contract = view.contract_title || contractLabel("doppelkopf", o.contract);
-    const winner = o.winner === "re" ? "Re" : o.winner === "kontra" ? "Kontra" : null;
-    title = winner ? t("table.result.party_won", { party: winner, contract }) : contract;
-    if (o.augen) lines.push(t("table.result.augen", { re: o.augen.re, kontra: o.augen.kontra }));
-    for (const [label, value] of o.lines || []) lines.push(`${label}: ${value}`);
-    if (o.value !== undefined) lines.push(t("table.result.value", { value: o.value }));
+  const mod = game.module;
+  const contract = contractLabel(game.name, o.contract);
+  let title = mod.resultTitle ? mod.resultTitle(view, name, game.ctx) : null;
+  if (!title && o.declarer !== null && o.declarer !== undefined && typeof o.declarer_won === "boolean") {
+    title = t(o.declarer_won ? "table.result.won" : "table.result.lost", { player: name(o.declarer), contract });
   }
+  if (!title) title = contract || t("table.result");
+  const lines = mod.resultLines ? [...mod.resultLines(view, name, game.ctx)] : [];
+  for (const line of o.lines || []) lines.push(resultLine(game, line));
   return { title, lines, settlement };
 }

@@ -12,6 +12,7 @@
 
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
+import { loadGame } from "./game-info.js";
 import { errorText, t } from "./i18n.js";
 import {
   CARD_VERBS,
@@ -28,11 +29,13 @@ import { renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table"));
 const roomId = Number(root.dataset.room);
-const game = root.dataset.game || "";
 const userId = Number(root.dataset.user);
-const pack = /** @type {"tarock"|"doppelkopf"|"german"} */ (root.dataset.pack);
+/** The game's description and module (game-info.js): pack, direction, seat labels… */
+const game = await loadGame(root.dataset.game || "");
+const pack = game.pack;
 /** Clockwise games put the next player on the left, anticlockwise ones on the right. */
-const CLOCKWISE = game === "doppelkopf";
+const CLOCKWISE = game.clockwise;
+root.dataset.pack = pack;
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -288,6 +291,8 @@ function renderSeats() {
     head.append(el("span", online ? "dot on" : "dot off"));
     head.append(el("span", "", name));
     if (seat === view.seat) head.append(el("span", "you", ` (${t("table.you")})`));
+    const label = game.seatLabel(seat);
+    if (label) head.append(el("span", "seat-label", label));
     div.append(head);
     const meta = el("div", "seat-meta");
     const cards = view.hand_sizes ? view.hand_sizes[seat] : 0;
@@ -295,7 +300,7 @@ function renderSeats() {
     if (view.tricks_won) meta.append(el("span", "", t("table.tricks_count", { n: view.tricks_won[seat] })));
     if (!online) meta.append(el("span", "offline-label", t("table.offline")));
     div.append(meta);
-    const badges = seatBadges(view, seat);
+    const badges = seatBadges(game, view, seat);
     if (badges.length) {
       const list = el("div", "badges");
       for (const b of badges) list.append(el("span", "badge", b));
@@ -374,7 +379,7 @@ function renderTrick() {
 function renderInfo() {
   const box = $("info");
   box.replaceChildren();
-  for (const line of infoLines(state.view, seatName)) {
+  for (const line of infoLines(game, state.view, seatName)) {
     const p = el("div", "info-line");
     p.append(el("span", "", line.text));
     if (line.cards) {
@@ -406,31 +411,32 @@ function renderActions() {
   box.replaceChildren();
   if (!state.view) return;
   const { buttons } = legal();
-  /** @type {Map<string, HTMLElement>} */
+  /** @type {Map<string, {row: HTMLElement, group: import("./table-games.js").ActionGroup}>} */
   const groups = new Map();
   for (const action of buttons) {
-    const group = actionGroup(action);
-    let row = groups.get(group);
-    if (!row) {
-      row = el("div", "action-row");
-      if (group === "announce") row.append(el("span", "action-group", t("table.group." + group)));
-      groups.set(group, row);
+    const group = actionGroup(game, action);
+    let entry = groups.get(group.key);
+    if (!entry) {
+      entry = { row: el("div", "action-row"), group };
+      if (group.key && !group.fold) entry.row.append(el("span", "action-group", group.label));
+      groups.set(group.key, entry);
     }
     const button = /** @type {HTMLButtonElement} */ (el("button", "action", actionLabel(action)));
     button.type = "button";
     button.dataset.action = action;
     button.disabled = state.pending !== null;
     button.addEventListener("click", () => act(action));
-    row.append(button);
+    entry.row.append(button);
   }
-  for (const key of ["", "announce", "solo", "hochzeit"]) {
-    const row = groups.get(key);
-    if (!row) continue;
-    if (key === "solo" || key === "hochzeit") {
+  // The main row first, then the labelled rows, then the folded groups.
+  const order = [...groups.values()].sort((a, b) => rank(a.group) - rank(b.group));
+  for (const { row, group } of order) {
+    if (group.fold) {
       // The long lists of Vorbehalte fold away, so that the hand stays in sight.
+      const key = group.key;
       const details = /** @type {HTMLDetailsElement} */ (el("details", "action-fold"));
       const count = row.querySelectorAll("button").length;
-      details.append(el("summary", "", `${t("table.group." + key)} (${count})`), row);
+      details.append(el("summary", "", `${group.label} (${count})`), row);
       details.open = openGroups.has(key);
       details.addEventListener("toggle", () => {
         if (details.open) openGroups.add(key);
@@ -441,6 +447,11 @@ function renderActions() {
       box.append(row);
     }
   }
+}
+
+/** Where a button group goes: the main row, labelled rows, folded groups. */
+function rank(/** @type {import("./table-games.js").ActionGroup} */ group) {
+  return group.fold ? 2 : group.key ? 1 : 0;
 }
 
 /** Which folded button groups the player has opened (kept across re-renders). */
@@ -540,7 +551,7 @@ function hideConnection() {
 
 /** @param {any} view a finished deal's view */
 function showResult(view) {
-  const summary = outcomeSummary(view, (seat) => view.seats[seat]);
+  const summary = outcomeSummary(game, view, (seat) => view.seats[seat]);
   $("result-title").textContent = summary.title;
   const box = $("result");
   box.replaceChildren();

@@ -60,7 +60,7 @@ export async function viewFile(file) {
   }
   status.textContent = t("archive.upload.shown", { file: file.name });
   if (mounted) mounted.destroy();
-  mounted = mountReplay(viewer, replay, { useHash: false });
+  mounted = await mountReplay(viewer, replay, { useHash: false });
   viewer.scrollIntoView({ block: "start" });
 }
 

@@ -1,0 +1,194 @@
+/**
+ * The game description (GameInfo, docs/api.md `/api/games/{name}`) for the client: the
+ * card pack, the seating direction, the seats and their labels, the sheet's kind, the
+ * options; and the game's own module `games/<js_module>.js`, loaded by dynamic import.
+ *
+ * The core modules (table, replay, sheet, archive) know no game by name: whatever they
+ * need about a game comes from the description or from its module. A page that shows a
+ * game embeds the description as `<script type="application/json" id="game-info">`;
+ * elsewhere it is fetched from `/api/games/<name>` (once per name and page).
+ *
+ * ## The game module's interface
+ *
+ * `web/static/js/games/<js_module>.js` exports any of the following; every export is
+ * optional and the core falls back to the generic behaviour named here. `ctx` is the
+ * {@link GameContext} below (texts, labels and names without importing the core).
+ *
+ * - `seatBadges(view, seat, ctx) → string[]`: short texts under a seat's name (its bid,
+ *   its party, its announcements). The core adds the declarer's badge itself.
+ * - `infoLines(view, name, ctx) → {text, cards?, hidden?}[]`: lines about the deal for the
+ *   middle of the table after the contract line. `hidden: true` marks a line that only
+ *   says the talon is covered (the replay shows the talon itself and leaves it out).
+ * - `resultTitle(view, name, ctx) → string | null`: the head of the result panel.
+ * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
+ *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
+ *   first through `resultLine(line, ctx) → string | null` when the module has it.
+ * - `actionGroups: Record<verb, {label?: string, fold?: boolean}>`: the verbs whose
+ *   buttons stand apart from the main row, as a labelled row or folded away (`fold`).
+ *   The label is the description's `action_groups[verb]` key when the catalogue has it,
+ *   else `label`. Without this export every button is in the main row.
+ * - `isCall(action) → boolean`: whether the replay lists an action among the calls
+ *   (auction, Vorbehalte); default: every action that is no card action and whose verb
+ *   the module does not set apart.
+ * - `replayView(view, step) → view`: the spectator's view of a replay step with what the
+ *   replay knows besides (such as every seat's true party).
+ * - `replayLines(view, name, ctx) → string[]`: extra lines of the replay's info box.
+ */
+
+import { api } from "./api.js";
+import { has, t } from "./i18n.js";
+
+/**
+ * @typedef {object} GameInfo the game description (spec: registry.describe)
+ * @property {string} name
+ * @property {string} title
+ * @property {number[]} players
+ * @property {number} seats
+ * @property {boolean} dealer_sits_out
+ * @property {"clockwise"|"anticlockwise"} direction
+ * @property {string} pack "tarock", "french48" or "german" (cards.js)
+ * @property {string[]} seat_labels catalogue keys by seat position, or []
+ * @property {string[]} phases
+ * @property {Record<string, string>} action_groups verb → catalogue key of its label
+ * @property {{kind: "points"|"counters", better: "higher"|"lower", notes: string[]}} sheet
+ * @property {string[]} pots
+ * @property {string} js_module
+ * @property {any[]} options
+ * @property {any[]} match_options
+ * @property {string} summary
+ */
+
+/**
+ * @typedef {object} GameContext what a game module may use of the core
+ * @property {string} game the game's name (catalogue prefix)
+ * @property {(key: string, params?: Record<string, unknown>) => string} t
+ * @property {(key: string) => boolean} has
+ * @property {(contract: string | null | undefined) => string} contract the contract's name
+ * @property {(action: string) => string} action a button label of an action
+ */
+
+/**
+ * @typedef {object} Game a loaded game: its description and its module
+ * @property {GameInfo} info
+ * @property {string} name
+ * @property {string} pack
+ * @property {boolean} clockwise the next player sits on the left
+ * @property {number} seats the active seats of a deal
+ * @property {any[]} options the house rules a room may set (with their catalogue keys)
+ * @property {string} sheetKind
+ * @property {any} module the game module's exports ({} when it has none)
+ * @property {GameContext} ctx
+ * @property {(seat: number) => string} seatLabel a seat's label ("Vorhand"), or ""
+ */
+
+/** @type {Map<string, Promise<GameInfo>>} */
+const fetched = new Map();
+
+/**
+ * The description embedded in the page, or null.
+ * @returns {GameInfo | null}
+ */
+export function embeddedInfo() {
+  const element = document.getElementById("game-info");
+  if (!element || !element.textContent) return null;
+  try {
+    return JSON.parse(element.textContent);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The description of `name`: the page's own when it is about that game, else fetched.
+ * @param {string} [name] the game ("" or none: the page's)
+ * @returns {Promise<GameInfo>}
+ */
+export function gameInfo(name) {
+  const embedded = embeddedInfo();
+  if (embedded && (!name || embedded.name === name)) return Promise.resolve(embedded);
+  if (!name) return Promise.reject(new Error("This page has no game description"));
+  let promise = fetched.get(name);
+  if (!promise) {
+    promise = api("GET", `/api/games/${encodeURIComponent(name)}`);
+    fetched.set(name, promise);
+  }
+  return promise;
+}
+
+/**
+ * A contract's name from the catalogue (`contract.<game>.<code>`), else the code.
+ * @param {string} game
+ * @param {string | null | undefined} contract
+ * @returns {string}
+ */
+export function contractLabel(game, contract) {
+  if (!contract) return "";
+  const key = `contract.${game}.${contract}`;
+  return has(key) ? t(key) : contract;
+}
+
+/**
+ * The button label of a non-card action: "bid zweier" → `action.bid_zweier`, falling back
+ * to the canonical text.
+ * @param {string} action
+ * @returns {string}
+ */
+export function actionLabel(action) {
+  const key = "action." + action.replace(/\s+/g, "_");
+  return has(key) ? t(key) : action;
+}
+
+/**
+ * The game object of a description: pack, direction, labels and the loaded module.
+ * @param {GameInfo} info
+ * @returns {Promise<Game>}
+ */
+export async function gameOf(info) {
+  let module = {};
+  if (info.js_module && /^[a-z0-9_-]+$/.test(info.js_module)) {
+    try {
+      module = await import(`./games/${info.js_module}.js`);
+    } catch (error) {
+      console.error(error); // the generic rendering still works without the module
+    }
+  }
+  return makeGame(info, module);
+}
+
+/**
+ * The game object from a description and an already loaded module (tests, replay).
+ * @param {GameInfo} info
+ * @param {any} module
+ * @returns {Game}
+ */
+export function makeGame(info, module) {
+  const name = info.name;
+  const labels = info.seat_labels || [];
+  return {
+    info,
+    name,
+    pack: info.pack,
+    clockwise: info.direction === "clockwise",
+    seats: info.seats,
+    options: info.options || [],
+    sheetKind: (info.sheet && info.sheet.kind) || "points",
+    module: module || {},
+    ctx: {
+      game: name,
+      t,
+      has,
+      contract: (contract) => contractLabel(name, contract),
+      action: actionLabel,
+    },
+    seatLabel: (seat) => (labels[seat] ? t(labels[seat]) : ""),
+  };
+}
+
+/**
+ * Load the game `name` (or the page's game): its description and its module.
+ * @param {string} [name]
+ * @returns {Promise<Game>}
+ */
+export async function loadGame(name) {
+  return gameOf(await gameInfo(name));
+}
