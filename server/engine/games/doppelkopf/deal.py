@@ -65,7 +65,7 @@ from server.engine.games.doppelkopf.contracts import (
     DokoContract,
     trick_rules,
 )
-from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, score
+from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, legacy_lines, score
 from server.engine.moves import MoveCodec, Verb, malformed_action
 from server.engine.tricks import TrickPlay, TrickRules
 
@@ -99,12 +99,6 @@ CODES = tuple(card.code for card in PACK.cards)
 SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
 NINES = sum(KIND[s + "9"] for s in "CSHD")
 KINGS = sum(KIND[s + "K"] for s in "CSHD")
-
-
-def _solo_title(contract: str) -> str | None:
-    """The German title of a declared solo (``None`` for other contracts)."""
-    row = CONTRACTS.get(contract)
-    return row.title if row is not None and row.solo else None
 
 
 def _read_card(text: str) -> int:
@@ -265,9 +259,20 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         return DoppelkopfDeal
 
     def contract_title(self, contract: str) -> str:
-        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` …"""
+        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` … (only for the archive's
+        deal list, which still asks for a title; views and outcomes carry the code, which
+        the catalogues translate as ``contract.doppelkopf.<code>``)."""
         row = CONTRACTS.get(contract)
         return row.title if row is not None else super().contract_title(contract)
+
+    def stored_outcome(self, outcome: JSON) -> JSON:
+        """A stored outcome with result lines as codes: records stored before the lines
+        became codes hold them as German text ``[label, points]``."""
+        lines = outcome.get("lines")
+        if not isinstance(lines, list) or all(isinstance(line, dict) for line in lines):
+            return outcome
+        coded = legacy_lines(lines)
+        return outcome if coded is None else {**outcome, "lines": coded}
 
     def summarize(self, outcome: JSON) -> JSON:
         """Contract, declarer (soloist, Hochzeiter, poor player; ``None`` in a normal game
@@ -946,7 +951,6 @@ class DoppelkopfDeal(Deal):
                 for s, r in enumerate(self.reservations)
             ],
             "contract": (contract or None) if resolved else None,
-            "contract_title": _solo_title(contract) if resolved else None,
             "declarer": self.declarer if resolved and not secret else None,
             "hochzeit": self.hochzeit_kind or None,
             "partner": self.partner if row is not None and row.partner else None,
@@ -1044,7 +1048,7 @@ class DoppelkopfDeal(Deal):
             "extras": extra_list,
             "winner": result.winner,
             "value": result.value,
-            "lines": [[label, pts] for label, pts in result.lines],
+            "lines": result.lines,
             "settlement": settlement,
         }
 
