@@ -499,3 +499,14 @@ def test_every_result_and_contract_code_has_a_catalogue_key_in_both_languages() 
             assert f"contract.doppelkopf.{contract}" in messages, (language, contract)
     assert catalogs.messages["de"]["result.doppelkopf.below"] == "unter %(level)s"
     assert catalogs.messages["de"]["result.doppelkopf.knocked"] == "geklopft ×%(factor)s"
+
+
+def test_a_spectator_does_not_learn_the_pushed_armut_cards_before_the_take() -> None:
+    """While nobody has taken the Armut yet the deal has no partner; the spectator (no
+    seat) must not count as him."""
+    deal = play(new_deal(A), "armut", *("gesund",) * 3, "push CQ")
+    assert [deal.action_seen_by(4, v) for v in (0, 1, 2, 3, None)] == [
+        "push CQ", "push", "push", "push", "push"]  # fmt: skip
+    play(deal, "push CQ", "push H10", "pass")
+    assert [deal.action_seen_by(6, v) for v in (0, 1, 2, 3, None)] == ["push H10", *["push"] * 4]
+    assert deal.hidden_from(None) & DOPPELKOPF.mask("CQ.1 CQ.2 H10.1")

@@ -846,13 +846,14 @@ class DoppelkopfDeal(Deal):
     def action_seen_by(self, index: int, viewer: int | None) -> str:
         """Reservations show as "vorbehalt" until they are resolved, the winning one as it
         was said from then on (the view names it too); the Armut cards are seen only by the
-        poor player and the taker."""
+        poor player and the taker (a spectator never sees them, also while nobody has
+        taken them yet)."""
         seat, move = self.history[index]
         if viewer == seat:
             return self.move_text(move)
         if move in RESERVATION_MOVES:
             return self.move_text(move) if index == self.reserved_at else "vorbehalt"
-        if move in ARMUT_CARDS and viewer not in (self.declarer, self.partner):
+        if move in ARMUT_CARDS and (viewer is None or viewer not in (self.declarer, self.partner)):
             return CODEC.verb_of(move)[0]
         return self.move_text(move)
 
