@@ -680,11 +680,9 @@ class DoppelkopfDeal(Deal):
             if callers:
                 seat = rng.choice(callers)
                 return seat, rng.choice(self._calls(seat))
-        moves = self.legal_moves()
-        if self._phase == Phase.PLAY:
-            cards = [m for m in moves if m < 48]
-            return None, rng.choice(cards)
-        return None, rng.choice(moves)
+        if self._phase == Phase.PLAY:  # the cards of legal_moves(), in the same order
+            return None, rng.choice(_by_kind(self.trick_play.legal()))
+        return None, rng.choice(self.legal_moves())
 
     def _call(self, seat: int, move: Move) -> None:
         if move == KNOCK:
