@@ -510,3 +510,21 @@ def test_a_spectator_does_not_learn_the_pushed_armut_cards_before_the_take() -> 
     play(deal, "push CQ", "push H10", "pass")
     assert [deal.action_seen_by(6, v) for v in (0, 1, 2, 3, None)] == ["push H10", *["push"] * 4]
     assert deal.hidden_from(None) & DOPPELKOPF.mask("CQ.1 CQ.2 H10.1")
+
+
+def test_illegal_cards_are_explained_by_the_trick_core() -> None:
+    """Trumpf led: P2 holds trumps (trumpf_bedienen); a card not held; the upper copy of a
+    kind held twice is not a move of its own (the kind's move takes the lower copy)."""
+    deal = play(new_deal(), *ALL_GESUND, "play DA")
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(DOPPELKOPF.parse("CA.1"))  # P2 holds no Kreuz Ass
+    assert err.value.code == "card_not_in_hand"
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "play S10")
+    assert err.value.code == "trumpf_bedienen"
+    assert deal.trick_play.explain(DOPPELKOPF.parse("S10.1")) == "follow_trump"
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(DOPPELKOPF.parse("SQ.2"))  # P2 holds both Pik Damen
+    assert err.value.code == "same_kind"
+    deal.apply(DOPPELKOPF.parse("SQ.1"))
+    assert deal.trick == [DOPPELKOPF.parse("DA.1"), DOPPELKOPF.parse("SQ.1")]

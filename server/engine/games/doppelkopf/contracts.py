@@ -58,7 +58,9 @@ class DokoContract(Contract):
     whether the table knows the parties as soon as play starts; ``partner`` how the
     declarer gets a partner (``"trick"``: the first foreign trick of the Hochzeit's kind,
     ``"exchange"``: the Armut's taker; empty: none, or the Kreuz Damen decide); ``secret``
-    whether the table sees a normal game (stille Hochzeit); ``title`` the German name
+    whether the table sees a normal game (stille Hochzeit); ``starts`` what follows once
+    it is decided (``"play"``; ``"push"``: the Armut exchange; ``"thrown_in"``: the deal
+    ends); ``title`` the German name
     (only for :meth:`Doppelkopf.contract_title`, which the archive still calls).
     """
 
@@ -72,6 +74,7 @@ class DokoContract(Contract):
     parties_known: bool = False
     partner: str = ""
     secret: bool = False
+    starts: str = "play"
     title: str = ""
 
 
@@ -96,9 +99,9 @@ CONTRACTS = cast(
     DokoContract("stille_hochzeit", value=3, leader="vorhand", premiums=False,
                  secret=True, title="Stille Hochzeit"),
     DokoContract("armut", leader="vorhand", priority=2, reservation="armut",
-                 parties_known=True, partner="exchange", title="Armut"),
+                 parties_known=True, partner="exchange", starts="push", title="Armut"),
     DokoContract("schmeissen", leader="vorhand", priority=1, reservation="schmeissen",
-                 title="Schmeißen"),
+                 starts="thrown_in", title="Schmeißen"),
     _solo("trumpf", "Trumpfsolo", schweinchen=True),
     _solo("kreuz", "Kreuzsolo", suit="C", dulle="option"),
     _solo("pik", "Piksolo", suit="S", dulle="option"),

@@ -455,13 +455,14 @@ class DoppelkopfDeal(Deal):
         if seat < 3:
             self._to_move = seat + 1
             return
-        claims = []
+        claims: list[tuple[int, int, DokoContract, str]] = []
         for s, reservation in enumerate(self.reservations):
             assert reservation is not None
             word, _, arg = reservation.partition(" ")
             if word != "gesund":
                 row = CONTRACTS[arg] if word == "solo" else RESERVATIONS[word]
-                claims.append((row.priority, s, word, arg))
+                assert row.priority is not None
+                claims.append((row.priority, s, row, arg))
         if not claims:
             holders = [s for s in range(4) if self.hands[s] & CQ == CQ]
             if holders:
@@ -471,21 +472,19 @@ class DoppelkopfDeal(Deal):
                 self._decide("normal")
             self._begin_play(0)
             return
-        _, winner, word, arg = min(claims)
+        _, winner, row, arg = min(claims, key=lambda claim: claim[:2])
         self.declarer = winner
         self.reserved_at = len(self.history) - 4 + winner
-        if word == "solo":
-            self._declare_solo(winner, arg)
-            return
-        self._decide(RESERVATIONS[word].name)
-        if word == "schmeissen":
-            self._throw_in("schmeissen")
-        elif word == "armut":
+        self._decide(row.name)
+        if row.partner == "trick":
+            self.hochzeit_kind = arg
+        if row.starts == "thrown_in":
+            self._throw_in(row.name)
+        elif row.starts == "push":
             self._phase = Phase.PUSH
             self._to_move = winner
         else:
-            self.hochzeit_kind = arg
-            self._begin_play(0)
+            self._begin_play(winner if row.leader == "declarer" else 0)
 
     def _explain_in_vorbehalt(self, seat: int, move: Move) -> IllegalActionError:
         if move == ARMUT:
