@@ -161,14 +161,30 @@ ARMUT_CARDS = range(PUSH, RETURN + 48)
 CARD_MOVES = range(RETURN + 48)
 
 
+KINDS = (1 << 24) - 1  # the first copy of every kind
+
+
 def _lower_copies(mask: int) -> int:
     """One card per kind: drop the second copy where both are in ``mask``."""
     return mask & ~((mask & ((1 << 24) - 1)) << 24)
 
 
 def _by_kind(mask: int) -> list[int]:
-    """One card per kind in ``mask``, in pack order of the kinds (as players sort)."""
-    return sorted(cards_of(_lower_copies(mask)), key=lambda c: c % 24)
+    """One card per kind in ``mask``, in pack order of the kinds (as players sort): the
+    lower copy held of each kind.
+
+    >>> [PACK.code(c) for c in _by_kind(PACK.mask("H10.2 CQ.1 CQ.2 DA.2"))]
+    ['CQ.1', 'H10.2', 'DA.2']
+    """
+    low = _lower_copies(mask)
+    kinds = (low | low >> 24) & KINDS
+    out = []
+    while kinds:
+        bit = kinds & -kinds
+        kind = bit.bit_length() - 1
+        out.append(kind if low & bit else kind + 24)
+        kinds ^= bit
+    return out
 
 
 class Doppelkopf(Rules["DoppelkopfDeal"]):
