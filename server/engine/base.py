@@ -158,6 +158,12 @@ class Rules(ABC, Generic[DealT]):
         """The name of ``contract`` as players say it (``"Zweier"``, ``"Damensolo"``)."""
         return contract.replace("_", " ").capitalize()
 
+    def stored_outcome(self, outcome: JSON) -> JSON:
+        """A stored ``outcome`` in today's form, for comparing it with a replayed one (a game
+        whose outcome changed form, such as result lines that became codes, reads its older
+        records here). By default unchanged."""
+        return outcome
+
     def summarize(self, outcome: JSON) -> JSON:
         """What the archive's statistics read from a stored ``outcome``, the same for every game:
         ``contract``; ``declarer`` (a seat, or ``None`` when nobody played alone or the deal

@@ -125,7 +125,8 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
     """Rebuild and replay the deal of ``record``; raise :class:`RecordError` on any problem.
 
     When the record carries an ``outcome`` and ``check_outcome`` is true, the replayed
-    outcome must be identical to it.
+    outcome must be identical to it, read in today's form (:meth:`Rules.stored_outcome`:
+    a record stored before a game's outcome changed form still loads).
     """
     for key in record:
         if key not in KEYS:
@@ -212,7 +213,8 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
                 "the record has an outcome but its actions do not finish the deal",
                 "der Datensatz hat ein Ergebnis, aber die Aktionen beenden das Spiel nicht",
             )
-        if json.loads(json.dumps(replayed)) != record["outcome"]:
+        stored = rules.stored_outcome(record["outcome"])
+        if json.loads(json.dumps(replayed)) != stored:
             raise _bad(
                 "outcome",
                 "outcome_mismatch",

@@ -125,7 +125,7 @@ def test_the_party_oracle_catches_an_early_reveal() -> None:
         dealt = rules.shuffle_and_deal(random.Random(seed))
         deal = Gossip(rules, dealt, rules.resolve_options(), None, None)
         for _ in range(4):
-            deal.apply(200)  # everybody "gesund"
+            deal.apply(deal.parse("gesund"))  # everybody
         if deal.contract == "normal":
             assert party_leaks(deal)
             return

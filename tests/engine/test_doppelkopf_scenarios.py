@@ -6,14 +6,20 @@ for the deals in ``doppelkopf_deals.py``.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
+from server.api.i18n import load_catalogs
+from server.engine.base import JSON
 from server.engine.cards import DOPPELKOPF
-from server.engine.errors import IllegalActionError
+from server.engine.errors import IllegalActionError, RecordError
 from server.engine.games.doppelkopf import Doppelkopf
-from server.engine.games.doppelkopf.scoring import extra_points, score
+from server.engine.games.doppelkopf.contracts import CONTRACTS
+from server.engine.games.doppelkopf.scoring import extra_points, legacy_lines, score
+from server.engine.record import dump_record, load_record
 from tests.engine.doppelkopf_deals import ALL_GESUND, A, D, new_deal, play
 
 SOLO_TEXTS = [
@@ -47,7 +53,11 @@ def test_example_loser_surplus_not_written_down() -> None:
     """Re 135 wins one point; Kontra's two extra points are more: nothing is written."""
     result = score(135, 7, 5, extras={"kontra": 2})
     assert (result.winner, result.value) == ("re", 0)
-    assert ("nicht aufgeschrieben", 1) in result.lines
+    assert result.lines == [
+        {"code": "won", "announced": False, "points": 1},
+        {"code": "extras", "party": "kontra", "points": -2},
+        {"code": "not_written", "points": 1},
+    ]
 
 
 @pytest.mark.parametrize(
@@ -90,7 +100,8 @@ def test_solo_beats_schmeissen_beats_hochzeit_and_stays_secret() -> None:
     assert deal.view(2)["reservations"] == ["vorbehalt", "vorbehalt", "gesund", "vorbehalt"]
     assert deal.view(0)["reservations"][0] == "hochzeit erster"
     assert deal.view(2)["parties"] == ["kontra", "re", "kontra", "kontra"]
-    assert deal.view(2)["contract_title"] == "Damensolo"
+    assert deal.view(2)["contract"] == "damen"
+    assert "contract_title" not in deal.view(2)  # the catalogues name the contract
 
 
 def test_two_solos_the_seat_nearer_the_dealers_left_plays() -> None:
@@ -369,3 +380,151 @@ def test_hand_is_sorted_as_players_hold_it() -> None:
     play(deal, "solo herz", "gesund", "gesund", "gesund")
     assert deal.view(0)["contract"] == "herz"
     assert hand(0) == "CQ.1 CQ.2 HA.1 H10.1 HK.1 H9.1 CA.1 CA.2 C10.1 SA.1 DA.1 DA.2"
+
+
+# ---------------------------------------------------------------- result lines as codes
+
+
+def test_result_lines_are_codes_with_parameters() -> None:
+    """Kontra knocked and said unter 90 and has 163 Augen (the first worked example above):
+    every level announced counts 2, the extra points 1 each, the knock doubles."""
+    result = score(77, 3, 9, knocks=1, announced={"kontra": 1}, extras={"kontra": 1, "re": 1})
+    assert result.lines == [
+        {"code": "won", "announced": True, "points": 2},
+        {"code": "below", "level": 90, "announced": True, "points": 2},
+        {"code": "extras", "party": "kontra", "points": 1},
+        {"code": "extras", "party": "re", "points": -1},
+        {"code": "knocked", "factor": 2, "points": 4},
+    ]
+    assert sum(line["points"] for line in result.lines) == result.value == 8
+
+
+def test_unannounced_levels_schwarz_and_gegen_die_alten_lines() -> None:
+    schwarz = score(0, 0, 12, gegen_die_alten=True)
+    assert schwarz.lines == [
+        {"code": "won", "announced": False, "points": 1},
+        {"code": "below", "level": 90, "announced": False, "points": 1},
+        {"code": "below", "level": 60, "announced": False, "points": 1},
+        {"code": "below", "level": 30, "announced": False, "points": 1},
+        {"code": "schwarz", "announced": False, "points": 1},
+        {"code": "gegen_die_alten", "points": 1},
+    ]
+    both = score(140, 7, 5, announced={"re": 1, "kontra": 1})
+    assert both.lines == [{"code": "both_failed", "points": 0}]
+
+
+def test_lines_are_flat_scalars_in_every_outcome() -> None:
+    rules = Doppelkopf()
+    for seed in range(30):
+        deal = rules.new_deal(rules.shuffle_and_deal(random.Random(seed)))
+        rng = random.Random(seed)
+        while not deal.finished:
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+        outcome = deal.outcome()
+        assert outcome is not None
+        for line in outcome.get("lines", []):
+            assert isinstance(line["code"], str)
+            assert all(type(v) in (int, str, bool) for v in line.values()), line
+
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "doppelkopf" / "knocked-announced.json"
+#: The result lines of that record as records stored them before they became codes.
+TEXT_LINES = [
+    ["gewonnen (angesagt)", 2],
+    ["unter 90 (angesagt)", 2],
+    ["unter 60", 1],
+    ["Extrapunkte kontra", 2],
+    ["Extrapunkte re", -3],
+    ["geklopft ×2", 4],
+]
+
+
+def old_record() -> JSON:
+    """The golden record as it was stored before the result lines became codes."""
+    record: JSON = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    record["outcome"]["lines"] = json.loads(json.dumps(TEXT_LINES))
+    return record
+
+
+def test_a_record_stored_with_text_lines_still_loads() -> None:
+    record = old_record()
+    deal = load_record(record)
+    outcome = deal.outcome()
+    assert outcome is not None
+    assert outcome["lines"] == [
+        {"code": "won", "announced": True, "points": 2},
+        {"code": "below", "level": 90, "announced": True, "points": 2},
+        {"code": "below", "level": 60, "announced": False, "points": 1},
+        {"code": "extras", "party": "kontra", "points": 2},
+        {"code": "extras", "party": "re", "points": -3},
+        {"code": "knocked", "factor": 2, "points": 4},
+    ]
+    assert outcome["lines"] == legacy_lines(record["outcome"]["lines"])
+
+
+@pytest.mark.parametrize(
+    ("index", "line"),
+    [
+        (2, ["unter 60", 2]),  # other points
+        (2, ["unter 60 (angesagt)", 1]),  # said to be announced
+        (2, ["unter 70", 1]),  # no such level
+        (5, ["geklopft ×4", 4]),  # other factor
+    ],
+)
+def test_an_old_record_whose_text_lines_differ_is_refused(index: int, line: list[object]) -> None:
+    record = old_record()
+    record["outcome"]["lines"][index] = line
+    with pytest.raises(RecordError) as caught:
+        load_record(record)
+    assert caught.value.code == "outcome_mismatch"
+
+
+def test_a_record_stored_now_holds_coded_lines_and_loads() -> None:
+    deal = load_record(old_record())
+    record = json.loads(json.dumps(dump_record(deal)))
+    assert all(isinstance(line, dict) for line in record["outcome"]["lines"])
+    assert load_record(record).outcome() == deal.outcome()
+
+
+def test_every_result_and_contract_code_has_a_catalogue_key_in_both_languages() -> None:
+    catalogs = load_catalogs(Path(__file__).parent.parent.parent / "web" / "locale")
+    codes = {"won", "below", "schwarz", "gegen_die_alten", "extras", "not_written", "knocked"}
+    codes |= {"both_failed", "announced"}
+    for language in ("de", "en"):
+        messages = catalogs.messages[language]
+        for code in codes:
+            assert f"result.doppelkopf.{code}" in messages, (language, code)
+        for contract in CONTRACTS:
+            assert f"contract.doppelkopf.{contract}" in messages, (language, contract)
+    assert catalogs.messages["de"]["result.doppelkopf.below"] == "unter %(level)s"
+    assert catalogs.messages["de"]["result.doppelkopf.knocked"] == "geklopft ×%(factor)s"
+
+
+def test_a_spectator_does_not_learn_the_pushed_armut_cards_before_the_take() -> None:
+    """While nobody has taken the Armut yet the deal has no partner; the spectator (no
+    seat) must not count as him."""
+    deal = play(new_deal(A), "armut", *("gesund",) * 3, "push CQ")
+    assert [deal.action_seen_by(4, v) for v in (0, 1, 2, 3, None)] == [
+        "push CQ", "push", "push", "push", "push"]  # fmt: skip
+    play(deal, "push CQ", "push H10", "pass")
+    assert [deal.action_seen_by(6, v) for v in (0, 1, 2, 3, None)] == ["push H10", *["push"] * 4]
+    assert deal.hidden_from(None) & DOPPELKOPF.mask("CQ.1 CQ.2 H10.1")
+
+
+def test_illegal_cards_are_explained_by_the_trick_core() -> None:
+    """Trumpf led: P2 holds trumps (trumpf_bedienen); a card not held; the upper copy of a
+    kind held twice is not a move of its own (the kind's move takes the lower copy)."""
+    deal = play(new_deal(), *ALL_GESUND, "play DA")
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(DOPPELKOPF.parse("CA.1"))  # P2 holds no Kreuz Ass
+    assert err.value.code == "card_not_in_hand"
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(1, "play S10")
+    assert err.value.code == "trumpf_bedienen"
+    assert deal.trick_play.explain(DOPPELKOPF.parse("S10.1")) == "follow_trump"
+    with pytest.raises(IllegalActionError) as err:
+        deal.apply(DOPPELKOPF.parse("SQ.2"))  # P2 holds both Pik Damen
+    assert err.value.code == "same_kind"
+    deal.apply(DOPPELKOPF.parse("SQ.1"))
+    assert deal.trick == [DOPPELKOPF.parse("DA.1"), DOPPELKOPF.parse("SQ.1")]

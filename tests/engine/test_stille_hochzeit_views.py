@@ -25,17 +25,17 @@ VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
 def seen(deal: DoppelkopfDeal) -> list[tuple[Any, ...]]:
-    """Per viewer (P1 … P4, spectator): contract, contract title, declarer and parties."""
+    """Per viewer (P1 … P4, spectator): contract, declarer and parties."""
     views = [deal.view(v) for v in VIEWERS]
-    return [(v["contract"], v["contract_title"], v["declarer"], v["parties"]) for v in views]
+    return [(v["contract"], v["declarer"], v["parties"]) for v in views]
 
 
 def normal(*parties: str | None) -> tuple[Any, ...]:
-    return ("normal", None, None, list(parties))
+    return ("normal", None, list(parties))
 
 
 def stille(declarer: int, *parties: str | None) -> tuple[Any, ...]:
-    return ("stille_hochzeit", None, declarer, list(parties))
+    return ("stille_hochzeit", declarer, list(parties))
 
 
 N = None

@@ -1,4 +1,5 @@
-"""Doppelkopf contracts as data: which cards are trumps, in what order, and the Fehl order.
+"""Doppelkopf contracts as data: one :class:`DokoContract` row per game kind, and the trick
+rules built from a row.
 
 Orders (``doppelkopf.txt`` with DK-A1, DK-A3, DK-A5, DK-A13, DK-A14), highest first:
 
@@ -15,33 +16,108 @@ Orders (``doppelkopf.txt`` with DK-A1, DK-A3, DK-A5, DK-A13, DK-A14), highest fi
 Of two equal cards the first played wins, except the second ``H10`` where it is the top
 trump (DK-A2, DK-A3): option ``dulle`` = ``second`` (rules text), ``second_except_last``
 (common house variant) or ``first`` (tournament rule). There is no duty to trump.
+
+Every fact about a contract is a field of its row in :data:`CONTRACTS`; the code reads
+the row, never the contract's name.
+
+>>> CONTRACTS["damen"].solo, CONTRACTS["damen"].premiums, CONTRACTS["armut"].priority
+(True, False, 2)
+>>> DOPPELKOPF.codes(trick_rules(CONTRACTS["herz"]).trumps & DOPPELKOPF.suit_mask["H"])
+['HA.1', 'H10.1', 'HK.1', 'HQ.1', 'HJ.1', 'H9.1', 'HA.2', 'H10.2', 'HK.2', 'HQ.2', 'HJ.2', 'H9.2']
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
+from server.engine.base import Contract, contract_table
 from server.engine.cards import DOPPELKOPF
 from server.engine.tricks import TrickRules
 
 K = DOPPELKOPF.kind_mask
 SUITS = ("C", "S", "H", "D")
-SUIT_WORDS = {"kreuz": "C", "pik": "S", "herz": "H", "karo": "D"}
-SOLOS = ("trumpf", "kreuz", "pik", "herz", "karo", "damen", "buben", "international", "fleischlos")
-SOLO_TITLES = {
-    "trumpf": "Trumpfsolo",
-    "kreuz": "Kreuzsolo",
-    "pik": "Piksolo",
-    "herz": "Herzsolo",
-    "karo": "Karosolo",
-    "damen": "Damensolo",
-    "buben": "Bubensolo",
-    "international": "Internationales Solo",
-    "fleischlos": "Fleischloses Solo",
-}
 QUEENS = [K[s + "Q"] for s in SUITS]
 JACKS = [K[s + "J"] for s in SUITS]
-NORMAL_FAMILY = ("normal", "hochzeit", "armut", "stille_hochzeit", "trumpf")
+H10 = K["H10"]
+DA = K["DA"]
+
+
+@dataclass(frozen=True, slots=True)
+class DokoContract(Contract):
+    """A Doppelkopf contract (the fields of :class:`~server.engine.base.Contract` and):
+
+    ``priority`` of its reservation (DK-A16: Solo 0 > Schmeißen 1 > Armut 2 > Hochzeit 3;
+    ``None``: not a reservation); ``reservation`` the verb that declares it (``"solo"``,
+    ``"schmeissen"`` …; empty: it is not declared); ``top`` the ranks of the permanent
+    trumps below the Dulle (``"QJ"``: queens then jacks); ``suit`` the trump suit
+    (``None``: none); ``dulle`` whether the ``H10`` is the top trump (``"always"``,
+    ``"option"``: with ``farbsolo_keeps_dulle``, ``"never"``); ``plain`` the Fehl ranks,
+    highest first; ``schweinchen`` whether a Schweinchen can be made; ``parties_known``
+    whether the table knows the parties as soon as play starts; ``partner`` how the
+    declarer gets a partner (``"trick"``: the first foreign trick of the Hochzeit's kind,
+    ``"exchange"``: the Armut's taker; empty: none, or the Kreuz Damen decide); ``secret``
+    whether the table sees a normal game (stille Hochzeit); ``starts`` what follows once
+    it is decided (``"play"``; ``"push"``: the Armut exchange; ``"thrown_in"``: the deal
+    ends); ``title`` the German name
+    (only for :meth:`Doppelkopf.contract_title`, which the archive still calls).
+    """
+
+    priority: int | None = None
+    reservation: str = ""
+    top: str = "QJ"
+    suit: str | None = "D"
+    dulle: str = "always"
+    plain: str = "A 10 K 9"
+    schweinchen: bool = True
+    parties_known: bool = False
+    partner: str = ""
+    secret: bool = False
+    starts: str = "play"
+    title: str = ""
+
+
+def _solo(name: str, title: str, **fields: object) -> DokoContract:
+    """A declared solo: the soloist leads, alone against three, no extra points, ×3; no
+    Schweinchen unless ``fields`` say so."""
+    fields.setdefault("schweinchen", False)
+    return DokoContract(
+        name, value=3, leader="declarer", solo=True, premiums=False, priority=0,
+        reservation="solo", parties_known=True, title=title,
+        **fields,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+#: Every Doppelkopf contract, by its code.
+CONTRACTS = cast(
+    "dict[str, DokoContract]",
+    contract_table(
+    DokoContract("normal", leader="vorhand", title="Normalspiel"),
+    DokoContract("hochzeit", leader="vorhand", priority=3, reservation="hochzeit",
+                 partner="trick", title="Hochzeit"),
+    DokoContract("stille_hochzeit", value=3, leader="vorhand", premiums=False,
+                 secret=True, title="Stille Hochzeit"),
+    DokoContract("armut", leader="vorhand", priority=2, reservation="armut",
+                 parties_known=True, partner="exchange", starts="push", title="Armut"),
+    DokoContract("schmeissen", leader="vorhand", priority=1, reservation="schmeissen",
+                 starts="thrown_in", title="Schmeißen"),
+    _solo("trumpf", "Trumpfsolo", schweinchen=True),
+    _solo("kreuz", "Kreuzsolo", suit="C", dulle="option"),
+    _solo("pik", "Piksolo", suit="S", dulle="option"),
+    _solo("herz", "Herzsolo", suit="H", dulle="option"),
+    _solo("karo", "Karosolo", suit="D", dulle="option"),
+    _solo("damen", "Damensolo", top="Q", suit=None, dulle="never", plain="A 10 K J 9"),
+    _solo("buben", "Bubensolo", top="J", suit=None, dulle="never", plain="A 10 K Q 9"),
+    _solo("international", "Internationales Solo", suit=None, dulle="never"),
+    _solo("fleischlos", "Fleischloses Solo", top="", suit=None, dulle="never",
+          plain="A 10 K Q J 9"),
+    ),
+)  # fmt: skip
+#: The solos in the order the ``solo`` verb lists them.
+SOLOS = tuple(name for name, row in CONTRACTS.items() if row.solo)
+#: The contracts declared by a reservation with an argument-free verb.
+RESERVATIONS = {row.reservation: row for row in CONTRACTS.values() if row.reservation != "solo"}
 
 
 def _plain(ranks: str, trumps: int) -> list[list[int]]:
@@ -50,9 +126,34 @@ def _plain(ranks: str, trumps: int) -> list[list[int]]:
     return [[K[s + r] & ~trumps for r in order if K[s + r] & ~trumps] for s in SUITS]
 
 
-def _build(trumps: list[int], plain_ranks: str, dulle_second: bool) -> TrickRules:
+@cache
+def trick_rules(
+    contract: DokoContract,
+    *,
+    schweinchen: bool = False,
+    dulle_second: bool = True,
+    keeps_dulle: bool = False,
+) -> TrickRules:
+    """The trick rules of ``contract``.
+
+    ``schweinchen`` puts both ``DA`` on top (where the row allows a Schweinchen);
+    ``dulle_second`` makes the second ``H10`` beat the first where it is the top trump;
+    ``keeps_dulle`` keeps ``H10`` as top trump in Farbsoli (DDV option).
+    """
+    dulle_top = contract.dulle == "always" or (contract.dulle == "option" and keeps_dulle)
+    top = [H10] if dulle_top else []
+    if schweinchen and contract.schweinchen:
+        top = [DA, *top]
+    trumps = [*top]
+    if "Q" in contract.top:
+        trumps += QUEENS
+    if "J" in contract.top:
+        trumps += JACKS
+    if contract.suit is not None:
+        own = [K[contract.suit + r] & ~sum(top) for r in ("A", "10", "K", "9")]
+        trumps += [tier for tier in own if tier]
     trump_mask = sum(trumps)
-    plain = [p for p in _plain(plain_ranks, trump_mask) if p]
+    plain = [p for p in _plain(contract.plain, trump_mask) if p]
     groups = ([trump_mask] if trump_mask else []) + [sum(p) for p in plain]
     return TrickRules.build(
         len(DOPPELKOPF),
@@ -60,44 +161,10 @@ def _build(trumps: list[int], plain_ranks: str, dulle_second: bool) -> TrickRule
         trumps,
         plain,
         void_must=0,
-        later_equal_wins=K["H10"] if dulle_second else 0,
+        later_equal_wins=H10 if dulle_top and dulle_second else 0,
     )
 
 
-@cache
-def trick_rules(
-    contract: str,
-    *,
-    schweinchen: bool = False,
-    dulle_second: bool = True,
-    keeps_dulle: bool = False,
-) -> TrickRules:
-    """The trick rules of ``contract`` (a game kind or a solo name).
-
-    ``dulle_second`` makes the second ``H10`` beat the first where it is the top trump;
-    ``keeps_dulle`` keeps ``H10`` as top trump in Farbsoli (DDV option).
-    """
-    if contract in NORMAL_FAMILY:
-        low = [K["DA"], K["D10"], K["DK"], K["D9"]]
-        top = [K["H10"]]
-        if schweinchen:
-            top = [K["DA"], K["H10"]]
-            low = low[1:]
-        return _build(top + QUEENS + JACKS + low, "A 10 K 9", dulle_second)
-    if contract in SUIT_WORDS:
-        suit = SUIT_WORDS[contract]
-        top = [K["H10"]] if keeps_dulle else []
-        own = [K[suit + r] & ~sum(top) for r in ("A", "10", "K", "9")]
-        return _build(top + QUEENS + JACKS + own, "A 10 K 9", dulle_second and keeps_dulle)
-    if contract == "damen":
-        return _build(QUEENS, "A 10 K J 9", False)
-    if contract == "buben":
-        return _build(JACKS, "A 10 K Q 9", False)
-    if contract == "international":
-        return _build(QUEENS + JACKS, "A 10 K 9", False)
-    if contract == "fleischlos":
-        return _build([], "A 10 K Q J 9", False)
-    raise ValueError(f"unknown contract {contract}")
-
-
-NORMAL_TRUMPS = trick_rules("normal").trumps
+NORMAL = CONTRACTS["normal"]
+#: The trumps of the normal game (Armut is judged by them).
+NORMAL_TRUMPS = trick_rules(NORMAL).trumps

@@ -34,6 +34,14 @@ Parties are secret until the table can know them: a Kreuz Dame played, both Kreu
 played, a solo, Armut or Hochzeit resolved. Views never show more. A stille Hochzeit is a
 normal game to everybody but its holder until he plays his second Kreuz Dame (or the deal
 ends); the winning reservation is announced as said once the reservations are resolved.
+
+Inside, each phase of :class:`Phase` has its ``_legal_in_``/``_apply_in_``/``_explain_in_``
+handlers (found by name, see :mod:`server.engine.base`); the moves are numbered by
+:data:`CODEC` (one canonical text each); every fact about the contract comes from its row
+in :data:`~server.engine.games.doppelkopf.contracts.CONTRACTS`; the tricks are played by a
+:class:`~server.engine.tricks.TrickPlay`, which holds the only legality cache, and an
+illegal card is explained by :meth:`TrickPlay.explain`. The outcome, computed once at the
+end, is the deal's only other cache.
 """
 
 from __future__ import annotations
@@ -43,21 +51,23 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
+from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules
 from server.engine.bits import cards_of
 from server.engine.cards import DOPPELKOPF
 from server.engine.counting import PointCounter
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import (
-    NORMAL_FAMILY,
+    CONTRACTS,
+    NORMAL,
     NORMAL_TRUMPS,
-    SOLO_TITLES,
+    RESERVATIONS,
     SOLOS,
-    SUIT_WORDS,
+    DokoContract,
     trick_rules,
 )
-from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, score
-from server.engine.tricks import TrickRules
+from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, legacy_lines, score
+from server.engine.moves import MoveCodec, Verb, malformed_action
+from server.engine.tricks import TrickPlay, TrickRules
 
 
 class Phase(StrEnum):
@@ -75,12 +85,11 @@ PACK = DOPPELKOPF
 KIND = DOPPELKOPF.kind_mask
 COUNTER = PointCounter(DOPPELKOPF)
 HOCHZEIT_KINDS = ("erster", "herz", "pik", "kreuz", "trumpf")
+#: The suit whose first foreign trick finds a Hochzeit's partner (``None``: any trick /
+#: a trump trick).
+HOCHZEIT_SUIT = {"herz": "H", "pik": "S", "kreuz": "C"}
 #: The hand order before the contract is known: that of the normal game.
-_NORMAL_ORDER = trick_rules("normal")
-PRIORITY = {"solo": 0, "schmeissen": 1, "armut": 2, "hochzeit": 3}
-PUSH, RETURN = 64, 128
-GESUND, SOLO, SCHMEISSEN, ARMUT, HOCHZEIT = 200, 201, 210, 211, 212
-TAKE, DECLINE, KNOCK, ANNOUNCE = 220, 221, 230, 231  # ANNOUNCE + 0..3 = 90, 60, 30, schwarz
+_NORMAL_ORDER = trick_rules(NORMAL)
 CQ = KIND["CQ"]
 DA = KIND["DA"]
 #: Per card: the mask of both copies of its kind.
@@ -88,13 +97,71 @@ COPIES_OF = tuple(KIND[card.kind] for card in PACK.cards)
 #: The code of copy n (0, 1) of the kind of card c: ``CODES[c % 24 + 24 * n]``.
 CODES = tuple(card.code for card in PACK.cards)
 SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
-CONTRACT_TITLES = {
-    "normal": "Normalspiel",
-    "hochzeit": "Hochzeit",
-    "stille_hochzeit": "Stille Hochzeit",
-    "armut": "Armut",
-    "schmeissen": "Schmeißen",
-}
+NINES = sum(KIND[s + "9"] for s in "CSHD")
+KINGS = sum(KIND[s + "K"] for s in "CSHD")
+
+
+def _read_card(text: str) -> int:
+    """A card named by kind (``h10``: its first copy) or by copy (``h10.2``)."""
+    return PACK.parse(text if "." in text else text + ".1")
+
+
+def _malformed(verb: str) -> MalformedError:
+    return malformed_action(verb)
+
+
+def _unknown_solo(arg: str) -> MalformedError:
+    return MalformedError(
+        "unknown_solo",
+        f"'{arg}' is not a solo ({', '.join(SOLOS)})",
+        f"'{arg}' ist kein Solo ({', '.join(SOLOS)})",
+    )
+
+
+_KINDS = tuple(card.kind for card in PACK.cards)
+
+
+def _card_verb(word: str) -> Verb:
+    """A verb whose argument is a card, written by its kind (both copies alike)."""
+    return Verb(word, CODES, what="card", read=_read_card, shown=_KINDS)
+
+
+#: The moves, in the order legal moves are listed: cards, the Armut exchange, the
+#: reservations by priority, the Armut answers, the calls.
+CODEC = MoveCodec(
+    [
+        _card_verb("play"),
+        _card_verb("push"),
+        _card_verb("return"),
+        Verb("gesund"),
+        Verb("solo", SOLOS, what="solo", bad=_unknown_solo),
+        Verb("schmeissen", aliases=("schmeißen",)),
+        Verb("armut"),
+        Verb("hochzeit", HOCHZEIT_KINDS, bad=lambda arg: _malformed(f"hochzeit {arg}")),
+        Verb("take"),
+        Verb("pass"),
+        Verb("knock", aliases=("klopfen",)),
+        Verb("announce", LEVELS[1:], bad=lambda arg: _malformed(f"announce {arg}")),
+    ]
+)
+PUSH = CODEC.base["push"]
+RETURN = CODEC.base["return"]
+GESUND = CODEC.move("gesund")
+SOLO = CODEC.base["solo"]
+SCHMEISSEN = CODEC.move("schmeissen")
+ARMUT = CODEC.move("armut")
+HOCHZEIT = CODEC.base["hochzeit"]
+TAKE = CODEC.move("take")
+DECLINE = CODEC.move("pass")
+KNOCK = CODEC.move("knock")
+ANNOUNCE = CODEC.base["announce"]  # ANNOUNCE + 0..3 = 90, 60, 30, schwarz
+CALLS = range(KNOCK, ANNOUNCE + 4)
+RESERVATION_MOVES = range(SOLO, HOCHZEIT + len(HOCHZEIT_KINDS))
+ARMUT_CARDS = range(PUSH, RETURN + 48)
+CARD_MOVES = range(RETURN + 48)
+
+
+KINDS = (1 << 24) - 1  # the first copy of every kind
 
 
 def _lower_copies(mask: int) -> int:
@@ -103,8 +170,21 @@ def _lower_copies(mask: int) -> int:
 
 
 def _by_kind(mask: int) -> list[int]:
-    """One card per kind in ``mask``, in pack order of the kinds (as players sort)."""
-    return sorted(cards_of(_lower_copies(mask)), key=lambda c: c % 24)
+    """One card per kind in ``mask``, in pack order of the kinds (as players sort): the
+    lower copy held of each kind.
+
+    >>> [PACK.code(c) for c in _by_kind(PACK.mask("H10.2 CQ.1 CQ.2 DA.2"))]
+    ['CQ.1', 'H10.2', 'DA.2']
+    """
+    low = _lower_copies(mask)
+    kinds = (low | low >> 24) & KINDS
+    out = []
+    while kinds:
+        bit = kinds & -kinds
+        kind = bit.bit_length() - 1
+        out.append(kind if low & bit else kind + 24)
+        kinds ^= bit
+    return out
 
 
 class Doppelkopf(Rules["DoppelkopfDeal"]):
@@ -195,9 +275,20 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         return DoppelkopfDeal
 
     def contract_title(self, contract: str) -> str:
-        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` …"""
-        title = CONTRACT_TITLES.get(contract) or SOLO_TITLES.get(contract)
-        return title or super().contract_title(contract)
+        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` … (only for the archive's
+        deal list, which still asks for a title; views and outcomes carry the code, which
+        the catalogues translate as ``contract.doppelkopf.<code>``)."""
+        row = CONTRACTS.get(contract)
+        return row.title if row is not None else super().contract_title(contract)
+
+    def stored_outcome(self, outcome: JSON) -> JSON:
+        """A stored outcome with result lines as codes: records stored before the lines
+        became codes hold them as German text ``[label, points]``."""
+        lines = outcome.get("lines")
+        if not isinstance(lines, list) or all(isinstance(line, dict) for line in lines):
+            return outcome
+        coded = legacy_lines(lines)
+        return outcome if coded is None else {**outcome, "lines": coded}
 
     def summarize(self, outcome: JSON) -> JSON:
         """Contract, declarer (soloist, Hochzeiter, poor player; ``None`` in a normal game
@@ -214,13 +305,16 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
             "contract": contract,
             "declarer": declarer,
             "declarer_won": None if declarer is None else outcome["winner"] == "re",
-            "solo": contract in SOLOS,
+            "solo": contract in SOLOS,  # a declared solo
             "card_points": [augen["re" if s in re else "kontra"] for s in range(4)],
         }
 
 
 class DoppelkopfDeal(Deal):
     """One deal of Doppelkopf (see the module text)."""
+
+    Phase = Phase
+    codec = CODEC
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -234,6 +328,7 @@ class DoppelkopfDeal(Deal):
         self._to_move: int | None = 0
         self.reservations: list[str | None] = [None] * 4
         self.contract = ""
+        self.row: DokoContract | None = None  # the contract's row, once decided
         self.declarer: int | None = None  # soloist, Hochzeiter or poor player
         self.hochzeit_kind = ""
         self.partner: int | None = None  # Hochzeit partner or Armut taker
@@ -245,68 +340,104 @@ class DoppelkopfDeal(Deal):
         self.announcements: dict[int, int] = {}
         self.schweinchen: int | None = None
         self.schweinchen_shown = False
-        self.cards_played = 0
-        self.trick: list[int] = []
-        self.leader = 0
-        self._best = 0
-        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self.won = [0, 0, 0, 0]
-        self.tricks_won = [0, 0, 0, 0]
         self.cq_played_by: list[int] = []
         self.reserved_at: int | None = None  # the winning reservation's action index
         self.played = 0  # every card played so far
         self.shown_as: dict[int, str] = {}  # a played card as the table saw it (see _shown)
         self.start_hands: tuple[int, ...] = ()
-        self._rules: tuple[TrickRules, ...] = ()
-        self._outcome: JSON | None = None
+        #: The rules of tricks 1–11 and of trick 12 (they differ with ``dulle =
+        #: second_except_last``); set when play begins and on a Schweinchen knock.
+        self._rules: tuple[TrickRules, TrickRules] = (_NORMAL_ORDER, _NORMAL_ORDER)
+        #: All trick bookkeeping; replaced by the contract's when play begins.
+        self.trick_play = TrickPlay(_NORMAL_ORDER, self.hands, leader=0, tricks=12)
+        self._outcome: JSON | None = None  # the only cache: the finished deal's outcome
         forced = str(self.options["pflichtsolo"])
         if forced:
             seat_text, solo = forced.split(":")
-            self._declare_solo(int(seat_text), solo)
-            if self.options["pflichtsolo_lead"] == "p1":
-                self.leader = self._to_move = 0
+            leader = 0 if self.options["pflichtsolo_lead"] == "p1" else None
+            self._declare_solo(int(seat_text), solo, leader)
+
+    # ------------------------------------------------------------------ trick state
+
+    @property
+    def trick(self) -> list[int]:
+        """The cards of the running trick in playing order."""
+        return self.trick_play.trick
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """The finished tricks: ``(leader, cards in playing order, winner)``."""
+        return self.trick_play.tricks
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or leads) the running trick."""
+        return self.trick_play.leader
+
+    @property
+    def won(self) -> list[int]:
+        """Each seat's won cards (masks)."""
+        return self.trick_play.won
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Each seat's number of tricks won."""
+        return self.trick_play.tricks_won
+
+    @property
+    def cards_played(self) -> int:
+        """The cards played so far in this deal."""
+        play = self.trick_play
+        return 4 * len(play.tricks) + len(play.trick)
 
     # ------------------------------------------------------------------ contract
 
     @property
     def solo_scored(self) -> bool:
-        """Whether the game is scored as a solo (×3, no extra points)."""
-        if self.contract in SOLOS or self.contract == "stille_hochzeit":
+        """Whether the game is scored as a solo (×3, no extra points): a contract without
+        extra points, or a Hochzeit whose partner was not found in three tricks."""
+        row = self.row
+        if row is None:
+            return False
+        if not row.premiums:
             return True
-        return self.contract == "hochzeit" and self.partner is None and len(self.tricks) >= 3
+        return row.partner == "trick" and self.partner is None and len(self.tricks) >= 3
 
-    def _declare_solo(self, seat: int, solo: str) -> None:
-        self.contract = solo
+    def _decide(self, contract: str) -> None:
+        self.contract = contract
+        self.row = CONTRACTS[contract]
+
+    def _declare_solo(self, seat: int, solo: str, leader: int | None = None) -> None:
+        self._decide(solo)
         self.declarer = seat
-        self._begin_play(seat)
+        self._begin_play(seat if leader is None else leader)
 
-    def _rules_now(self) -> TrickRules:
-        """The trick rules of the current trick (they change with a Schweinchen knock and,
-        with ``dulle = second_except_last``, for the twelfth trick)."""
-        return self._rules[1] if len(self.tricks) == 11 else self._rules[0]
+    def _rules_for(self, number: int) -> TrickRules:
+        """The trick rules of trick ``number`` (0-based)."""
+        return self._rules[1] if number == 11 else self._rules[0]
 
     def _sorted_hand(self, seat: int) -> list[str]:
         """``seat``'s cards as players hold them: trumps of the contract (the normal game's
         while the Vorbehalte run) strongest first, then the plain suits."""
-        rules = self._rules_now() if self._rules else _NORMAL_ORDER
-        return [PACK.code(c) for c in rules.hand_order(self.hands[seat])]
+        return [PACK.code(c) for c in self.trick_play.rules.hand_order(self.hands[seat])]
 
     def _set_rules(self) -> None:
-        family = self.contract in NORMAL_FAMILY
+        assert self.row is not None
         dulle = str(self.options["dulle"])
-        self._rules = tuple(
+        first, last = (
             trick_rules(
-                self.contract if self.contract in SOLOS else "normal",
-                schweinchen=family and self.schweinchen is not None,
+                self.row,
+                schweinchen=self.schweinchen is not None,
                 dulle_second=dulle == "second" or (dulle == "second_except_last" and not last),
                 keeps_dulle=bool(self.options["farbsolo_keeps_dulle"]),
             )
             for last in (False, True)
         )
+        self._rules = (first, last)
 
     def re_party(self) -> set[int]:
         """The seats of Re as far as the deal has decided them (the soloist alone in solos)."""
-        if self.contract in ("armut", "hochzeit"):
+        if self.row is not None and self.row.partner:
             assert self.declarer is not None
             return {self.declarer} | ({self.partner} if self.partner is not None else set())
         if self.declarer is not None:
@@ -315,51 +446,84 @@ class DoppelkopfDeal(Deal):
 
     def _schmeissen_allowed(self, hand: int) -> bool:
         rule = self.options["schmeissen"]
-        nines = (hand & sum(KIND[s + "9"] for s in "CSHD")).bit_count()
-        kings = (hand & sum(KIND[s + "K"] for s in "CSHD")).bit_count()
+        nines = (hand & NINES).bit_count()
+        kings = (hand & KINGS).bit_count()
         return (rule in ("neunen_oder_koenige", "neunen") and nines >= 5) or (
             rule in ("neunen_oder_koenige", "koenige") and kings >= 5
         )
 
-    # ------------------------------------------------------------------ legal moves
+    # ------------------------------------------------------------------ vorbehalt
 
-    def _calls(self, seat: int) -> list[Move]:
-        if self._phase != "play" or self.cards_played > 5:
-            return []
-        if seat not in self.knocks:
-            return [KNOCK]
-        done = self.announcements.get(seat, 0)
-        return [ANNOUNCE + i for i in range(done, 4)]
+    def _legal_in_vorbehalt(self) -> list[Move]:
+        assert self._to_move is not None
+        hand = self.hands[self._to_move]
+        moves = [GESUND, *CODEC.range_of("solo")]
+        if self._schmeissen_allowed(hand):
+            moves.append(SCHMEISSEN)
+        if (hand & NORMAL_TRUMPS).bit_count() <= 3:
+            moves.append(ARMUT)
+        if hand & CQ == CQ:
+            moves.extend(CODEC.range_of("hochzeit"))
+        return moves
 
-    def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted."""
-        seat = self._to_move
-        if seat is None:
-            return []
-        phase = self._phase
-        hand = self.hands[seat]
-        if phase == "play":
-            return _by_kind(self._play_mask()) + self._calls(seat)
-        if phase == "vorbehalt":
-            moves = [GESUND, *range(SOLO, SOLO + len(SOLOS))]
-            if self._schmeissen_allowed(hand):
-                moves.append(SCHMEISSEN)
-            if (hand & NORMAL_TRUMPS).bit_count() <= 3:
-                moves.append(ARMUT)
-            if hand & CQ == CQ:
-                moves.extend(range(HOCHZEIT, HOCHZEIT + len(HOCHZEIT_KINDS)))
-            return moves
-        if phase == "push":
-            return [PUSH + c for c in _by_kind(self._pushable())]
-        if phase == "offer":
-            return [TAKE, DECLINE]
-        return [RETURN + c for c in _by_kind(hand)]  # phase "return"
+    def _apply_in_vorbehalt(self, seat: int, move: Move) -> None:
+        self.reservations[seat] = CODEC.text(move)
+        if seat < 3:
+            self._to_move = seat + 1
+            return
+        claims: list[tuple[int, int, DokoContract, str]] = []
+        for s, reservation in enumerate(self.reservations):
+            assert reservation is not None
+            word, _, arg = reservation.partition(" ")
+            if word != "gesund":
+                row = CONTRACTS[arg] if word == "solo" else RESERVATIONS[word]
+                assert row.priority is not None
+                claims.append((row.priority, s, row, arg))
+        if not claims:
+            holders = [s for s in range(4) if self.hands[s] & CQ == CQ]
+            if holders:
+                self._decide("stille_hochzeit")
+                self.declarer = holders[0]
+            else:
+                self._decide("normal")
+            self._begin_play(0)
+            return
+        _, winner, row, arg = min(claims, key=lambda claim: claim[:2])
+        self.declarer = winner
+        self.reserved_at = len(self.history) - 4 + winner
+        self._decide(row.name)
+        if row.partner == "trick":
+            self.hochzeit_kind = arg
+        if row.starts == "thrown_in":
+            self._throw_in(row.name)
+        elif row.starts == "push":
+            self._phase = Phase.PUSH
+            self._to_move = winner
+        else:
+            self._begin_play(winner if row.leader == "declarer" else 0)
 
-    def legal_moves_for(self, seat: int) -> list[Move]:
-        """Moves of any seat: the seat to move plays; everybody may knock until card five."""
-        if seat == self._to_move:
-            return self.legal_moves()
-        return self._calls(seat)
+    def _explain_in_vorbehalt(self, seat: int, move: Move) -> IllegalActionError:
+        if move == ARMUT:
+            return IllegalActionError(
+                "no_armut",
+                "Armut needs three trumps or fewer",
+                "Armut braucht drei Trümpfe oder weniger",
+            )
+        if CODEC.is_verb(move, "hochzeit"):
+            return IllegalActionError(
+                "no_hochzeit",
+                "a Hochzeit needs both Kreuz Damen",
+                "eine Hochzeit braucht beide Kreuz Damen",
+            )
+        if move == SCHMEISSEN:
+            return IllegalActionError(
+                "no_schmeissen",
+                "this hand may not be thrown in",
+                "dieses Blatt darf nicht geschmissen werden",
+            )
+        return self._not_now(seat, move)
+
+    # ------------------------------------------------------------------ armut
 
     def _pushable(self) -> int:
         assert self.declarer is not None
@@ -368,110 +532,33 @@ class DoppelkopfDeal(Deal):
         left = 3 - self.pushed.bit_count()
         return trumps if trumps.bit_count() >= left else hand
 
-    def _play_mask(self) -> int:
-        seat = self._to_move
-        assert seat is not None
-        trick = self.trick
-        if not trick:
-            return self.hands[seat]
-        return self._rules_now().legal(self.hands[seat], trick[0], trick[self._best])
+    def _legal_in_push(self) -> list[Move]:
+        return [PUSH + c for c in _by_kind(self._pushable())]
 
-    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
-        """Random legal action: mostly "gesund" and card plays, sometimes a knock or call."""
-        if self._phase == "vorbehalt" and rng.random() < 0.8:
-            return None, GESUND
-        if self._phase == "play" and self.cards_played <= 5 and rng.random() < 0.08:
-            callers = [s for s in range(4) if self._calls(s)]
-            if callers:
-                seat = rng.choice(callers)
-                return seat, rng.choice(self._calls(seat))
-        moves = self.legal_moves()
-        if self._phase == "play":
-            cards = [m for m in moves if m < 48]
-            return None, rng.choice(cards)
-        return None, rng.choice(moves)
+    def _apply_in_push(self, seat: int, move: Move) -> None:
+        card = move - PUSH
+        self.hands[seat] &= ~(1 << card)
+        self.pushed |= 1 << card
+        if self.pushed.bit_count() == 3:
+            self._phase = Phase.OFFER
+            self._offer = [(seat + k) % 4 for k in (1, 2, 3)]
+            self._to_move = self._offer.pop(0)
 
-    # ------------------------------------------------------------------ applying
+    def _explain_in_push(self, seat: int, move: Move) -> IllegalActionError:
+        if CODEC.is_verb(move, "push"):
+            if not (self.hands[seat] >> (move - PUSH)) & 1:
+                return self._not_held(move - PUSH)
+            return IllegalActionError(
+                "armut_trumps",
+                "all your trumps must be among the three cards",
+                "alle deine Trümpfe müssen unter den drei Karten sein",
+            )
+        return self._not_now(seat, move)
 
-    def _apply(self, move: Move) -> None:
-        seat = self._to_move
-        assert seat is not None
-        phase = self._phase
-        if phase == "play":
-            if move < 48:
-                self._play(seat, move)
-            else:
-                self._call(seat, move)
-        elif phase == "vorbehalt":
-            self._reserve(seat, move)
-        elif phase == "push":
-            self.hands[seat] &= ~(1 << (move - PUSH))
-            self.pushed |= 1 << (move - PUSH)
-            if self.pushed.bit_count() == 3:
-                self._phase = Phase.OFFER
-                self._offer = [(seat + k) % 4 for k in (1, 2, 3)]
-                self._to_move = self._offer.pop(0)
-        elif phase == "offer":
-            self._answer_armut(seat, move)
-        else:
-            assert self.declarer is not None
-            self.hands[seat] &= ~(1 << (move - RETURN))
-            self.returned |= 1 << (move - RETURN)
-            self.known[self.declarer] |= 1 << (move - RETURN)  # shown to him as it comes
-            if self.returned.bit_count() == 3:
-                self.hands[self.declarer] |= self.returned
-                self._begin_play(0)
+    def _legal_in_offer(self) -> list[Move]:
+        return [TAKE, DECLINE]
 
-    def _apply_off_turn(self, seat: int, move: Move) -> None:
-        self._call(seat, move)
-
-    def _reserve(self, seat: int, move: Move) -> None:
-        if move == GESUND:
-            self.reservations[seat] = "gesund"
-        elif SOLO <= move < SOLO + len(SOLOS):
-            self.reservations[seat] = "solo " + SOLOS[move - SOLO]
-        elif move == SCHMEISSEN:
-            self.reservations[seat] = "schmeissen"
-        elif move == ARMUT:
-            self.reservations[seat] = "armut"
-        else:
-            self.reservations[seat] = "hochzeit " + HOCHZEIT_KINDS[move - HOCHZEIT]
-        if seat < 3:
-            self._to_move = seat + 1
-            return
-        claims = [
-            (PRIORITY[r.split()[0]], s, r)
-            for s, r in enumerate(self.reservations)
-            if r and r != "gesund"
-        ]
-        if not claims:
-            holders = [s for s in range(4) if self.hands[s] & CQ == CQ]
-            if holders:
-                self.contract = "stille_hochzeit"
-                self.declarer = holders[0]
-            else:
-                self.contract = "normal"
-            self._begin_play(0)
-            return
-        _, winner, reservation = min(claims)
-        word, _, arg = reservation.partition(" ")
-        self.declarer = winner
-        self.reserved_at = len(self.history) - 4 + winner
-        if word == "solo":
-            self._declare_solo(winner, arg)
-        elif word == "schmeissen":
-            self.contract = "schmeissen"
-            self._throw_in("schmeissen")
-        elif word == "armut":
-            self.contract = "armut"
-            self._phase = Phase.PUSH
-            self._to_move = winner
-        else:
-            self.contract = "hochzeit"
-            self.hochzeit_kind = arg
-            self._begin_play(0)
-
-    def _answer_armut(self, seat: int, move: Move) -> None:
+    def _apply_in_offer(self, seat: int, move: Move) -> None:
         if move == TAKE:
             self.partner = seat
             self.hands[seat] |= self.pushed
@@ -485,189 +572,180 @@ class DoppelkopfDeal(Deal):
         else:
             self._throw_in("armut")
 
+    def _explain_in_offer(self, seat: int, move: Move) -> IllegalActionError:
+        return self._not_now(seat, move)
+
+    def _legal_in_return(self) -> list[Move]:
+        assert self._to_move is not None
+        return [RETURN + c for c in _by_kind(self.hands[self._to_move])]
+
+    def _apply_in_return(self, seat: int, move: Move) -> None:
+        assert self.declarer is not None
+        card = move - RETURN
+        self.hands[seat] &= ~(1 << card)
+        self.returned |= 1 << card
+        self.known[self.declarer] |= 1 << card  # shown to him as it comes
+        if self.returned.bit_count() == 3:
+            self.hands[self.declarer] |= self.returned
+            self._begin_play(0)
+
+    def _explain_in_return(self, seat: int, move: Move) -> IllegalActionError:
+        if CODEC.is_verb(move, "return"):
+            return self._not_held(move - RETURN)
+        return self._not_now(seat, move)
+
     def _throw_in(self, reason: str) -> None:
         self.thrown_in = reason
         self._phase = Phase.FINISHED
         self._to_move = None
 
+    # ------------------------------------------------------------------ play
+
     def _begin_play(self, leader: int) -> None:
         self._set_rules()
         self._phase = Phase.PLAY
-        self.leader = self._to_move = leader
+        self.trick_play = TrickPlay(
+            self._rules[0],
+            self.hands,
+            leader=leader,
+            tricks=12,
+            rules_for=self._rules_for,
+            after_trick=self._find_partner,
+        )
+        self._to_move = leader
         self.start_hands = tuple(self.hands)
 
-    def _call(self, seat: int, move: Move) -> None:
-        if move == KNOCK:
-            self.knocks.append(seat)
-            if (
-                self.hands[seat] & DA == DA
-                and self.contract in NORMAL_FAMILY
-                and self.schweinchen is None
-            ):
-                self.schweinchen = seat
-                self._set_rules()  # the two Karo Assen now rank above the Herz 10
-        else:
-            self.announcements[seat] = move - ANNOUNCE + 1
+    def _calls(self, seat: int) -> list[Move]:
+        """A seat's knock or announcements (until the fifth card of the deal lies)."""
+        if self._phase != Phase.PLAY or self.cards_played > 5:
+            return []
+        if seat not in self.knocks:
+            return [KNOCK]
+        done = self.announcements.get(seat, 0)
+        return [ANNOUNCE + i for i in range(done, 4)]
 
-    def _play(self, seat: int, card: int) -> None:
-        rules = self._rules_now()
-        self.hands[seat] &= ~(1 << card)
-        self.cards_played += 1
+    def _legal_in_play(self) -> list[Move]:
+        assert self._to_move is not None
+        return _by_kind(self.trick_play.legal()) + self._calls(self._to_move)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal for the seat to move (a card: from the legal mask)."""
+        if 0 <= move < 48 and self._phase == Phase.PLAY:
+            return bool((_lower_copies(self.trick_play.legal()) >> move) & 1)
+        return move in self.legal_moves()
+
+    def _apply_in_play(self, seat: int, move: Move) -> None:
+        if move >= 48:
+            self._call(seat, move)
+            return
+        card = move
         self.shown_as[card] = CODES[card % 24 + 24 * (self.played & COPIES_OF[card]).bit_count()]
         self.played |= 1 << card
         if (CQ >> card) & 1:
             self.cq_played_by.append(seat)
         if seat == self.schweinchen and (DA >> card) & 1:
             self.schweinchen_shown = True
-        trick = self.trick
-        trick.append(card)
-        if len(trick) > 1 and (rules.beats[trick[self._best]] >> card) & 1:
-            self._best = len(trick) - 1
-        if len(trick) < 4:
-            self._to_move = (seat + 1) % 4
-            return
-        winner = (self.leader + self._best) % 4
-        for c in trick:
-            self.won[winner] |= 1 << c
-        self.tricks.append((self.leader, tuple(trick), winner))
-        self.tricks_won[winner] += 1
-        self._find_partner(trick, winner)
-        self.trick = []
-        self._best = 0
-        self.leader = self._to_move = winner
-        if len(self.tricks) == 12:
+        play = self.trick_play
+        play.play(card)
+        if play.finished:
             self._to_move = None
             self._phase = Phase.FINISHED
+        else:
+            self._to_move = play.to_move
 
-    def _find_partner(self, trick: list[int], winner: int) -> None:
-        if self.contract != "hochzeit" or self.partner is not None or len(self.tricks) > 3:
+    def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
+        return self._calls(seat)
+
+    def _apply_off_turn_in_play(self, seat: int, move: Move) -> None:
+        self._call(seat, move)
+
+    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
+        if not 0 <= move < 48:
+            return self._not_now(seat, move)
+        reason = self.trick_play.explain(move)
+        if reason == "not_held":
+            return self._not_held(move)
+        if reason is None:  # the higher copy of a kind the seat holds twice
+            kind = PACK.cards[move].kind
+            return IllegalActionError(
+                "same_kind",
+                f"play {kind} by its kind: the two copies are one move",
+                f"spiele {kind} mit seinem Namen: beide Exemplare sind ein Zug",
+            )
+        lead = self.trick[0]
+        if reason == "follow_trump":
+            return IllegalActionError(
+                "trumpf_bedienen",
+                "Trumpf was led and you hold trumps",
+                "Trumpf ist ausgespielt und du hast Trumpf",
+            )
+        name = SUIT_NAME[PACK.cards[lead].suit]
+        return IllegalActionError(
+            "farbzwang",
+            f"Farbzwang: {name} was led and you hold {name}",
+            f"Farbzwang: {name} ist ausgespielt und du hast {name}",
+        )
+
+    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
+        """Random legal action: mostly "gesund" and card plays, sometimes a knock or call."""
+        if self._phase == Phase.VORBEHALT and rng.random() < 0.8:
+            return None, GESUND
+        if self._phase == Phase.PLAY and self.cards_played <= 5 and rng.random() < 0.08:
+            callers = [s for s in range(4) if self._calls(s)]
+            if callers:
+                seat = rng.choice(callers)
+                return seat, rng.choice(self._calls(seat))
+        if self._phase == Phase.PLAY:  # the cards of legal_moves(), in the same order
+            return None, rng.choice(_by_kind(self.trick_play.legal()))
+        return None, rng.choice(self.legal_moves())
+
+    def _call(self, seat: int, move: Move) -> None:
+        if move == KNOCK:
+            self.knocks.append(seat)
+            assert self.row is not None
+            if self.hands[seat] & DA == DA and self.row.schweinchen and self.schweinchen is None:
+                self.schweinchen = seat
+                self._set_rules()  # the two Karo Assen now rank above the Herz 10
+                self.trick_play.set_rules(self._rules_for(len(self.tricks)))
+        else:
+            self.announcements[seat] = move - ANNOUNCE + 1
+
+    def _find_partner(self, play: TrickPlay) -> None:
+        """After a trick: a Hochzeit's partner is the winner of the first foreign trick of
+        the announced kind among the first three."""
+        assert self.row is not None
+        if self.row.partner != "trick" or self.partner is not None or len(play.tricks) > 3:
             return
+        _, trick, winner = play.tricks[-1]
         lead = trick[0]
         trump = bool((NORMAL_TRUMPS >> lead) & 1)
         kind = self.hochzeit_kind
         fits = (
             kind == "erster"
             or (kind == "trumpf" and trump)
-            or (not trump and SUIT_WORDS.get(kind) == PACK.cards[lead].suit)
+            or (not trump and HOCHZEIT_SUIT.get(kind) == PACK.cards[lead].suit)
         )
         if fits and winner != self.declarer:
             self.partner = winner
 
     # ------------------------------------------------------------------ text
 
-    def move_text(self, move: Move) -> str:
-        """The canonical text of ``move`` (cards by kind: ``play H10``)."""
-        if move < 48:
-            return f"play {PACK.cards[move].kind}"
-        if PUSH <= move < PUSH + 48:
-            return f"push {PACK.cards[move - PUSH].kind}"
-        if RETURN <= move < RETURN + 48:
-            return f"return {PACK.cards[move - RETURN].kind}"
-        if move == GESUND:
-            return "gesund"
-        if SOLO <= move < SOLO + len(SOLOS):
-            return f"solo {SOLOS[move - SOLO]}"
-        if move == SCHMEISSEN:
-            return "schmeissen"
-        if move == ARMUT:
-            return "armut"
-        if HOCHZEIT <= move < HOCHZEIT + len(HOCHZEIT_KINDS):
-            return f"hochzeit {HOCHZEIT_KINDS[move - HOCHZEIT]}"
-        if move == TAKE:
-            return "take"
-        if move == DECLINE:
-            return "pass"
-        if move == KNOCK:
-            return "knock"
-        if ANNOUNCE <= move < ANNOUNCE + 4:
-            return f"announce {LEVELS[move - ANNOUNCE + 1]}"
-        raise ValueError(f"no such move {move}")
-
     def parse(self, text: str) -> Move:
-        """Read a move; a card may be named by kind (``H10``) or copy (``H10.2``)."""
-        words = text.strip().lower().split()
-        if not words:
-            raise malformed_action(text)
-        head, args = words[0], words[1:]
-        simple = {
-            "gesund": GESUND,
-            "schmeissen": SCHMEISSEN,
-            "schmeißen": SCHMEISSEN,
-            "armut": ARMUT,
-            "take": TAKE,
-            "pass": DECLINE,
-            "knock": KNOCK,
-            "klopfen": KNOCK,
-        }
-        if head in simple and not args:
-            return simple[head]
-        if head == "solo" and len(args) == 1:
-            if args[0] not in SOLOS:
-                raise MalformedError(
-                    "unknown_solo",
-                    f"'{args[0]}' is not a solo ({', '.join(SOLOS)})",
-                    f"'{args[0]}' ist kein Solo ({', '.join(SOLOS)})",
-                )
-            return SOLO + SOLOS.index(args[0])
-        if head == "hochzeit" and len(args) == 1 and args[0] in HOCHZEIT_KINDS:
-            return HOCHZEIT + HOCHZEIT_KINDS.index(args[0])
-        if head == "announce" and len(args) == 1 and args[0] in LEVELS[1:]:
-            return ANNOUNCE + LEVELS.index(args[0]) - 1
-        if head in ("play", "push", "return") and len(args) == 1:
-            card = self._parse_card(args[0], head)
-            return card + {"play": 0, "push": PUSH, "return": RETURN}[head]
-        raise malformed_action(text)
-
-    def _parse_card(self, text: str, head: str) -> int:
-        """A card by kind or copy; either way the lower copy of that kind the mover holds."""
-        card = PACK.parse(text if "." in text else text + ".1")
+        """Read a move; a card may be named by kind (``H10``) or copy (``H10.2``), either
+        way the lower copy of that kind the mover holds."""
+        move = CODEC.parse(text)
         seat = self._to_move
-        if seat is not None:
-            held = KIND[PACK.cards[card].kind] & self.hands[seat]
+        if move in CARD_MOVES and seat is not None:
+            word, card = CODEC.verb_of(move)
+            held = COPIES_OF[card] & self.hands[seat]
             if held:
-                return (held & -held).bit_length() - 1
-        return card
+                return CODEC.base[word] + (held & -held).bit_length() - 1
+        return move
 
-    def explain_illegal(self, move: Move) -> IllegalActionError:
-        """Say which rule forbids ``move`` for the seat to move."""
-        seat = self._to_move
-        if seat is None:
-            return IllegalActionError(
-                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
-            )
-        phase = self._phase
-        if phase == "vorbehalt" and move == ARMUT:
-            return IllegalActionError(
-                "no_armut",
-                "Armut needs three trumps or fewer",
-                "Armut braucht drei Trümpfe oder weniger",
-            )
-        if phase == "vorbehalt" and HOCHZEIT <= move < HOCHZEIT + 5:
-            return IllegalActionError(
-                "no_hochzeit",
-                "a Hochzeit needs both Kreuz Damen",
-                "eine Hochzeit braucht beide Kreuz Damen",
-            )
-        if phase == "vorbehalt" and move == SCHMEISSEN:
-            return IllegalActionError(
-                "no_schmeissen",
-                "this hand may not be thrown in",
-                "dieses Blatt darf nicht geschmissen werden",
-            )
-        if phase == "push" and PUSH <= move < PUSH + 48:
-            if not (self.hands[seat] >> (move - PUSH)) & 1:
-                return self._not_held(move - PUSH)
-            return IllegalActionError(
-                "armut_trumps",
-                "all your trumps must be among the three cards",
-                "alle deine Trümpfe müssen unter den drei Karten sein",
-            )
-        if phase == "return" and RETURN <= move < RETURN + 48:
-            return self._not_held(move - RETURN)
-        if move in (KNOCK, *range(ANNOUNCE, ANNOUNCE + 4)):
+    def _not_now(self, seat: int, move: Move) -> IllegalActionError:
+        """A knock or announcement out of its time, or a move of another phase."""
+        if move in CALLS:
             return self.explain_off_turn(seat, move)
-        if phase == "play" and move < 48:
-            return self._explain_play(seat, move)
         return IllegalActionError(
             "wrong_phase",
             f"'{self.move_text(move)}' is not possible now",
@@ -676,8 +754,8 @@ class DoppelkopfDeal(Deal):
 
     def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
         """Why a knock or announcement is refused; other moves out of turn: not your turn."""
-        if move == KNOCK or ANNOUNCE <= move < ANNOUNCE + 4:
-            if self._phase != "play" or self.cards_played > 5:
+        if move in CALLS:
+            if self._phase != Phase.PLAY or self.cards_played > 5:
                 return IllegalActionError(
                     "too_late",
                     "knocking and announcing end with the fifth card",
@@ -708,43 +786,25 @@ class DoppelkopfDeal(Deal):
             "card_not_in_hand", f"you do not hold {kind}", f"du hast {kind} nicht"
         )
 
-    def _explain_play(self, seat: int, card: int) -> IllegalActionError:
-        if not (self.hands[seat] >> card) & 1:
-            return self._not_held(card)
-        rules = self._rules_now()
-        lead = self.trick[0]
-        if (rules.trumps >> lead) & 1:
-            return IllegalActionError(
-                "trumpf_bedienen",
-                "Trumpf was led and you hold trumps",
-                "Trumpf ist ausgespielt und du hast Trumpf",
-            )
-        name = SUIT_NAME[PACK.cards[lead].suit]
-        return IllegalActionError(
-            "farbzwang",
-            f"Farbzwang: {name} was led and you hold {name}",
-            f"Farbzwang: {name} ist ausgespielt und du hast {name}",
-        )
-
     # ------------------------------------------------------------------ knowledge and views
 
     def public_parties(self) -> list[str | None]:
         """Each seat's party as the whole table knows it (``None``: not yet known)."""
-        if self._phase == "finished" and not self.thrown_in:
+        if self._phase == Phase.FINISHED and not self.thrown_in:
             re = self.re_party()
             return ["re" if s in re else "kontra" for s in range(4)]
-        if self._phase != "play":
+        if self._phase != Phase.PLAY:
             return [None] * 4
-        decided = (
-            self.contract in SOLOS
-            or self.contract == "armut"
-            or (self.contract == "hochzeit" and (self.partner is not None or len(self.tricks) >= 3))
+        row = self.row
+        assert row is not None
+        decided = row.parties_known or (
+            row.partner == "trick" and (self.partner is not None or len(self.tricks) >= 3)
         )
         if decided:
             re = self.re_party()
             return ["re" if s in re else "kontra" for s in range(4)]
         known: list[str | None] = [None] * 4
-        if self.contract == "hochzeit":
+        if row.partner == "trick":
             assert self.declarer is not None
             known[self.declarer] = "re"
             return known
@@ -756,10 +816,11 @@ class DoppelkopfDeal(Deal):
 
     def own_party(self, seat: int) -> str | None:
         """What ``seat`` knows of its own party from its own cards."""
-        if self._phase not in ("play", "finished") or self.thrown_in:
+        if self._phase not in (Phase.PLAY, Phase.FINISHED) or self.thrown_in:
             return None
+        assert self.row is not None
         if (
-            self.contract == "hochzeit"
+            self.row.partner == "trick"
             and seat != self.declarer
             and self.partner is None
             and len(self.tricks) < 3
@@ -771,15 +832,15 @@ class DoppelkopfDeal(Deal):
         """Cards in other hands and Armut cards lying face down (pushed, not yet taken;
         returned, not yet picked up) that ``seat`` has not been shown (the poor player and
         the taker are shown the cards they exchange)."""
-        if self._phase == "finished":
+        if self._phase == Phase.FINISHED:
             return 0
         hidden = 0
         for s, hand in enumerate(self.hands):
             if s != seat:
                 hidden |= hand
-        if self._phase in ("push", "offer"):
+        if self._phase in (Phase.PUSH, Phase.OFFER):
             hidden |= self.pushed
-        elif self._phase == "return":
+        elif self._phase == Phase.RETURN:
             hidden |= self.returned
         if seat is not None:
             hidden &= ~self.known[seat]
@@ -789,7 +850,7 @@ class DoppelkopfDeal(Deal):
         """Hidden cards but those whose place the table was told: the Kreuz Damen of a
         declared Hochzeit, the second Karo Ass of a Schweinchen once one was played."""
         placed = 0
-        if self.contract == "hochzeit" and self.declarer is not None:
+        if self.row is not None and self.row.partner == "trick" and self.declarer is not None:
             placed |= self.hands[self.declarer] & CQ
         if self.schweinchen_shown and self.schweinchen is not None:
             placed |= self.hands[self.schweinchen] & DA
@@ -798,14 +859,15 @@ class DoppelkopfDeal(Deal):
     def action_seen_by(self, index: int, viewer: int | None) -> str:
         """Reservations show as "vorbehalt" until they are resolved, the winning one as it
         was said from then on (the view names it too); the Armut cards are seen only by the
-        poor player and the taker."""
+        poor player and the taker (a spectator never sees them, also while nobody has
+        taken them yet)."""
         seat, move = self.history[index]
         if viewer == seat:
             return self.move_text(move)
-        if SOLO <= move < HOCHZEIT + len(HOCHZEIT_KINDS):
+        if move in RESERVATION_MOVES:
             return self.move_text(move) if index == self.reserved_at else "vorbehalt"
-        if PUSH <= move < RETURN + 48 and viewer not in (self.declarer, self.partner):
-            return "push" if move < RETURN else "return"
+        if move in ARMUT_CARDS and (viewer is None or viewer not in (self.declarer, self.partner)):
+            return CODEC.verb_of(move)[0]
         return self.move_text(move)
 
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
@@ -836,8 +898,7 @@ class DoppelkopfDeal(Deal):
 
     def _shown_hand(self, seat: int) -> list[str]:
         """``seat``'s cards as players hold them, numbered after the copies played."""
-        rules = self._rules_now() if self._rules else _NORMAL_ORDER
-        return self._shown(rules.hand_order(self.hands[seat]), True)
+        return self._shown(self.trick_play.rules.hand_order(self.hands[seat]), True)
 
     def _shown_list(self, mask: int) -> list[str]:
         """Cards laid aside (Armut), in pack order of their kinds, numbered by kind."""
@@ -849,7 +910,7 @@ class DoppelkopfDeal(Deal):
         reservation (the spectator view hides both until the table can know them), and the
         trick and last trick with the cards' own copies (as in the hands and the outcome;
         the views number copies in the order played)."""
-        playing = self._phase in ("play", "finished") and not self.thrown_in
+        playing = self._phase in (Phase.PLAY, Phase.FINISHED) and not self.thrown_in
         re = self.re_party() if playing else set()
         party: JSON | None = None
         if playing:
@@ -874,14 +935,15 @@ class DoppelkopfDeal(Deal):
         parties = self.public_parties()
         if seat is not None and parties[seat] is None:
             parties[seat] = self.own_party(seat)
-        in_armut = (
-            seat is not None and seat in (self.declarer, self.partner) and self.contract == "armut"
-        )
-        resolved = self._phase != "vorbehalt"
-        finished = self._phase == "finished"
+        row = self.row
+        armut = row is not None and row.partner == "exchange"
+        in_armut = armut and seat is not None and seat in (self.declarer, self.partner)
+        resolved = self._phase != Phase.VORBEHALT
+        finished = self._phase == Phase.FINISHED
         contract = self.contract
         secret = (
-            contract == "stille_hochzeit"
+            row is not None
+            and row.secret
             and seat != self.declarer
             and len(self.cq_played_by) < 2
             and not finished
@@ -903,19 +965,16 @@ class DoppelkopfDeal(Deal):
                 for s, r in enumerate(self.reservations)
             ],
             "contract": (contract or None) if resolved else None,
-            "contract_title": SOLO_TITLES.get(contract) if resolved else None,
             "declarer": self.declarer if resolved and not secret else None,
             "hochzeit": self.hochzeit_kind or None,
-            "partner": self.partner
-            if self.contract == "hochzeit"
-            else (self.partner if self.contract == "armut" else None),
+            "partner": self.partner if row is not None and row.partner else None,
             "armut": {
                 "pushed": self._shown_list(self.pushed) if in_armut else self.pushed.bit_count(),
                 "returned": self._shown_list(self.returned)
                 if in_armut
                 else self.returned.bit_count(),
             }
-            if self.contract == "armut"
+            if armut
             else None,
             "thrown_in": self.thrown_in or None,
             "knocks": list(self.knocks),
@@ -942,7 +1001,7 @@ class DoppelkopfDeal(Deal):
 
     def outcome(self) -> JSON | None:
         """The result of the finished deal, or ``None`` while it runs."""
-        if self._phase != "finished":
+        if self._phase != Phase.FINISHED:
             return None
         if self._outcome is None:
             self._outcome = self._score()
@@ -1003,13 +1062,13 @@ class DoppelkopfDeal(Deal):
             "extras": extra_list,
             "winner": result.winner,
             "value": result.value,
-            "lines": [[label, pts] for label, pts in result.lines],
+            "lines": result.lines,
             "settlement": settlement,
         }
 
     def invariant_errors(self) -> list[str]:
         """Every card in one pile; 240 Augen in all."""
-        if self._phase != "finished" or self.thrown_in:
+        if self._phase != Phase.FINISHED or self.thrown_in:
             return []
         errors = []
         union = 0

@@ -17,6 +17,14 @@ them (DK-A7, "Model A"):
   (never in a solo, DK-A15); a negative total is not written down (0); then doubled for
   every knock. A soloist wins or loses three times the value (DK-A22).
 
+The result lines leave the engine as codes with parameters (the catalogues say them as
+``result.doppelkopf.<code>``): ``won`` (``announced``, ``points``), ``below`` (``level``
+90/60/30, ``announced``, ``points``), ``schwarz`` (``announced``, ``points``),
+``gegen_die_alten``, ``extras`` (``party``, ``points``: the loser's are negative),
+``not_written`` (``points``: what a negative total was raised by), ``knocked``
+(``factor``, ``points``: what the doubling added) and ``both_failed`` (``points`` 0).
+:func:`legacy_lines` reads the German text lines that records stored before.
+
 >>> score(re_augen=131, re_tricks=7, kontra_tricks=5, knocks=1, extras={"re": 2}).value
 6
 """
@@ -27,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.engine.base import JSON
 from server.engine.cards import DOPPELKOPF
 from server.engine.counting import PointCounter
 
@@ -37,6 +46,8 @@ CJ = DOPPELKOPF.kind_mask["CJ"]
 AUGEN = PointCounter(DOPPELKOPF)
 Trick = tuple[int, Sequence[int], int]  # leader, cards in playing order, winner
 THRESHOLDS = (None, 90, 60, 30, None)
+#: The result code of each level of :data:`LEVELS`.
+LEVEL_CODES = ("won", "below", "below", "below", "schwarz")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +56,7 @@ class GameScore:
 
     winner: str | None
     value: int
-    lines: list[tuple[str, int]] = field(default_factory=list)
+    lines: list[JSON] = field(default_factory=list)
 
 
 def _reached(level: int, loser_augen: int, loser_tricks: int) -> bool:
@@ -106,14 +117,14 @@ def score(
     extras = dict(extras or {})
     winner = winner_of(re_augen, re_tricks, kontra_tricks, announced, both_fail=both_fail)
     if winner is None:
-        return GameScore(None, 0, [("beide Ansagen verfehlt", 0)])
+        return GameScore(None, 0, [{"code": "both_failed", "points": 0}])
     loser = "kontra" if winner == "re" else "re"
     loser_augen = 240 - re_augen if loser == "kontra" else re_augen
     loser_tricks = kontra_tricks if loser == "kontra" else re_tricks
     highest_announced = max(announced.values(), default=0)
-    lines: list[tuple[str, int]] = []
+    lines: list[JSON] = []
     total = 0
-    for i, name in enumerate(LEVELS):
+    for i in range(len(LEVELS)):
         announced_here = highest_announced >= i and highest_announced > 0
         if announced_here:
             points = 2
@@ -122,20 +133,23 @@ def score(
         else:
             continue
         total += points
-        label = "gewonnen" if i == 0 else f"unter {name}" if i < 4 else "schwarz"
-        lines.append((label + (" (angesagt)" if announced_here else ""), points))
+        line: JSON = {"code": LEVEL_CODES[i], "announced": announced_here, "points": points}
+        if THRESHOLDS[i] is not None:
+            line["level"] = THRESHOLDS[i]
+        lines.append(line)
     if gegen_die_alten and winner == "kontra":
         total += 1
-        lines.append(("gegen die Alten", 1))
+        lines.append({"code": "gegen_die_alten", "points": 1})
     for party, sign in ((winner, 1), (loser, -1)):
         if extras.get(party):
             total += sign * extras[party]
-            lines.append((f"Extrapunkte {party}", sign * extras[party]))
+            lines.append({"code": "extras", "party": party, "points": sign * extras[party]})
     if total < 0:
-        lines.append(("nicht aufgeschrieben", -total))
+        lines.append({"code": "not_written", "points": -total})
         total = 0
     if knocks:
-        lines.append((f"geklopft ×{1 << knocks}", total * ((1 << knocks) - 1)))
+        factor = 1 << knocks
+        lines.append({"code": "knocked", "factor": factor, "points": total * (factor - 1)})
         total <<= knocks
     return GameScore(winner, total, lines)
 
@@ -182,3 +196,54 @@ def extra_points(
             points[side] += n
             found.append({"name": name, "party": side, "trick": number, "points": n})
     return points, found
+
+
+_LEGACY_FIXED = {
+    "gewonnen": "won",
+    "schwarz": "schwarz",
+    "gegen die Alten": "gegen_die_alten",
+    "nicht aufgeschrieben": "not_written",
+    "beide Ansagen verfehlt": "both_failed",
+}
+
+
+def legacy_lines(lines: Sequence[object]) -> list[JSON] | None:
+    """The coded form of result lines stored as German text ``[label, points]`` (records
+    written before results became codes); ``None`` if a line is neither form.
+
+    >>> old = [["unter 90 (angesagt)", 2], ["Extrapunkte kontra", -1], ["geklopft ×4", 6]]
+    >>> for line in legacy_lines(old) or []:
+    ...     print(line)
+    {'code': 'below', 'announced': True, 'points': 2, 'level': 90}
+    {'code': 'extras', 'party': 'kontra', 'points': -1}
+    {'code': 'knocked', 'factor': 4, 'points': 6}
+    """
+    coded: list[JSON] = []
+    for line in lines:
+        if isinstance(line, dict):
+            coded.append(line)
+            continue
+        if not (isinstance(line, list) and len(line) == 2 and isinstance(line[0], str)):
+            return None
+        label, points = line
+        if not isinstance(points, int):
+            return None
+        announced = label.endswith(" (angesagt)")
+        bare = label.removesuffix(" (angesagt)")
+        if bare in ("gewonnen", "schwarz"):
+            coded.append({"code": _LEGACY_FIXED[bare], "announced": announced, "points": points})
+        elif bare.startswith("unter ") and bare[6:] in LEVELS[1:4]:
+            coded.append(
+                {"code": "below", "announced": announced, "points": points, "level": int(bare[6:])}
+            )
+        elif announced:
+            return None
+        elif label in _LEGACY_FIXED:
+            coded.append({"code": _LEGACY_FIXED[label], "points": points})
+        elif label.startswith("Extrapunkte ") and label[12:] in ("re", "kontra"):
+            coded.append({"code": "extras", "party": label[12:], "points": points})
+        elif label.startswith("geklopft ×") and label[10:].isdigit():
+            coded.append({"code": "knocked", "factor": int(label[10:]), "points": points})
+        else:
+            return None
+    return coded
