@@ -1,0 +1,1 @@
+"""The Tarock family layer: what the 54-card games (and partly Bayerisches Tarock) share."""
