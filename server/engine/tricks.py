@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine.bits import cards_of
 from server.engine.cards import Pack
@@ -297,6 +298,9 @@ class TrickPlay:
     Seats play in order ``leader, leader + 1, …`` (mod the number of hands). The hooks:
 
     * ``restrict(seat, legal)``: the game's own limits on top of the follow rules;
+    * ``restrictions``: named limits ``(code, rule)`` with ``rule(play, seat, legal)``
+      returning the allowed part of ``legal``, applied in order after ``restrict``;
+      :meth:`explain` names the first one that forbids a card (the Räuber's Pfeife);
     * ``rules_for(number)``: the rules of trick ``number`` (0-based), when they change;
     * ``winner_of(cards, best)``: the position that takes a full trick (default ``best``,
       the highest card by the ranking; a Kaiserstich overrides it);
@@ -329,6 +333,7 @@ class TrickPlay:
         "leader",
         "n",
         "restrict",
+        "restrictions",
         "rules",
         "rules_for",
         "to_move",
@@ -352,6 +357,7 @@ class TrickPlay:
         winner_of: Callable[[Sequence[int], int], int] | None = None,
         after_trick: Callable[[TrickPlay], None] | None = None,
         ends_early: Callable[[TrickPlay], bool] | None = None,
+        restrictions: Sequence[Restriction] = (),
     ) -> None:
         self.rules = rules_for(0) if rules_for is not None else rules
         self.hands = hands
@@ -369,6 +375,7 @@ class TrickPlay:
         self.winner_of = winner_of
         self.after_trick = after_trick
         self.ends_early = ends_early
+        self.restrictions = tuple(restrictions)
         self._legal = -1
 
     def legal(self) -> int:
@@ -384,20 +391,37 @@ class TrickPlay:
             legal = self.rules.legal(self.hands[seat], -1, -1)
         if self.restrict is not None:
             legal = self.restrict(seat, legal)
+        for _code, rule in self.restrictions:
+            legal = rule(self, seat, legal)
         self._legal = legal
         return legal
 
     def explain(self, card: int) -> str | None:
         """Why the seat to move may not play ``card``: ``not_held``, a code of
-        :meth:`TrickRules.explain`, or ``restricted`` (the game's own rule); ``None`` if legal."""
-        hand = self.hands[self.to_move]
+        :meth:`TrickRules.explain`, the code of the first of ``restrictions`` that forbids
+        it, or ``restricted`` (the ``restrict`` hook); ``None`` if legal. Computed from the
+        same masks and rules as :meth:`legal`."""
+        seat = self.to_move
+        hand = self.hands[seat]
         if not (hand >> card) & 1:
             return "not_held"
         if (self.legal() >> card) & 1:
             return None
         trick = self.trick
         lead, best = (trick[0], trick[self.best]) if trick else (-1, -1)
-        return self.rules.explain(hand, lead, best, card) or "restricted"
+        code = self.rules.explain(hand, lead, best, card)
+        if code is not None:
+            return code
+        legal = self.rules.legal(hand, lead, best)
+        if self.restrict is not None:
+            legal = self.restrict(seat, legal)
+            if not (legal >> card) & 1:
+                return "restricted"
+        for name, rule in self.restrictions:
+            legal = rule(self, seat, legal)
+            if not (legal >> card) & 1:
+                return name
+        return "restricted"  # pragma: no cover - legal() and the loop above agree
 
     def set_rules(self, rules: TrickRules) -> None:
         """Change the rules in the middle of play (a Schweinchen knock)."""
@@ -440,3 +464,33 @@ class TrickPlay:
     def seat_of(self, number: int, position: int) -> int:
         """The seat that played card ``position`` of trick ``number``."""
         return (self.tricks[number][0] + position) % self.n
+
+    @property
+    def number(self) -> int:
+        """The number (0-based) of the trick being played (the count of tricks taken)."""
+        return len(self.tricks)
+
+    def trick_json(self, code: Callable[[int], str]) -> dict[str, Any]:
+        """The running trick as JSON (see :func:`trick_json`), no winner yet."""
+        return trick_json(code, self.leader, self.trick, None)
+
+    def tricks_json(self, code: Callable[[int], str]) -> list[dict[str, Any]]:
+        """Every trick taken, as JSON (see :func:`trick_json`)."""
+        return [trick_json(code, *t) for t in self.tricks]
+
+
+def trick_json(
+    code: Callable[[int], str], leader: int, cards: Sequence[int], winner: int | None
+) -> dict[str, Any]:
+    """A trick as views and outcomes show it: ``{"leader", "cards", "winner"}`` with the
+    cards written by ``code`` (a game may write cards its own way).
+
+    >>> from server.engine.cards import TAROCK
+    >>> trick_json(TAROCK.code, 2, [0, 21], None)
+    {'leader': 2, 'cards': ['T1', 'SK'], 'winner': None}
+    """
+    return {"leader": leader, "cards": [code(c) for c in cards], "winner": winner}
+
+
+#: A named restriction of :class:`TrickPlay`: its code and ``rule(play, seat, legal)``.
+Restriction = tuple[str, Callable[[TrickPlay, int, int], int]]
