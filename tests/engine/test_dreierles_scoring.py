@@ -183,7 +183,7 @@ def test_contract_table_holds_the_facts_of_every_game() -> None:
         "vorhand",
         False,
     )
-    assert raeuber.play_rules == ("pfeife_third_trick", "mond_on_skus")
+    assert raeuber.play_rules == ("pfeife_third_trick", "mond_on_skus", "pfeife_before_third_trick")
     assert (raeuber.knock, rows[0].knock) == ("each", "opponents")
     assert raeuber.factor is None and rows[3].factor == 4
     assert FACTORS == {"dreier": 1, "zweier": 2, "einer": 3, "solo": 4}

@@ -71,7 +71,7 @@ CONTRACTS: dict[str, DreierlesContract] = contract_table(
     DreierlesContract(
         "raeuber", value=2, leader="vorhand", positive=False, premiums=False, title="Räuber",
         declared=False, knock="each", blind="aside",
-        play_rules=("pfeife_third_trick", "mond_on_skus"),
+        play_rules=("pfeife_third_trick", "mond_on_skus", "pfeife_before_third_trick"),
     ),
 )  # fmt: skip
 #: The contract when everybody passes.
@@ -93,6 +93,17 @@ def pfeife_third_trick(play: TrickPlay, seat: int, legal: int) -> int:
     rules allow it (also as the lead)."""
     if play.number == 2 and legal & BIT_PFEIFE:
         return BIT_PFEIFE
+    return legal
+
+
+def pfeife_not_before_third_trick(play: TrickPlay, seat: int, legal: int) -> int:
+    """Räuber (DL-A17, sharpened): in tricks 1 and 2 the Pfeife may be played only when it
+    is the only legal card, so that the duty to play it to the third trick cannot be
+    dodged. Applied after :func:`mond_on_skus`: a player holding the Pfeife may not put
+    the Mond on the Sküs (the Pfeife is another trump), so the Pfeife can then be his only
+    legal card and is played."""
+    if play.number < 2 and legal & BIT_PFEIFE and legal != BIT_PFEIFE:
+        return legal & ~BIT_PFEIFE
     return legal
 
 
@@ -120,4 +131,5 @@ def announced_pfeife(declarer: int) -> Restriction:
 PLAY_RULES: dict[str, Restriction] = {
     "pfeife_third_trick": ("pfeife_third_trick", pfeife_third_trick),
     "mond_on_skus": ("mond_on_skus", mond_on_skus),
+    "pfeife_before_third_trick": ("pfeife_before_third_trick", pfeife_not_before_third_trick),
 }

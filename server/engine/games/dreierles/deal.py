@@ -30,8 +30,9 @@ Phases and their moves (canonical text in quotes):
     Farbzwang, Trumpfzwang, no overtrump duty (DL-A15). An announced Pfeife may be played
     before the last trick only when it is the only legal card (and is then lost). Räuber:
     the Pfeife must be played to the third trick when the follow rules allow it (also as
-    the lead, DL-A17); T21 may not go onto a trick holding the Sküs unless the player
-    has no other trump. The tricks are played by the trick core
+    the lead, DL-A17), and in tricks 1 and 2 it may be played only when it is the only
+    legal card (DL-A17 as sharpened); T21 may not go onto a trick holding the Sküs unless
+    the player has no other trump. The tricks are played by the trick core
     (:class:`~server.engine.tricks.TrickPlay`); the contract's own rules are named
     restrictions listed in its row (:mod:`.contracts`), so an illegal card is explained
     by the same rule that removed it.
@@ -572,6 +573,14 @@ class DreierlesDeal(Deal):
                 code,
                 "Räuber: the Pfeife (T1) must be played to the third trick",
                 "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden",
+            )
+        if code == "pfeife_before_third_trick":
+            return IllegalActionError(
+                code,
+                "Räuber: the Pfeife (T1) belongs to the third trick; before it, only when "
+                "it is your only legal card",
+                "Räuber: die Pfeife (T1) gehört in den dritten Stich; vorher nur, wenn "
+                "keine andere Karte erlaubt ist",
             )
         if code == "mond_on_skus":
             return IllegalActionError(
