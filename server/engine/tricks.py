@@ -325,6 +325,7 @@ class TrickPlay:
 
     __slots__ = (
         "_legal",
+        "_pile",
         "after_trick",
         "best",
         "ends_early",
@@ -377,22 +378,31 @@ class TrickPlay:
         self.ends_early = ends_early
         self.restrictions = tuple(restrictions)
         self._legal = -1
+        self._pile = 0  # the cards of the running trick
 
     def legal(self) -> int:
-        """The mask of cards the seat to move may play (cached until the next card)."""
+        """The mask of cards the seat to move may play (cached until the next card).
+
+        The follow rules are :meth:`TrickRules.legal`, written out here because this is
+        the engine's hottest line (the tests check that both agree on every position)."""
         legal = self._legal
         if legal >= 0:
             return legal
         trick = self.trick
         seat = self.to_move
+        hand = self.hands[seat]
+        rules = self.rules
         if trick:
-            legal = self.rules.legal(self.hands[seat], trick[0], trick[self.best])
+            legal = rules.group_of[trick[0]] & hand or rules.void_must & hand or hand
+            if rules.stichzwang:
+                legal = legal & rules.beats[trick[self.best]] or legal
         else:
-            legal = self.rules.legal(self.hands[seat], -1, -1)
+            legal = hand & rules.lead_first or hand
         if self.restrict is not None:
             legal = self.restrict(seat, legal)
-        for _code, rule in self.restrictions:
-            legal = rule(self, seat, legal)
+        if self.restrictions:
+            for _code, rule in self.restrictions:
+                legal = rule(self, seat, legal)
         self._legal = legal
         return legal
 
@@ -429,26 +439,46 @@ class TrickPlay:
         self._legal = -1
 
     def play(self, card: int) -> None:
-        """Play ``card`` (already checked) for the seat to move."""
-        seat = self.to_move
-        self.hands[seat] &= ~(1 << card)
+        """Play ``card`` for the seat to move (raises ``ValueError`` if it is not legal)."""
+        if self.try_play(card) < 0:
+            raise ValueError(f"card {card} may not be played now")
+
+    def try_play(self, card: int, seat: int | None = None) -> int:
+        """The hot path of a game's ``apply``: if ``card`` is legal for the seat to move (and
+        ``seat`` is that seat or ``None``), play it and return the seat; else change
+        nothing and return -1 (the game then explains, from :meth:`explain`)."""
+        to_move = self.to_move
+        if self.finished or card < 0 or (seat is not None and seat != to_move):
+            return -1
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal()
+        bit = 1 << card
+        if not legal & bit:
+            return -1
+        self.hands[to_move] &= ~bit
         self._legal = -1
+        self._pile |= bit
         trick = self.trick
         trick.append(card)
-        if len(trick) > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
-            self.best = len(trick) - 1
-        if len(trick) < self.n:
-            self.to_move = (seat + 1) % self.n
-            return
+        size = len(trick)
+        if size > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
+            self.best = size - 1
+        if size < self.n:
+            self.to_move = to_move + 1 if to_move + 1 < self.n else 0
+        else:
+            self._take()
+        return to_move
+
+    def _take(self) -> None:
+        """The full trick goes to its winner; then the hooks, the end, the next rules."""
+        trick = self.trick
         best = self.best if self.winner_of is None else self.winner_of(trick, self.best)
         winner = (self.leader + best) % self.n
-        cards = tuple(trick)
-        pile = 0
-        for c in cards:
-            pile |= 1 << c
-        self.won[winner] |= pile
+        self.won[winner] |= self._pile
+        self._pile = 0
         self.tricks_won[winner] += 1
-        self.tricks.append((self.leader, cards, winner))
+        self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.best = 0
         self.leader = self.to_move = winner

@@ -57,7 +57,16 @@ class Ladder:
     opening: str | None = None
     first_bids: tuple[str, ...] = ()
 
+    #: Whether the legal calls are just pass and every higher bid (filled in after
+    #: construction), and those calls for every place on the ladder.
+    plain: bool = field(default=False, init=False, compare=False, repr=False)
+    tails: tuple[tuple[str, ...], ...] = field(default=(), init=False, compare=False, repr=False)
+
     def __post_init__(self) -> None:
+        plain = self.jumps and not (self.holding or self.after or self.opening or self.first_bids)
+        object.__setattr__(self, "plain", plain)
+        tails = tuple((PASS, *self.bids[floor:]) for floor in range(len(self.bids) + 1))
+        object.__setattr__(self, "tails", tails)
         words = [*self.bids, *(() if self.opening is None else (self.opening,))]
         if len(set(words)) != len(words) or {PASS, HOLD} & set(words):
             raise ValueError("the words of a ladder must be unique and not pass/hold")
@@ -148,6 +157,8 @@ class Auction:
         if seat is None:
             return ()
         ladder = self.ladder
+        if ladder.plain:  # no holding, opening or conditions: pass and every higher bid
+            return ladder.tails[ladder.rank(self.high)]
         calls = [PASS]
         high = self.high
         winner = self.winner

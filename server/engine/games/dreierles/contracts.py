@@ -23,7 +23,7 @@ never in a branch on a contract's name:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.engine.base import Contract, contract_table
 from server.engine.cards import TAROCK
@@ -52,10 +52,13 @@ class DreierlesContract(Contract):
     blind: str = "opponents"
     play_rules: tuple[str, ...] = ()
 
-    @property
-    def talon_rule(self) -> TalonRule:
-        """The declarer takes the top ``talon`` cards of the blind (DL-A3)."""
-        return TalonRule("top", self.talon) if self.talon else TalonRule("none")
+    #: The declarer takes the top ``talon`` cards of the blind (DL-A3); filled in after
+    #: construction.
+    talon_rule: TalonRule = field(default=TalonRule("none"), init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        rule = TalonRule("top", self.talon) if self.talon else TalonRule("none")
+        object.__setattr__(self, "talon_rule", rule)
 
     @property
     def factor(self) -> int | None:

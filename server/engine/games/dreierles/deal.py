@@ -139,6 +139,8 @@ BID = CODEC.base["bid"]
 KNOCK = CODEC.move("knock")
 ANNOUNCE_PFEIFE = CODEC.move("announce", "pfeife")
 FERTIG = CODEC.move("fertig")
+#: The move of every auction call.
+CALL_MOVES = {PASS_CALL: PASS, **{bid: CODEC.move("bid", bid) for bid in BIDS}}
 #: Error codes of the trick core, as Dreierles has always named them.
 PLAY_CODES = {
     "not_held": "card_not_in_hand",
@@ -200,17 +202,15 @@ class Dreierles(Rules["DreierlesDeal"]):
 
     def deal_cards(self, order: Sequence[int]) -> Dealt:
         """Blind first (six cards, top first), then twice eight to V, M, H."""
-        if sorted(order) != list(range(len(self.pack))):
+        if len(order) != len(self.pack) or min(order) < 0:
             raise ValueError("order must be a permutation of the pack")
-        talon = tuple(order[:6])
-        hands = [0, 0, 0]
-        pos = 6
-        for _ in range(2):
-            for seat in range(3):
-                for c in order[pos : pos + 8]:
-                    hands[seat] |= 1 << c
-                pos += 8
-        return Dealt(tuple(hands), talon)
+        bits = [1 << c for c in order]
+        # 54 powers of two add up to the full pack only if they are all different
+        if sum(bits) != self.pack.full:
+            raise ValueError("order must be a permutation of the pack")
+        hands = tuple(sum(bits[6 + 8 * s : 14 + 8 * s]) + sum(bits[30 + 8 * s : 38 + 8 * s])
+                      for s in range(3))  # fmt: skip
+        return Dealt(hands, tuple(order[:6]))
 
     def deal_type(self) -> type[DreierlesDeal]:
         """Deals of Dreierles start in the auction."""
@@ -343,6 +343,15 @@ class DreierlesDeal(Deal):
 
     # ------------------------------------------------------------------ the fast path
 
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted (kept in the deal's one cache until
+        the next action; the caller must not change the list)."""
+        if self._to_move is None:
+            return []
+        handler = self._handlers[self._phase].legal
+        moves: list[Move] = self._cached("legal", lambda: handler(self))
+        return moves
+
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
         play = self.play
@@ -352,25 +361,26 @@ class DreierlesDeal(Deal):
         return move in self.legal_moves()
 
     def apply(self, move: Move, seat: int | None = None) -> None:
-        """Apply ``move`` after checking it; card plays take a short path (same checks)."""
+        """Apply ``move`` after checking it; card plays take the trick core's short path
+        (the same checks; an illegal card falls through to the full check and its
+        explanation)."""
         play = self.play
-        if (
-            play is not None
-            and self._phase is Phase.PLAY
-            and 0 <= move < 54
-            and (seat is None or seat == play.to_move)
-            and (play.legal() >> move) & 1
-        ):
-            self.history.append((play.to_move, move))
-            self._play_card(play, move)
-            return
+        if play is not None and move < 54:
+            actor = play.try_play(move, seat)
+            if actor >= 0:
+                self.history.append((actor, move))
+                if play.finished:
+                    self._to_move = None
+                    self._phase = Phase.FINISHED
+                else:
+                    self._to_move = play.to_move
+                return
         super().apply(move, seat)
 
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
         """A uniformly random legal move; card plays are drawn straight from the legal mask."""
         play = self.play
-        if self._phase is Phase.PLAY:
-            assert play is not None
+        if play is not None and not play.finished:
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
         return None, rng.choice(self.legal_moves())
@@ -382,7 +392,7 @@ class DreierlesDeal(Deal):
     # ------------------------------------------------------------------ auction
 
     def _legal_in_auction(self) -> list[Move]:
-        return [PASS if c == PASS_CALL else CODEC.move("bid", c) for c in self.auction.legal()]
+        return [CALL_MOVES[c] for c in self.auction.legal()]
 
     def _apply_in_auction(self, seat: int, move: Move) -> None:
         auction = self.auction
