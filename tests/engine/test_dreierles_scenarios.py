@@ -13,6 +13,7 @@ import pytest
 from server.engine.cards import TAROCK
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.games.dreierles.errors import PLAY_ERRORS
 from server.engine.registry import get_rules
 from tests.engine.dreierles_deals import D1, D2, D3, D4, D5, new_deal, play
 
@@ -445,3 +446,34 @@ def test_views_built_from_the_shared_part_match_a_fresh_replay() -> None:
             if deal.outcome() is not None:
                 break
             deal.apply(rng.choice(deal.legal_moves()))
+
+
+def test_every_refused_card_is_explained_by_the_rule_that_removed_it() -> None:
+    """Random deals (Räuber included): every held card that is not legal is refused with
+    one of the play rules' codes, and every legal card passes the check."""
+    codes = {code for code, _en, _de in PLAY_ERRORS.values()}
+    rules = get_rules("dreierles")
+    rng = random.Random(17)
+    seen: set[str] = set()
+    for _ in range(60):
+        deal = rules.new_deal(rules.shuffle_and_deal(rng))
+        if rng.random() < 0.5:
+            for _ in range(3):
+                deal.act(deal.to_move, "pass")
+        while not deal.finished:
+            if deal.phase == "play":
+                seat = deal.to_move
+                assert seat is not None
+                legal = set(deal.legal_moves())
+                for card in range(54):
+                    if card in legal:
+                        assert deal.check(card) == seat
+                        continue
+                    with pytest.raises(IllegalActionError) as err:
+                        deal.check(card)
+                    assert err.value.code in codes
+                    seen.add(err.value.code)
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+    assert {"card_not_in_hand", "farbzwang", "trumpfzwang", "tarockzwang"} <= seen
+    assert {"pfeife_third_trick", "pfeife_before_third_trick"} <= seen

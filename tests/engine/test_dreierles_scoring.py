@@ -11,6 +11,7 @@ import pytest
 from server.engine.games.dreierles import DreierlesDeal
 from server.engine.games.dreierles import contracts as contracts_module
 from server.engine.games.dreierles import deal as deal_module
+from server.engine.games.dreierles import errors as errors_module
 from server.engine.games.dreierles import scoring as scoring_module
 from server.engine.games.dreierles.contracts import CONTRACTS
 from server.engine.games.dreierles.scoring import (
@@ -190,7 +191,7 @@ def test_contract_table_holds_the_facts_of_every_game() -> None:
 
 
 def test_modules_doctests() -> None:
-    for module in (contracts_module, scoring_module, deal_module):
+    for module in (contracts_module, scoring_module, deal_module, errors_module):
         assert doctest.testmod(module).failed == 0
 
 

@@ -82,6 +82,7 @@ from server.engine.games.dreierles.contracts import (
     DreierlesContract,
     announced_pfeife,
 )
+from server.engine.games.dreierles.errors import play_error
 from server.engine.games.dreierles.scoring import (
     Pfeife,
     declarer_wins,
@@ -107,7 +108,6 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-SEAT_LETTERS = ("V", "M", "H")
 COUNTER = PointCounter(TAROCK)
 CARD_CODES = tuple(TAROCK.code(c) for c in range(len(TAROCK)))
 
@@ -141,14 +141,6 @@ ANNOUNCE_PFEIFE = CODEC.move("announce", "pfeife")
 FERTIG = CODEC.move("fertig")
 #: The move of every auction call.
 CALL_MOVES = {PASS_CALL: PASS, **{bid: CODEC.move("bid", bid) for bid in BIDS}}
-#: Error codes of the trick core, as Dreierles has always named them.
-PLAY_CODES = {
-    "not_held": "card_not_in_hand",
-    "follow_suit": "farbzwang",
-    "follow_trump": "tarockzwang",
-    "must_trump": "trumpfzwang",
-}
-SUIT_NAMES = {"T": "Tarock", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
 
 
 class Dreierles(Rules["DreierlesDeal"]):
@@ -561,63 +553,12 @@ class DreierlesDeal(Deal):
         play = self.play
         if not 0 <= move < 54 or play is None:
             return self.wrong_phase(move)
-        code = play.explain(move)
-        if code == "not_held":
-            return self._not_held(move)
-        if code in ("follow_suit", "follow_trump", "must_trump"):
-            name = SUIT_NAMES[TAROCK.cards[play.trick[0]].suit]
-            if code == "must_trump":
-                return IllegalActionError(
-                    "trumpfzwang",
-                    f"Trumpfzwang: you cannot follow {name} and must play a trump",
-                    f"Trumpfzwang: du kannst {name} nicht bedienen und musst stechen",
-                )
-            rule = "Tarockzwang" if code == "follow_trump" else "Farbzwang"
-            return IllegalActionError(
-                PLAY_CODES[code],
-                f"{rule}: {name} was led and you hold {name}",
-                f"{rule}: {name} ist ausgespielt und du hast {name}",
-            )
-        if code == "pfeife_third_trick":
-            return IllegalActionError(
-                code,
-                "Räuber: the Pfeife (T1) must be played to the third trick",
-                "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden",
-            )
-        if code == "pfeife_before_third_trick":
-            return IllegalActionError(
-                code,
-                "Räuber: the Pfeife (T1) belongs to the third trick; before it, only when "
-                "it is your only legal card",
-                "Räuber: die Pfeife (T1) gehört in den dritten Stich; vorher nur, wenn "
-                "keine andere Karte erlaubt ist",
-            )
-        if code == "mond_on_skus":
-            return IllegalActionError(
-                code,
-                "Räuber: the Mond (T21) may not go onto the Sküs while you hold another trump",
-                "Räuber: der Mond (T21) darf nicht auf den Sküs, solange du anderen Trumpf hast",
-            )
-        if code == "pfeife_announced":
-            return IllegalActionError(
-                code,
-                "the announced Pfeife may be played before the last trick "
-                "only when it is your only legal card",
-                "die angesagte Pfeife darf vor dem letzten Stich nur gespielt werden, "
-                "wenn keine andere Karte erlaubt ist",
-            )
-        text = TAROCK.code(move)
-        return IllegalActionError(
-            "illegal_card",
-            f"{text} may not be played now",
-            f"{text} darf jetzt nicht gespielt werden",
-        )
+        rule = play.explain(move) or "illegal_card"
+        suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
+        return play_error(rule, suit=suit, card=TAROCK.code(move))
 
     def _not_held(self, card: int) -> IllegalActionError:
-        code = TAROCK.code(card)
-        return IllegalActionError(
-            "card_not_in_hand", f"you do not hold {code}", f"du hast {code} nicht"
-        )
+        return play_error("not_held", suit=None, card=TAROCK.code(card))
 
     # ------------------------------------------------------------------ views
 
