@@ -40,7 +40,9 @@ Phases and their moves (canonical text in quotes):
     The outcome is available.
 
 The auction, the blind and the discards come from the Tarock family layer
-(:mod:`server.engine.tarock`); the contracts are rows of a table (:mod:`.contracts`).
+(:mod:`server.engine.tarock`); the contracts are rows of a table (:mod:`.contracts`);
+the outcome is computed in :mod:`.outcome`, the texts of refused cards come from
+:mod:`.errors`.
 Views and outcomes carry codes only (contract and premium names); ``game-dreierles.po``
 says them in German and English.
 
@@ -74,22 +76,13 @@ from server.engine.games.dreierles.contracts import (
     FINAL_LADDER,
     KINGS,
     LADDER,
-    PFEIFE,
     PLAY_RULES,
     TRICK_RULES,
-    TRULL,
-    TRUMPS,
     DreierlesContract,
     announced_pfeife,
 )
 from server.engine.games.dreierles.errors import play_error
-from server.engine.games.dreierles.scoring import (
-    Pfeife,
-    declarer_wins,
-    game_points,
-    score_declarer_game,
-    score_rauber,
-)
+from server.engine.games.dreierles.outcome import score
 from server.engine.moves import MoveCodec, Verb
 from server.engine.tarock.auction import PASS as PASS_CALL
 from server.engine.tarock.auction import Auction
@@ -633,7 +626,7 @@ class DreierlesDeal(Deal):
             "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
         }
 
-    def _parties(self) -> tuple[int, int] | None:
+    def parties(self) -> tuple[int, int] | None:
         """The declarer's pile (tricks and discards) and the opponents' (tricks and the
         rest of the blind); ``None`` without a declarer."""
         declarer = self.declarer
@@ -649,22 +642,22 @@ class DreierlesDeal(Deal):
         (declarer with the discards, opponents with the rest of the blind; in the Räuber
         every pile and the blind), as the deal's counting method writes them."""
         party: JSON | None = None
-        parties = self._parties() if self.row is not None else None
+        parties = self.parties() if self.row is not None else None
         if self.is_rauber:
             party = {
-                "seats": [self._fmt(self.card_points(w)) for w in self.won],
-                "blind": self._fmt(self.card_points(mask_of(self.talon))),
+                "seats": [self.fmt(self.card_points(w)) for w in self.won],
+                "blind": self.fmt(self.card_points(mask_of(self.talon))),
             }
         elif parties is not None:
             party = {
-                "declarer": self._fmt(self.card_points(parties[0])),
-                "opponents": self._fmt(self.card_points(parties[1])),
+                "declarer": self.fmt(self.card_points(parties[0])),
+                "opponents": self.fmt(self.card_points(parties[1])),
             }
         return {
             "hands": [TAROCK.codes(h) for h in self.hands],
             "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
             "discards": TAROCK.codes(self.discards),
-            "card_points": [self._fmt(self.card_points(w)) for w in self.won],
+            "card_points": [self.fmt(self.card_points(w)) for w in self.won],
             "party_points": party,
         }
 
@@ -703,7 +696,7 @@ class DreierlesDeal(Deal):
         if union != TAROCK.full or any(self.hands):
             errors.append("not every card ended in a pile")
         total = 210 if self.thirds else 70
-        parties = self._parties()
+        parties = self.parties()
         if parties is None:
             counted = sum(self.card_points(p) for p in piles)
         else:
@@ -718,95 +711,13 @@ class DreierlesDeal(Deal):
         """Count a pile with the deal's counting method (whole points or thirds)."""
         return COUNTER.thirds(mask) if self.thirds else COUNTER.whole(mask)
 
-    def _fmt(self, points: int) -> str:
+    def fmt(self, points: int) -> str:
+        """Card points as the deal's counting method writes them (``"36"``, ``"35⅔"``)."""
         return format_thirds(points) if self.thirds else str(points)
 
     def outcome(self) -> JSON | None:
         """The result of the finished deal, or ``None`` while it runs."""
         if self._phase is not Phase.FINISHED:
             return None
-        outcome: JSON = self._cached("outcome", self._score)
+        outcome: JSON = self._cached("outcome", lambda: score(self))
         return outcome
-
-    def _hand_bonuses(self) -> list[tuple[str, int]]:
-        bonuses: list[tuple[str, int]] = []
-        restrict = bool(self.options["hand_bonus_declarer_only"])
-        for seat, hand in enumerate(self.start_hands):
-            if (hand & TRUMPS).bit_count() >= 10 and (not restrict or seat == self.declarer):
-                bonuses.append(("zehn_trumpf", seat))
-            if hand & TRULL == TRULL and (not restrict or seat == self.declarer):
-                bonuses.append(("drull", seat))
-            if hand & KINGS == KINGS:
-                bonuses.append(("vier_koenige", seat))
-        return bonuses
-
-    def _pfeife(self) -> Pfeife | None:
-        """The Pfeife bonus: decided by trick 16 (an announced one is lost if played earlier)."""
-        declarer = self.declarer
-        assert declarer is not None
-        leader, cards, winner = self.tricks[15]
-        owner = (leader + cards.index(PFEIFE)) % 3 if PFEIFE in cards else None
-        if self.pfeife_announced:
-            return Pfeife("declarer", announced=True, won=owner == declarer == winner)
-        if owner is None:
-            return None
-        side = "declarer" if owner == declarer else "opponents"
-        return Pfeife(side, announced=False, won=owner == winner)
-
-    def _score(self) -> JSON:
-        play, row = self.play, self.row
-        assert play is not None and row is not None
-        tricks = play.tricks_json(TAROCK.code)
-        parties = self._parties()
-        if parties is None:
-            piles = [self.card_points(w) for w in self.won]
-            value = int(self.options["final_rauber_points"]) if self.final_round else row.value
-            settlement, losers = score_rauber(piles, len(self.knocks), value)
-            return {
-                "contract": row.name,
-                "declarer": None,
-                "knocks": len(self.knocks),
-                "tricks": tricks,
-                "card_points": {
-                    "seats": [self._fmt(p) for p in piles],
-                    "blind": self._fmt(self.card_points(mask_of(self.talon))),
-                },
-                "losers": losers,
-                "premiums": [],
-                "settlement": settlement,
-            }
-        declarer = self.declarer
-        assert declarer is not None
-        d_points = self.card_points(parties[0])
-        o_points = self.card_points(parties[1])
-        game = game_points(
-            row.name,
-            d_points,
-            len(self.knocks),
-            thirds=self.thirds,
-            minimum=int(self.options["minimum_game_points"]),
-        )
-        bonuses = self._hand_bonuses()
-        pfeife = self._pfeife()
-        settlement = score_declarer_game(3, declarer, game, bonuses, pfeife)
-        premiums: list[JSON] = [{"name": n, "seat": s, "points": 1} for n, s in bonuses]
-        if pfeife is not None:
-            premiums.append(
-                {
-                    "name": pfeife.name,
-                    "side": pfeife.side,
-                    "won": pfeife.won,
-                    "points": pfeife.points,
-                }
-            )
-        return {
-            "contract": row.name,
-            "declarer": declarer,
-            "knocks": len(self.knocks),
-            "tricks": tricks,
-            "card_points": {"declarer": self._fmt(d_points), "opponents": self._fmt(o_points)},
-            "declarer_won": declarer_wins(d_points, self.thirds),
-            "game_points": game,
-            "premiums": premiums,
-            "settlement": settlement,
-        }
