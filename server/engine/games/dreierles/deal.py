@@ -333,6 +333,9 @@ class DreierlesDeal(Deal):
         the next action; the caller must not change the list)."""
         if self._to_move is None:
             return []
+        if self._cache_at == len(self.history) and "legal" in self._cache:
+            known: list[Move] = self._cache["legal"]
+            return known
         handler = self._handlers[self._phase].legal
         moves: list[Move] = self._cached("legal", lambda: handler(self))
         return moves
