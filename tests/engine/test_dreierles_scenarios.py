@@ -477,3 +477,21 @@ def test_every_refused_card_is_explained_by_the_rule_that_removed_it() -> None:
             deal.apply(move, seat)
     assert {"card_not_in_hand", "farbzwang", "trumpfzwang", "tarockzwang"} <= seen
     assert {"pfeife_third_trick", "pfeife_before_third_trick"} <= seen
+
+
+def test_every_move_has_one_canonical_text_and_every_phase_its_handlers() -> None:
+    from server.engine.games.dreierles.deal import CODEC, Phase
+
+    for move in range(len(CODEC)):
+        assert CODEC.parse(CODEC.text(move)) == move
+    assert CODEC.parse("play t21") == CODEC.move("play", "T21") == TAROCK.parse("T21")
+    assert CODEC.parse("Weiter") == CODEC.move("pass") and CODEC.parse("klopfen") == CODEC.move(
+        "knock"
+    )
+    with pytest.raises(MalformedError) as err:
+        CODEC.parse("bid ramsch")
+    assert err.value.code == "unknown_contract"
+    with pytest.raises(MalformedError) as err:
+        CODEC.parse("announce mond")
+    assert err.value.code == "malformed_action"
+    assert set(DreierlesDeal._handlers) == {p.value for p in Phase} - {"finished"}

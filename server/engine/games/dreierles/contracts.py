@@ -7,6 +7,8 @@ never in a branch on a contract's name:
 
 * ``value`` — the game factor (the Räuber's base payment: 2, DL-A16);
 * ``talon`` — the top cards of the blind the declarer takes (DL-A3);
+* ``trick_rules`` — the follow and ranking rules of its tricks (the same for all five:
+  Farbzwang, Trumpfzwang, no Stichzwang, DL-A15);
 * ``leader`` — who leads trick 1: the declarer (DL-A14), in the Räuber Vorhand;
 * ``declared`` — whether somebody plays alone (no declarer, no bonuses in the Räuber);
 * ``knock`` — who may knock: ``"opponents"`` (one bidding opponent, then the declarer
@@ -30,7 +32,7 @@ from server.engine.cards import TAROCK
 from server.engine.tarock.auction import Ladder
 from server.engine.tarock.discards import tarock_discards
 from server.engine.tarock.talon import TalonRule
-from server.engine.tricks import Restriction, TrickPlay, tarock_rules
+from server.engine.tricks import Restriction, TrickPlay, TrickRules, tarock_rules
 
 PFEIFE = TAROCK.parse("T1")
 MOND = TAROCK.parse("T21")
@@ -40,6 +42,8 @@ KINGS = TAROCK.mask("HK KaK PK KrK")
 TRULL = TAROCK.mask("SK T21 T1")
 BIT_PFEIFE = 1 << PFEIFE
 BIT_MOND = 1 << MOND
+#: Farbzwang, Trumpfzwang, no overtrump duty (no Stichzwang), no Kaiserstich (DL-A15).
+TRICK_RULES = tarock_rules(TAROCK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,7 @@ class DreierlesContract(Contract):
     """A row of Dreierles' contract table (see the module text)."""
 
     title: str = ""
+    trick_rules: TrickRules = TRICK_RULES
     declared: bool = True
     knock: str = "opponents"
     blind: str = "opponents"
@@ -87,8 +92,6 @@ LADDER = Ladder(BIDS, rounds=1)
 FINAL_LADDER = LADDER.only("solo")
 #: Kings never; tarocks other than the Trull only when forced, face up (DL-A4).
 DISCARDS = tarock_discards(TAROCK)
-#: Farbzwang, Trumpfzwang, no overtrump duty, no Kaiserstich (DL-A15).
-TRICK_RULES = tarock_rules(TAROCK)
 
 
 def pfeife_third_trick(play: TrickPlay, seat: int, legal: int) -> int:

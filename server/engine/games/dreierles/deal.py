@@ -77,7 +77,6 @@ from server.engine.games.dreierles.contracts import (
     KINGS,
     LADDER,
     PLAY_RULES,
-    TRICK_RULES,
     DreierlesContract,
     announced_pfeife,
 )
@@ -525,7 +524,7 @@ class DreierlesDeal(Deal):
         if self.pfeife_announced:
             restrictions.append(announced_pfeife(leader))
         self.play = TrickPlay(
-            TRICK_RULES, self.hands, leader=leader, tricks=16, restrictions=restrictions
+            row.trick_rules, self.hands, leader=leader, tricks=16, restrictions=restrictions
         )
         self._to_move = leader
 
