@@ -495,3 +495,12 @@ def test_every_move_has_one_canonical_text_and_every_phase_its_handlers() -> Non
         CODEC.parse("announce mond")
     assert err.value.code == "malformed_action"
     assert set(DreierlesDeal._handlers) == {p.value for p in Phase} - {"finished"}
+
+
+def test_bids_and_the_running_trick_as_before() -> None:
+    deal = play(new_deal(), "bid dreier", "bid einer")
+    assert deal.bids == [1, 3, 0] and deal.trick == []
+    play(deal, "pass", "discard KaD", "fertig", "pass")
+    assert deal.phase == "play" and deal.trick == []
+    play(deal, "play KaK")
+    assert deal.trick == [TAROCK.parse("KaK")]

@@ -318,12 +318,24 @@ class DreierlesDeal(Deal):
         return [] if self.play is None else self.play.tricks
 
     @property
+    def trick(self) -> list[int]:
+        """The cards of the running trick, in playing order."""
+        return [] if self.play is None else self.play.trick
+
+    @property
+    def bids(self) -> list[int]:
+        """Per seat the place of its bid on the ladder (1 = Dreier … 4 = Solo; 0: passed
+        or not spoken)."""
+        bids = [0, 0, 0]
+        for seat, call in self.auction.calls:
+            if call != PASS_CALL:
+                bids[seat] = BIDS.index(call) + 1
+        return bids
+
+    @property
     def won(self) -> list[int]:
         """Each seat's won cards (a mask per seat)."""
         return [0, 0, 0] if self.play is None else self.play.won
-
-    def _bid(self, seat: int) -> bool:
-        return any(s == seat and c != PASS_CALL for s, c in self.auction.calls)
 
     # ------------------------------------------------------------------ the fast path
 
@@ -473,7 +485,8 @@ class DreierlesDeal(Deal):
         assert declarer is not None
         opponents = [(declarer + 1) % 3, (declarer + 2) % 3]
         # in the final round's Solo only an opponent who has not bid may knock (DL-A8)
-        self._knock_queue = [o for o in opponents if self._bid(o) != self.final_round]
+        bids = self.bids
+        self._knock_queue = [o for o in opponents if bool(bids[o]) != self.final_round]
         self._next_knocker()
 
     def _explain_in_declare(self, seat: int, move: Move) -> IllegalActionError:
