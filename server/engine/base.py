@@ -44,6 +44,7 @@ Move = int
 OptionValue = bool | int | str
 JSON = dict[str, Any]
 DealT = TypeVar("DealT", bound="Deal")
+ContractT = TypeVar("ContractT", bound="Contract")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class Contract:
     premiums: bool = True
 
 
-def contract_table(*rows: Contract) -> dict[str, Contract]:
+def contract_table(*rows: ContractT) -> dict[str, ContractT]:
     """The contracts by name, checking that names and ranks are unique.
 
     >>> table = contract_table(Contract("dreier", rank=1), Contract("zweier", rank=2))

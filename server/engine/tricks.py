@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine.bits import cards_of
 from server.engine.cards import Pack
@@ -297,6 +298,9 @@ class TrickPlay:
     Seats play in order ``leader, leader + 1, …`` (mod the number of hands). The hooks:
 
     * ``restrict(seat, legal)``: the game's own limits on top of the follow rules;
+    * ``restrictions``: named limits ``(code, rule)`` with ``rule(play, seat, legal)``
+      returning the allowed part of ``legal``, applied in order after ``restrict``;
+      :meth:`explain` names the first one that forbids a card (the Räuber's Pfeife);
     * ``rules_for(number)``: the rules of trick ``number`` (0-based), when they change;
     * ``winner_of(cards, best)``: the position that takes a full trick (default ``best``,
       the highest card by the ranking; a Kaiserstich overrides it);
@@ -321,6 +325,7 @@ class TrickPlay:
 
     __slots__ = (
         "_legal",
+        "_pile",
         "after_trick",
         "best",
         "ends_early",
@@ -329,6 +334,7 @@ class TrickPlay:
         "leader",
         "n",
         "restrict",
+        "restrictions",
         "rules",
         "rules_for",
         "to_move",
@@ -352,6 +358,7 @@ class TrickPlay:
         winner_of: Callable[[Sequence[int], int], int] | None = None,
         after_trick: Callable[[TrickPlay], None] | None = None,
         ends_early: Callable[[TrickPlay], bool] | None = None,
+        restrictions: Sequence[Restriction] = (),
     ) -> None:
         self.rules = rules_for(0) if rules_for is not None else rules
         self.hands = hands
@@ -369,35 +376,62 @@ class TrickPlay:
         self.winner_of = winner_of
         self.after_trick = after_trick
         self.ends_early = ends_early
+        self.restrictions = tuple(restrictions)
         self._legal = -1
+        self._pile = 0  # the cards of the running trick
 
     def legal(self) -> int:
-        """The mask of cards the seat to move may play (cached until the next card)."""
+        """The mask of cards the seat to move may play (cached until the next card).
+
+        The follow rules are :meth:`TrickRules.legal`, written out here because this is
+        the engine's hottest line (the tests check that both agree on every position)."""
         legal = self._legal
         if legal >= 0:
             return legal
         trick = self.trick
         seat = self.to_move
+        hand = self.hands[seat]
+        rules = self.rules
         if trick:
-            legal = self.rules.legal(self.hands[seat], trick[0], trick[self.best])
+            legal = rules.group_of[trick[0]] & hand or rules.void_must & hand or hand
+            if rules.stichzwang:
+                legal = legal & rules.beats[trick[self.best]] or legal
         else:
-            legal = self.rules.legal(self.hands[seat], -1, -1)
+            legal = hand & rules.lead_first or hand
         if self.restrict is not None:
             legal = self.restrict(seat, legal)
+        if self.restrictions:
+            for _code, rule in self.restrictions:
+                legal = rule(self, seat, legal)
         self._legal = legal
         return legal
 
     def explain(self, card: int) -> str | None:
         """Why the seat to move may not play ``card``: ``not_held``, a code of
-        :meth:`TrickRules.explain`, or ``restricted`` (the game's own rule); ``None`` if legal."""
-        hand = self.hands[self.to_move]
+        :meth:`TrickRules.explain`, the code of the first of ``restrictions`` that forbids
+        it, or ``restricted`` (the ``restrict`` hook); ``None`` if legal. Computed from the
+        same masks and rules as :meth:`legal`."""
+        seat = self.to_move
+        hand = self.hands[seat]
         if not (hand >> card) & 1:
             return "not_held"
         if (self.legal() >> card) & 1:
             return None
         trick = self.trick
         lead, best = (trick[0], trick[self.best]) if trick else (-1, -1)
-        return self.rules.explain(hand, lead, best, card) or "restricted"
+        code = self.rules.explain(hand, lead, best, card)
+        if code is not None:
+            return code
+        legal = self.rules.legal(hand, lead, best)
+        if self.restrict is not None:
+            legal = self.restrict(seat, legal)
+            if not (legal >> card) & 1:
+                return "restricted"
+        for name, rule in self.restrictions:
+            legal = rule(self, seat, legal)
+            if not (legal >> card) & 1:
+                return name
+        return "restricted"  # pragma: no cover - legal() and the loop above agree
 
     def set_rules(self, rules: TrickRules) -> None:
         """Change the rules in the middle of play (a Schweinchen knock)."""
@@ -405,26 +439,46 @@ class TrickPlay:
         self._legal = -1
 
     def play(self, card: int) -> None:
-        """Play ``card`` (already checked) for the seat to move."""
-        seat = self.to_move
-        self.hands[seat] &= ~(1 << card)
+        """Play ``card`` for the seat to move (raises ``ValueError`` if it is not legal)."""
+        if self.try_play(card) < 0:
+            raise ValueError(f"card {card} may not be played now")
+
+    def try_play(self, card: int, seat: int | None = None) -> int:
+        """The hot path of a game's ``apply``: if ``card`` is legal for the seat to move (and
+        ``seat`` is that seat or ``None``), play it and return the seat; else change
+        nothing and return -1 (the game then explains, from :meth:`explain`)."""
+        to_move = self.to_move
+        if self.finished or card < 0 or (seat is not None and seat != to_move):
+            return -1
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal()
+        bit = 1 << card
+        if not legal & bit:
+            return -1
+        self.hands[to_move] &= ~bit
         self._legal = -1
+        self._pile |= bit
         trick = self.trick
         trick.append(card)
-        if len(trick) > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
-            self.best = len(trick) - 1
-        if len(trick) < self.n:
-            self.to_move = (seat + 1) % self.n
-            return
+        size = len(trick)
+        if size > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
+            self.best = size - 1
+        if size < self.n:
+            self.to_move = to_move + 1 if to_move + 1 < self.n else 0
+        else:
+            self._take()
+        return to_move
+
+    def _take(self) -> None:
+        """The full trick goes to its winner; then the hooks, the end, the next rules."""
+        trick = self.trick
         best = self.best if self.winner_of is None else self.winner_of(trick, self.best)
         winner = (self.leader + best) % self.n
-        cards = tuple(trick)
-        pile = 0
-        for c in cards:
-            pile |= 1 << c
-        self.won[winner] |= pile
+        self.won[winner] |= self._pile
+        self._pile = 0
         self.tricks_won[winner] += 1
-        self.tricks.append((self.leader, cards, winner))
+        self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.best = 0
         self.leader = self.to_move = winner
@@ -440,3 +494,33 @@ class TrickPlay:
     def seat_of(self, number: int, position: int) -> int:
         """The seat that played card ``position`` of trick ``number``."""
         return (self.tricks[number][0] + position) % self.n
+
+    @property
+    def number(self) -> int:
+        """The number (0-based) of the trick being played (the count of tricks taken)."""
+        return len(self.tricks)
+
+    def trick_json(self, code: Callable[[int], str]) -> dict[str, Any]:
+        """The running trick as JSON (see :func:`trick_json`), no winner yet."""
+        return trick_json(code, self.leader, self.trick, None)
+
+    def tricks_json(self, code: Callable[[int], str]) -> list[dict[str, Any]]:
+        """Every trick taken, as JSON (see :func:`trick_json`)."""
+        return [trick_json(code, *t) for t in self.tricks]
+
+
+def trick_json(
+    code: Callable[[int], str], leader: int, cards: Sequence[int], winner: int | None
+) -> dict[str, Any]:
+    """A trick as views and outcomes show it: ``{"leader", "cards", "winner"}`` with the
+    cards written by ``code`` (a game may write cards its own way).
+
+    >>> from server.engine.cards import TAROCK
+    >>> trick_json(TAROCK.code, 2, [0, 21], None)
+    {'leader': 2, 'cards': ['T1', 'SK'], 'winner': None}
+    """
+    return {"leader": leader, "cards": [code(c) for c in cards], "winner": winner}
+
+
+#: A named restriction of :class:`TrickPlay`: its code and ``rule(play, seat, legal)``.
+Restriction = tuple[str, Callable[[TrickPlay, int, int], int]]

@@ -37,6 +37,24 @@ D3 = (
     D1[3],
 )
 
+# D4 (DL-A17): Bernd holds the Pfeife as his only trump and no Kreuz or Pik; Anna T2–T11
+# and six Kreuz; Catrin T12–T21, SK, Ka4 and four Pik; the blind P10 P9 P8 P7 Kr8 Kr7.
+D4 = (
+    "T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 KrK KrD KrC KrB Kr10 Kr9",
+    "T1 HK HD HC HB HA H2 H3 H4 KaK KaD KaC KaB KaA Ka2 Ka3",
+    "T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 SK Ka4 PK PD PC PB",
+    "P10 P9 P8 P7 Kr8 Kr7",
+)
+
+# D5 (DL-A17 with the Mond rule): Catrin's only trumps are T1 and T21, Bernd holds the
+# Sküs and no Kreuz, Anna leads Kreuz.
+D5 = (
+    "T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 KrK KrD KrC KrB Kr10 Kr9",
+    "SK T12 T13 T14 T15 T16 T17 T18 T19 T20 HK HD HC HB HA H2",
+    "T1 T21 H3 H4 KaK KaD KaC KaB KaA Ka2 Ka3 Ka4 PK PD PC PB",
+    "P10 P9 P8 P7 Kr8 Kr7",
+)
+
 SEATS = ("Anna", "Bernd", "Catrin")
 
 

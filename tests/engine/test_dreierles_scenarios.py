@@ -10,10 +10,12 @@ import random
 
 import pytest
 
+from server.engine.cards import TAROCK
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.games.dreierles.errors import PLAY_ERRORS
 from server.engine.registry import get_rules
-from tests.engine.dreierles_deals import D1, D2, D3, new_deal, play
+from tests.engine.dreierles_deals import D1, D2, D3, D4, D5, new_deal, play
 
 TRUMPS_1_10 = [f"play T{n}" for n in range(1, 11)]
 # Anna bids Dreier, Bernd Zweier; Bernd discards KaD Ka2, nobody knocks; Bernd leads.
@@ -274,13 +276,58 @@ def test_raeuber_pfeife_must_be_played_to_the_third_trick() -> None:
     deal = play(new_deal(), *RAEUBER_IN_PLAY, "play HK", "play T11", "play HA")  # trick 1 to Bernd
     assert deal.tricks[-1][2] == 1
     play(deal, "play KaK", "play Ka3")
-    assert deal.legal_texts() == TRUMPS_1_10  # trick 2: the Pfeife may still go early
+    # trick 2, Anna void in Karo with T1–T10: not the Pfeife, it is not her only card (DL-A17)
+    assert deal.legal_texts() == TRUMPS_1_10[1:]
     play(deal, "play T2")
     assert deal.tricks[-1][2] == 0 and deal.to_move == 0
     assert deal.legal_texts() == ["play T1"]  # trick 3: Anna must lead the Pfeife
     with pytest.raises(IllegalActionError) as err:
         deal.act(0, "play HD")
     assert err.value.code == "pfeife_third_trick"
+
+
+def test_raeuber_pfeife_may_not_be_led_to_the_first_trick() -> None:
+    deal = play(new_deal(), *RAEUBER_IN_PLAY)
+    assert (deal.phase, deal.to_move) == ("play", 0)
+    legal = deal.legal_texts()
+    assert "play T1" not in legal
+    assert legal == [*TRUMPS_1_10[1:], "play HK", "play HD", "play HC", "play HB", "play PK",
+                     "play PD"]  # fmt: skip
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play T1")
+    assert err.value.code == "pfeife_before_third_trick"
+    assert "dritten Stich" in err.value.message_de and "only legal card" in err.value.message
+
+
+def test_raeuber_pfeife_refused_in_the_second_trick_with_its_rule() -> None:
+    deal = play(new_deal(), *RAEUBER_IN_PLAY, "play HK", "play T11", "play HA", "play KaK")
+    play(deal, "play Ka3")
+    assert deal.to_move == 0 and len(deal.tricks) == 1
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play T1")
+    assert err.value.code == "pfeife_before_third_trick"
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(0, "play HD")  # the follow rules are named first
+    assert err.value.code == "trumpfzwang"
+
+
+def test_raeuber_pfeife_allowed_early_when_it_is_the_only_legal_card() -> None:
+    deal = play(new_deal(D4), *RAEUBER_IN_PLAY, "play KrK")
+    # trick 1: Bernd is void in Kreuz and T1 is his only trump → forced, no penalty
+    assert deal.to_move == 1 and deal.legal_texts() == ["play T1"]
+    play(deal, "play T1", "play T12")
+    assert deal.tricks[0] == (0, tuple(TAROCK.parse(c) for c in ("KrK", "T1", "T12")), 2)
+
+
+def test_raeuber_pfeife_follows_the_mond_rule_first() -> None:
+    # Catrin holds T1 and T21 as her only trumps after the Sküs was played: the Mond may
+    # not go on the Sküs while she holds another trump, so the Pfeife is her only card.
+    deal = play(new_deal(D5), *RAEUBER_IN_PLAY, "play KrK", "play SK")
+    assert deal.to_move == 2 and len(deal.tricks) == 0
+    assert deal.legal_texts() == ["play T1"]
+    with pytest.raises(IllegalActionError) as err:
+        deal.act(2, "play T21")
+    assert err.value.code == "mond_on_skus"
 
 
 def test_raeuber_mond_may_not_fall_on_the_skus_while_another_trump_is_held() -> None:
@@ -399,3 +446,61 @@ def test_views_built_from_the_shared_part_match_a_fresh_replay() -> None:
             if deal.outcome() is not None:
                 break
             deal.apply(rng.choice(deal.legal_moves()))
+
+
+def test_every_refused_card_is_explained_by_the_rule_that_removed_it() -> None:
+    """Random deals (Räuber included): every held card that is not legal is refused with
+    one of the play rules' codes, and every legal card passes the check."""
+    codes = {code for code, _en, _de in PLAY_ERRORS.values()}
+    rules = get_rules("dreierles")
+    rng = random.Random(17)
+    seen: set[str] = set()
+    for _ in range(60):
+        deal = rules.new_deal(rules.shuffle_and_deal(rng))
+        if rng.random() < 0.5:
+            for _ in range(3):
+                deal.act(deal.to_move, "pass")
+        while not deal.finished:
+            if deal.phase == "play":
+                seat = deal.to_move
+                assert seat is not None
+                legal = set(deal.legal_moves())
+                for card in range(54):
+                    if card in legal:
+                        assert deal.check(card) == seat
+                        continue
+                    with pytest.raises(IllegalActionError) as err:
+                        deal.check(card)
+                    assert err.value.code in codes
+                    seen.add(err.value.code)
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+    assert {"card_not_in_hand", "farbzwang", "trumpfzwang", "tarockzwang"} <= seen
+    assert {"pfeife_third_trick", "pfeife_before_third_trick"} <= seen
+
+
+def test_every_move_has_one_canonical_text_and_every_phase_its_handlers() -> None:
+    from server.engine.games.dreierles.deal import CODEC, Phase
+
+    for move in range(len(CODEC)):
+        assert CODEC.parse(CODEC.text(move)) == move
+    assert CODEC.parse("play t21") == CODEC.move("play", "T21") == TAROCK.parse("T21")
+    assert CODEC.parse("Weiter") == CODEC.move("pass") and CODEC.parse("klopfen") == CODEC.move(
+        "knock"
+    )
+    with pytest.raises(MalformedError) as err:
+        CODEC.parse("bid ramsch")
+    assert err.value.code == "unknown_contract"
+    with pytest.raises(MalformedError) as err:
+        CODEC.parse("announce mond")
+    assert err.value.code == "malformed_action"
+    assert set(DreierlesDeal._handlers) == {p.value for p in Phase} - {"finished"}
+
+
+def test_bids_and_the_running_trick_as_before() -> None:
+    deal = play(new_deal(), "bid dreier", "bid einer")
+    assert deal.bids == [1, 3, 0] and deal.trick == []
+    play(deal, "pass", "discard KaD", "fertig", "pass")
+    assert deal.phase == "play" and deal.trick == []
+    play(deal, "play KaK")
+    assert deal.trick == [TAROCK.parse("KaK")]

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 from pathlib import Path
 
 import pytest
 
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.games.dreierles import contracts as contracts_module
+from server.engine.games.dreierles import deal as deal_module
+from server.engine.games.dreierles import errors as errors_module
+from server.engine.games.dreierles import scoring as scoring_module
+from server.engine.games.dreierles.contracts import CONTRACTS
 from server.engine.games.dreierles.scoring import (
+    FACTORS,
     Pfeife,
     game_points,
+    result_lines,
     score_declarer_game,
     score_rauber,
 )
@@ -18,6 +26,7 @@ from server.engine.record import load_record
 from tests.engine.dreierles_deals import new_deal, play
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "dreierles"
+LOCALE = Path(__file__).parent.parent.parent / "web" / "locale"
 
 # The counting of the rules text, written out independently of the engine.
 VALUES = {"SK": 5, "T21": 5, "T1": 5}
@@ -158,3 +167,63 @@ def test_raeuber_deal_counts_each_pile_and_sets_the_blind_aside() -> None:
     if len(losers) == 1:
         assert outcome["settlement"][losers[0]] == -2 * 2 * 2  # 2 × 2^1 to each of two
     assert outcome["premiums"] == []
+
+
+def test_contract_table_holds_the_facts_of_every_game() -> None:
+    rows = [CONTRACTS[name] for name in ("dreier", "zweier", "einer", "solo")]
+    assert [(r.rank, r.value, r.talon, r.leader) for r in rows] == [
+        (1, 1, 3, "declarer"),
+        (2, 2, 2, "declarer"),
+        (3, 3, 1, "declarer"),
+        (4, 4, 0, "declarer"),
+    ]
+    raeuber = CONTRACTS["raeuber"]
+    assert (raeuber.rank, raeuber.value, raeuber.leader, raeuber.declared) == (
+        0,
+        2,
+        "vorhand",
+        False,
+    )
+    assert raeuber.play_rules == ("pfeife_third_trick", "mond_on_skus", "pfeife_before_third_trick")
+    assert (raeuber.knock, rows[0].knock) == ("each", "opponents")
+    assert raeuber.factor is None and rows[3].factor == 4
+    assert FACTORS == {"dreier": 1, "zweier": 2, "einer": 3, "solo": 4}
+
+
+def test_modules_doctests() -> None:
+    for module in (contracts_module, scoring_module, deal_module, errors_module):
+        assert doctest.testmod(module).failed == 0
+
+
+def test_result_lines_of_the_worked_example() -> None:
+    record = json.loads((GOLDEN / "worked-example.json").read_text(encoding="utf-8"))
+    outcome = load_record(record).outcome()
+    assert outcome is not None
+    assert result_lines(outcome) == [
+        {"code": "won", "seat": 0, "card_points": "43", "points": 6},
+        {"code": "zehn_trumpf", "seat": 0, "points": 1},
+        {"code": "vier_koenige", "seat": 1, "points": 1},
+        {"code": "pfeife_angesagt", "side": "declarer", "won": False, "points": 2},
+    ]
+
+
+def test_result_lines_are_codes_the_catalogues_translate() -> None:
+    deal = play(new_deal(), "pass", "pass", "pass", "knock", "pass", "knock")
+    while not deal.finished:
+        deal.apply(deal.legal_moves()[0])
+    outcome = deal.outcome()
+    assert outcome is not None
+    lines = result_lines(outcome)
+    assert {"code": "knocked", "factor": 4} in lines
+    losers = outcome["losers"]
+    if len(losers) < 3:
+        assert [line["seat"] for line in lines if line["code"] == "raeuber_loser"] == losers
+    keys = set()
+    for lang in ("de", "en"):
+        text = (LOCALE / lang / "game-dreierles.po").read_text(encoding="utf-8")
+        keys.add(frozenset(k for k in text.split('"') if k.startswith("result.dreierles.")))
+    (known,) = keys
+    codes = {"won", "lost", "knocked", "raeuber_loser", "raeuber_tie", "zehn_trumpf", "drull",
+             "vier_koenige", "pfeife", "pfeife_angesagt"}  # fmt: skip
+    assert known == {f"result.dreierles.{c}" for c in codes}
+    assert all(f"result.dreierles.{line['code']}" in known for line in lines)

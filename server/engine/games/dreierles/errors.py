@@ -1,0 +1,77 @@
+"""Dreierles' explanations of an illegal card, as data: the error code and the English and
+German text for every rule code the trick core or a contract's play rule gives.
+
+The codes are the stable ones Dreierles has always used (``farbzwang``, ``trumpfzwang``,
+``pfeife_third_trick`` …); the texts name the rule, filled in with the led suit and card.
+
+>>> error = play_error("follow_suit", suit="H", card="T5")
+>>> error.code, error.message
+('farbzwang', 'Farbzwang: Herz was led and you hold Herz')
+>>> play_error("pfeife_before_third_trick", suit=None, card="T1").code
+'pfeife_before_third_trick'
+"""
+
+from __future__ import annotations
+
+from server.engine.errors import IllegalActionError
+
+SUIT_NAMES = {"T": "Tarock", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
+
+#: rule code → (error code, English text, German text); ``{suit}`` is the led suit's name,
+#: ``{card}`` the card.
+PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
+    "not_held": ("card_not_in_hand", "you do not hold {card}", "du hast {card} nicht"),
+    "follow_suit": (
+        "farbzwang",
+        "Farbzwang: {suit} was led and you hold {suit}",
+        "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
+    ),
+    "follow_trump": (
+        "tarockzwang",
+        "Tarockzwang: {suit} was led and you hold {suit}",
+        "Tarockzwang: {suit} ist ausgespielt und du hast {suit}",
+    ),
+    "must_trump": (
+        "trumpfzwang",
+        "Trumpfzwang: you cannot follow {suit} and must play a trump",
+        "Trumpfzwang: du kannst {suit} nicht bedienen und musst stechen",
+    ),
+    "pfeife_third_trick": (
+        "pfeife_third_trick",
+        "Räuber: the Pfeife (T1) must be played to the third trick",
+        "Räuber: die Pfeife (T1) muss zum dritten Stich gespielt werden",
+    ),
+    "pfeife_before_third_trick": (
+        "pfeife_before_third_trick",
+        "Räuber: the Pfeife (T1) belongs to the third trick; before it, only when "
+        "it is your only legal card",
+        "Räuber: die Pfeife (T1) gehört in den dritten Stich; vorher nur, wenn "
+        "keine andere Karte erlaubt ist",
+    ),
+    "mond_on_skus": (
+        "mond_on_skus",
+        "Räuber: the Mond (T21) may not go onto the Sküs while you hold another trump",
+        "Räuber: der Mond (T21) darf nicht auf den Sküs, solange du anderen Trumpf hast",
+    ),
+    "pfeife_announced": (
+        "pfeife_announced",
+        "the announced Pfeife may be played before the last trick "
+        "only when it is your only legal card",
+        "die angesagte Pfeife darf vor dem letzten Stich nur gespielt werden, "
+        "wenn keine andere Karte erlaubt ist",
+    ),
+}
+ILLEGAL_CARD = (
+    "illegal_card",
+    "{card} may not be played now",
+    "{card} darf jetzt nicht gespielt werden",
+)
+
+
+def play_error(rule: str, *, suit: str | None, card: str) -> IllegalActionError:
+    """The error for rule code ``rule`` (``suit``: the led suit's code, if any)."""
+    code, en, de = PLAY_ERRORS.get(rule, ILLEGAL_CARD)
+    name = SUIT_NAMES[suit] if suit is not None else ""
+    return IllegalActionError(
+        code, en.format(suit=name, card=card), de.format(suit=name, card=card)
+    )
