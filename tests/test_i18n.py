@@ -124,3 +124,16 @@ def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
             if "action." + t.replace(" ", "_") not in catalogs.messages[lang]
         ]
         assert missing == [], lang
+
+
+@pytest.mark.parametrize("game", ["dreierles", "doppelkopf"])
+def test_every_contract_has_a_name(catalogs: Catalogs, game: str) -> None:
+    """Views, outcomes and sheets carry contract codes; the client names them with
+    ``contract.<game>.<code>`` (web/static/js/game-info.js), in both languages."""
+    import importlib
+
+    contracts = importlib.import_module(f"server.engine.games.{game}.contracts").CONTRACTS
+    assert len(contracts) >= 5
+    for lang in LANGUAGES:
+        missing = [c for c in contracts if f"contract.{game}.{c}" not in catalogs.messages[lang]]
+        assert missing == [], lang

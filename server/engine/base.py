@@ -155,10 +155,6 @@ class Rules(ABC, Generic[DealT]):
     def deal_cards(self, order: Sequence[int]) -> Dealt:
         """Distribute a shuffled pack (``order``, a permutation of card indices)."""
 
-    def contract_title(self, contract: str) -> str:
-        """The name of ``contract`` as players say it (``"Zweier"``, ``"Damensolo"``)."""
-        return contract.replace("_", " ").capitalize()
-
     def stored_outcome(self, outcome: JSON) -> JSON:
         """A stored ``outcome`` in today's form, for comparing it with a replayed one (a game
         whose outcome changed form, such as result lines that became codes, reads its older

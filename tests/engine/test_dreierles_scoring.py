@@ -18,7 +18,6 @@ from server.engine.games.dreierles.scoring import (
     FACTORS,
     Pfeife,
     game_points,
-    result_lines,
     score_declarer_game,
     score_rauber,
 )
@@ -195,35 +194,20 @@ def test_modules_doctests() -> None:
         assert doctest.testmod(module).failed == 0
 
 
-def test_result_lines_of_the_worked_example() -> None:
+def test_outcome_codes_have_catalogue_keys() -> None:
+    # The outcome carries codes only; the client says them with the catalogues:
+    # ``contract.dreierles.<code>`` for every row and ``premium.<name>`` for every premium.
+    from server.api.i18n import load_catalogs
+
+    messages = load_catalogs(LOCALE).messages
     record = json.loads((GOLDEN / "worked-example.json").read_text(encoding="utf-8"))
     outcome = load_record(record).outcome()
     assert outcome is not None
-    assert result_lines(outcome) == [
-        {"code": "won", "seat": 0, "card_points": "43", "points": 6},
-        {"code": "zehn_trumpf", "seat": 0, "points": 1},
-        {"code": "vier_koenige", "seat": 1, "points": 1},
-        {"code": "pfeife_angesagt", "side": "declarer", "won": False, "points": 2},
-    ]
-
-
-def test_result_lines_are_codes_the_catalogues_translate() -> None:
-    deal = play(new_deal(), "pass", "pass", "pass", "knock", "pass", "knock")
-    while not deal.finished:
-        deal.apply(deal.legal_moves()[0])
-    outcome = deal.outcome()
-    assert outcome is not None
-    lines = result_lines(outcome)
-    assert {"code": "knocked", "factor": 4} in lines
-    losers = outcome["losers"]
-    if len(losers) < 3:
-        assert [line["seat"] for line in lines if line["code"] == "raeuber_loser"] == losers
-    keys = set()
+    assert [p["name"] for p in outcome["premiums"]] == [
+        "zehn_trumpf", "vier_koenige", "pfeife_angesagt"]  # fmt: skip
+    premiums = {"zehn_trumpf", "drull", "vier_koenige", "pfeife", "pfeife_angesagt"}
     for lang in ("de", "en"):
-        text = (LOCALE / lang / "game-dreierles.po").read_text(encoding="utf-8")
-        keys.add(frozenset(k for k in text.split('"') if k.startswith("result.dreierles.")))
-    (known,) = keys
-    codes = {"won", "lost", "knocked", "raeuber_loser", "raeuber_tie", "zehn_trumpf", "drull",
-             "vier_koenige", "pfeife", "pfeife_angesagt"}  # fmt: skip
-    assert known == {f"result.dreierles.{c}" for c in codes}
-    assert all(f"result.dreierles.{line['code']}" in known for line in lines)
+        for code in CONTRACTS:
+            assert f"contract.dreierles.{code}" in messages[lang], (lang, code)
+        for name in premiums:
+            assert f"premium.{name}" in messages[lang], (lang, name)

@@ -247,6 +247,3 @@ def test_summaries_of_outcomes_for_the_statistics() -> None:
     assert summary["card_points"][damen["declarer"]] == damen["augen"]["re"]
     thrown = get_rules("doppelkopf").summarize(golden("schmeissen", "doppelkopf")["outcome"])
     assert thrown["declarer"] is None and thrown["card_points"] == [None] * 4
-    assert get_rules("doppelkopf").contract_title("damen") == "Damensolo"
-    assert get_rules("doppelkopf").contract_title("normal") == "Normalspiel"
-    assert get_rules("dreierles").contract_title("raeuber") == "Räuber"

@@ -60,8 +60,8 @@ class DokoContract(Contract):
     ``"exchange"``: the Armut's taker; empty: none, or the Kreuz Damen decide); ``secret``
     whether the table sees a normal game (stille Hochzeit); ``starts`` what follows once
     it is decided (``"play"``; ``"push"``: the Armut exchange; ``"thrown_in"``: the deal
-    ends); ``title`` the German name
-    (only for :meth:`Doppelkopf.contract_title`, which the archive still calls).
+    ends). Views, outcomes and sheets carry
+    the code, which the catalogues translate as ``contract.doppelkopf.<code>``.
     """
 
     priority: int | None = None
@@ -75,16 +75,15 @@ class DokoContract(Contract):
     partner: str = ""
     secret: bool = False
     starts: str = "play"
-    title: str = ""
 
 
-def _solo(name: str, title: str, **fields: object) -> DokoContract:
+def _solo(name: str, **fields: object) -> DokoContract:
     """A declared solo: the soloist leads, alone against three, no extra points, ×3; no
     Schweinchen unless ``fields`` say so."""
     fields.setdefault("schweinchen", False)
     return DokoContract(
         name, value=3, leader="declarer", solo=True, premiums=False, priority=0,
-        reservation="solo", parties_known=True, title=title,
+        reservation="solo", parties_known=True,
         **fields,  # type: ignore[arg-type]
     )  # fmt: skip
 
@@ -93,24 +92,24 @@ def _solo(name: str, title: str, **fields: object) -> DokoContract:
 CONTRACTS = cast(
     "dict[str, DokoContract]",
     contract_table(
-    DokoContract("normal", leader="vorhand", title="Normalspiel"),
+    DokoContract("normal", leader="vorhand"),
     DokoContract("hochzeit", leader="vorhand", priority=3, reservation="hochzeit",
-                 partner="trick", title="Hochzeit"),
+                 partner="trick"),
     DokoContract("stille_hochzeit", value=3, leader="vorhand", premiums=False,
-                 secret=True, title="Stille Hochzeit"),
+                 secret=True),
     DokoContract("armut", leader="vorhand", priority=2, reservation="armut",
-                 parties_known=True, partner="exchange", starts="push", title="Armut"),
+                 parties_known=True, partner="exchange", starts="push"),
     DokoContract("schmeissen", leader="vorhand", priority=1, reservation="schmeissen",
-                 starts="thrown_in", title="Schmeißen"),
-    _solo("trumpf", "Trumpfsolo", schweinchen=True),
-    _solo("kreuz", "Kreuzsolo", suit="C", dulle="option"),
-    _solo("pik", "Piksolo", suit="S", dulle="option"),
-    _solo("herz", "Herzsolo", suit="H", dulle="option"),
-    _solo("karo", "Karosolo", suit="D", dulle="option"),
-    _solo("damen", "Damensolo", top="Q", suit=None, dulle="never", plain="A 10 K J 9"),
-    _solo("buben", "Bubensolo", top="J", suit=None, dulle="never", plain="A 10 K Q 9"),
-    _solo("international", "Internationales Solo", suit=None, dulle="never"),
-    _solo("fleischlos", "Fleischloses Solo", top="", suit=None, dulle="never",
+                 starts="thrown_in"),
+    _solo("trumpf", schweinchen=True),
+    _solo("kreuz", suit="C", dulle="option"),
+    _solo("pik", suit="S", dulle="option"),
+    _solo("herz", suit="H", dulle="option"),
+    _solo("karo", suit="D", dulle="option"),
+    _solo("damen", top="Q", suit=None, dulle="never", plain="A 10 K J 9"),
+    _solo("buben", top="J", suit=None, dulle="never", plain="A 10 K Q 9"),
+    _solo("international", suit=None, dulle="never"),
+    _solo("fleischlos", top="", suit=None, dulle="never",
           plain="A 10 K Q J 9"),
     ),
 )  # fmt: skip

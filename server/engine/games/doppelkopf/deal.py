@@ -274,13 +274,6 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         """Deals of Doppelkopf start with the Vorbehalt round (or an obligatory solo)."""
         return DoppelkopfDeal
 
-    def contract_title(self, contract: str) -> str:
-        """``"Normalspiel"``, ``"Hochzeit"``, ``"Damensolo"`` … (only for the archive's
-        deal list, which still asks for a title; views and outcomes carry the code, which
-        the catalogues translate as ``contract.doppelkopf.<code>``)."""
-        row = CONTRACTS.get(contract)
-        return row.title if row is not None else super().contract_title(contract)
-
     def stored_outcome(self, outcome: JSON) -> JSON:
         """A stored outcome with result lines as codes: records stored before the lines
         became codes hold them as German text ``[label, points]``."""

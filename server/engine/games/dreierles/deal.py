@@ -200,12 +200,6 @@ class Dreierles(Rules["DreierlesDeal"]):
         """Deals of Dreierles start in the auction."""
         return DreierlesDeal
 
-    def contract_title(self, contract: str) -> str:
-        """``"Dreier"`` … ``"Solo"``, ``"Räuber"`` (the catalogues' ``contract.dreierles.*``
-        replace this in the client)."""
-        row = CONTRACTS.get(contract)
-        return row.title if row is not None else super().contract_title(contract)
-
     def summarize(self, outcome: JSON) -> JSON:
         """Contract, declarer and result of a stored outcome; each seat's card points are
         those of its party (the declarer's with the discards, the opponents' with the rest

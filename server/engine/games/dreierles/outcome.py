@@ -3,7 +3,8 @@
 The Räuber pays by each seat's pile (DL-A16); a declarer game by the declarer's party
 count, the hand bonuses held at the first lead and the Pfeife in the last trick (DL-A5 …
 DL-A13, DL-A20). Amounts come from :mod:`.scoring`; the outcome holds codes and numbers
-only (contract and premium names; :func:`.scoring.result_lines` makes its lines).
+only (contract and premium names), which the Dreierles client module and the catalogues
+translate.
 """
 
 from __future__ import annotations

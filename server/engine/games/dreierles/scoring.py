@@ -23,9 +23,8 @@ of that each to the third; three tied pay nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from server.engine.games.dreierles.contracts import CONTRACTS
 
@@ -157,48 +156,3 @@ def score_rauber(points: Sequence[int], knocks: int, value: int) -> tuple[list[i
                 result[loser] -= pay
                 result[other] += pay
     return result, losers
-
-
-def result_lines(outcome: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The result of a finished deal's ``outcome`` as coded lines for the table and the
-    sheet (spec §1): ``won``/``lost`` (declarer games: ``card_points``, ``points`` against
-    each opponent), ``knocked`` (``factor``), ``raeuber_loser`` (per loser: ``seat``,
-    ``card_points``, ``points`` paid) or ``raeuber_tie``, and one line per premium with its
-    name as the code. The catalogues translate ``result.dreierles.<code>``.
-
-    >>> result_lines({"contract": "zweier", "declarer": 1, "knocks": 1, "declarer_won": True,
-    ...               "card_points": {"declarer": "46", "opponents": "24"},
-    ...               "game_points": 12, "premiums": [{"name": "drull", "seat": 1, "points": 1}]})
-    ... # doctest: +NORMALIZE_WHITESPACE
-    [{'code': 'won', 'seat': 1, 'card_points': '46', 'points': 12},
-     {'code': 'knocked', 'factor': 2}, {'code': 'drull', 'seat': 1, 'points': 1}]
-    >>> result_lines({"contract": "raeuber", "declarer": None, "knocks": 0, "losers": [0],
-    ...               "card_points": {"seats": ["30", "20", "14"], "blind": "6"},
-    ...               "settlement": [-4, 2, 2], "premiums": []})
-    [{'code': 'raeuber_loser', 'seat': 0, 'card_points': '30', 'points': 4}]
-    """
-    lines: list[dict[str, Any]] = []
-    points = outcome["card_points"]
-    declarer = outcome["declarer"]
-    if declarer is None:
-        losers = outcome["losers"]
-        if len(losers) == len(points["seats"]):
-            lines.append({"code": "raeuber_tie"})
-        for seat in losers if len(losers) < len(points["seats"]) else ():
-            paid = -outcome["settlement"][seat]
-            lines.append(
-                {"code": "raeuber_loser", "seat": seat,
-                 "card_points": points["seats"][seat], "points": paid}
-            )  # fmt: skip
-    else:
-        lines.append(
-            {"code": "won" if outcome["declarer_won"] else "lost", "seat": declarer,
-             "card_points": points["declarer"], "points": abs(outcome["game_points"])}
-        )  # fmt: skip
-    if outcome["knocks"]:
-        lines.append({"code": "knocked", "factor": 1 << outcome["knocks"]})
-    for premium in outcome["premiums"]:
-        line = {"code": premium["name"]}
-        line.update({k: v for k, v in premium.items() if k != "name"})
-        lines.append(line)
-    return lines
