@@ -33,12 +33,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from server.engine.cards import Pack
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.moves import MoveCodec
 from server.engine.moves import malformed_action as malformed_action
+
+if TYPE_CHECKING:
+    from server.engine.tricks import TrickPlay
 
 Move = int
 OptionValue = bool | int | str
@@ -318,6 +321,15 @@ class Deal(ABC):
         seat = self._to_move
         assert seat is not None
         self._handlers[self._phase].apply(self, seat, move)
+
+    def _follow_tricks(self, play: TrickPlay) -> None:
+        """After a card went through the deal's trick core: the next seat to move, or the
+        end of the deal (the phase ``finished``, which every game's ``Phase`` has)."""
+        if play.finished:
+            self._to_move = None
+            self._phase = self.Phase("finished")
+        else:
+            self._to_move = play.to_move
 
     def explain_illegal(self, move: Move) -> IllegalActionError:
         """Say which rule forbids ``move`` for the seat to move (the phase's

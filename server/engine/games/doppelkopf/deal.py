@@ -640,11 +640,7 @@ class DoppelkopfDeal(Deal):
             self.schweinchen_shown = True
         play = self.trick_play
         play.play(card)
-        if play.finished:
-            self._to_move = None
-            self._phase = Phase.FINISHED
-        else:
-            self._to_move = play.to_move
+        self._follow_tricks(play)
 
     def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
         return self._calls(seat)

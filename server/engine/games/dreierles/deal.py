@@ -362,6 +362,7 @@ class DreierlesDeal(Deal):
             actor = play.try_play(move, seat)
             if actor >= 0:
                 self.history.append((actor, move))
+                # Deal._follow_tricks written out: this is the hot path of every card.
                 if play.finished:
                     self._to_move = None
                     self._phase = Phase.FINISHED
@@ -541,15 +542,8 @@ class DreierlesDeal(Deal):
 
     def _apply_in_play(self, seat: int, move: Move) -> None:
         assert self.play is not None
-        self._play_card(self.play, move)
-
-    def _play_card(self, play: TrickPlay, card: int) -> None:
-        play.play(card)
-        if play.finished:
-            self._to_move = None
-            self._phase = Phase.FINISHED
-        else:
-            self._to_move = play.to_move
+        self.play.play(move)
+        self._follow_tricks(self.play)
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
         play = self.play
