@@ -90,6 +90,57 @@ class DealSetup:
     sitting_out: str | None
     options: dict[str, OptionValue]
     note: str | None = None
+    #: What the deal's points count on the sheet (a Radl doubles them; see :class:`Radl`).
+    factor: int = 1
+
+
+class Radl:
+    """Multipliers for following deals: a Radl makes the next ``deals`` deals count
+    ``factor`` times (Tarock zu dritt, TZ-A24: the next round of three deals ×2 after a
+    Trischaken or a Fensterbankl; a final Schlussradl, TZ-A25). Radls that overlap multiply
+    (TZ-A24 "stack multiplicatively"); with ``stack=False`` (Skoty-Trophy: "keine doppelten
+    Radln") a deal counts at most one Radl's factor. Pure bookkeeping: the match asks
+    :meth:`factor` when it sets a deal up and calls :meth:`next_deal` once it is written.
+
+    >>> radl = Radl()
+    >>> radl.add(3); radl.factor()
+    2
+    >>> radl.next_deal(); radl.add(3); radl.factor()   # two Radls overlap: ×4
+    4
+    >>> radl.next_deal(); radl.next_deal(); radl.factor(), radl.pending
+    (2, [1])
+    >>> single = Radl(stack=False); single.add(3); single.add(3); single.factor()
+    2
+    """
+
+    __slots__ = ("factor_each", "pending", "stack")
+
+    def __init__(self, factor: int = 2, *, stack: bool = True) -> None:
+        self.factor_each = factor
+        self.stack = stack
+        #: The deals each open Radl still covers (the next deal first).
+        self.pending: list[int] = []
+
+    def add(self, deals: int) -> None:
+        """Open a Radl over the next ``deals`` deals."""
+        if deals <= 0:
+            raise ValueError("a Radl covers at least one deal")
+        self.pending.append(deals)
+
+    def factor(self) -> int:
+        """What the next deal counts (1 without a Radl)."""
+        if not self.pending:
+            return 1
+        factor: int = self.factor_each ** (len(self.pending) if self.stack else 1)
+        return factor
+
+    def next_deal(self) -> None:
+        """A deal was written: every open Radl covers one deal fewer."""
+        self.pending = [left - 1 for left in self.pending if left > 1]
+
+    def to_json(self) -> JSON:
+        """``{"factor": next deal's factor, "pending": [deals left per Radl]}``."""
+        return {"factor": self.factor(), "pending": list(self.pending)}
 
 
 def settle_debts(balances: Mapping[str, int]) -> list[Payment]:

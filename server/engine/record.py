@@ -8,8 +8,9 @@ as a :class:`RecordError` whose ``where`` names the position in the record (``"h
 >>> from server.engine.registry import get_rules
 >>> rules = get_rules("dreierles")
 >>> deal = rules.new_deal(rules.shuffle_and_deal(random.Random(7)), seats=["A", "B", "C"])
->>> [deal.act(seat, text) for seat, text in [(0, "pass"), (1, "bid dreier"), (2, "pass")]]
-[128, 129, 128]
+>>> moves = [deal.act(seat, text) for seat, text in [(0, "pass"), (1, "bid dreier"), (2, "pass")]]
+>>> deal.actions()
+[(0, 'pass'), (1, 'bid dreier'), (2, 'pass')]
 >>> again = load_record(dump_record(deal))
 >>> again.actions() == deal.actions(), again.phase, again.to_move
 (True, 'discard', 1)

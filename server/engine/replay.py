@@ -15,8 +15,9 @@ Replaying is deterministic: the same record gives the same steps.
 >>> from server.engine.registry import get_rules
 >>> rules = get_rules("dreierles")
 >>> deal = rules.new_deal(rules.shuffle_and_deal(random.Random(7)), seats=["A", "B", "C"])
->>> [deal.act(seat, text) for seat, text in [(0, "pass"), (1, "bid dreier"), (2, "pass")]]
-[128, 129, 128]
+>>> moves = [deal.act(seat, text) for seat, text in [(0, "pass"), (1, "bid dreier"), (2, "pass")]]
+>>> [deal.move_text(move) for move in moves]
+['pass', 'bid dreier', 'pass']
 >>> replay = replay_steps(dump_record(deal))
 >>> [(s["index"], s["action"], s["phase"]) for s in replay["steps"]][2:]
 [(2, 'bid dreier', 'auction'), (3, 'pass', 'discard')]

@@ -284,3 +284,26 @@ def test_random_matches_through_the_protocol(seed: int) -> None:
     run_to_the_end("dreierles", ["A", "B", "C"], {**CONFIG, "rounds": 1}, seed)
     evening = {**CONFIG, "rounds": 12, "max_solo_replays": 1}
     run_to_the_end("doppelkopf", ["A", "B", "C", "D"], evening, seed)
+
+
+def test_radl_counts_following_deals() -> None:
+    # TZ-A24: a Trischaken in deal 2 hangs a Radl over the next round (three deals), a
+    # Fensterbankl in deal 3 another: deals 3..5 and 4..6 double, 4 and 5 count ×4.
+    from server.engine.match import Radl
+
+    radl, factors = Radl(), []
+    for deal in range(1, 8):
+        factors.append(radl.factor())
+        radl.next_deal()
+        if deal in (2, 3):
+            radl.add(3)
+    assert factors == [1, 1, 2, 4, 4, 2, 1]
+    skoty, factors = Radl(stack=False), []
+    for deal in range(1, 8):
+        factors.append(skoty.factor())
+        skoty.next_deal()
+        if deal in (2, 3):
+            skoty.add(3)
+    assert factors == [1, 1, 2, 2, 2, 2, 1]
+    with pytest.raises(ValueError):
+        radl.add(0)
