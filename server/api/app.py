@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -73,6 +74,21 @@ def settle_garbage_collector() -> None:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
+
+
+#: Media types of static files that the platform's ``mimetypes`` table may lack or spell
+#: otherwise (it is read from /etc/mime.types where present): the icon and the web app
+#: manifest that lets a phone put the table on its home screen.
+STATIC_MEDIA_TYPES = {
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+}
+
+
+def register_media_types() -> None:
+    """Make :class:`StaticFiles` send :data:`STATIC_MEDIA_TYPES` on every platform."""
+    for suffix, media_type in STATIC_MEDIA_TYPES.items():
+        mimetypes.add_type(media_type, suffix)
 
 
 def find_web_dir() -> Path:
@@ -152,6 +168,7 @@ def create_app(
 
     app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan, **docs_urls(settings))
     app.state.runtime = runtime
+    register_media_types()
     app.mount("/static", StaticFiles(directory=web_dir / "static"), name="static")
     app.include_router(pages.router)
     app.include_router(table_page.router)

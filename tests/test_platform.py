@@ -1,0 +1,90 @@
+"""The platform around the pages: the favicon and the web app manifest (served with their
+media types and the security headers, linked from every page), and the install targets
+(`make run` installs only what the server needs, `make test` the test tools too).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Person
+from tests.support import REPO_ROOT, LiveServer
+from tests.test_security_http import assert_security_headers, csp_of
+
+pytestmark = pytest.mark.live_server
+
+MANIFEST = "/static/manifest.webmanifest"
+FAVICON = "/static/favicon.svg"
+
+
+def css_variable(name: str) -> str:
+    """The light-scheme value of a custom property in stammtisch.css (the first `:root`)."""
+    css = (REPO_ROOT / "web" / "static" / "stammtisch.css").read_text()
+    match = re.search(rf"{re.escape(name)}:\s*(#[0-9a-fA-F]{{3,8}});", css)
+    assert match is not None, name
+    return match.group(1)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_names_the_app_and_its_icons(module_server: LiveServer) -> None:
+    client = httpx.Client(base_url=module_server.base_url, timeout=15)
+    with client:
+        response = client.get(MANIFEST)
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/manifest+json"
+        assert_security_headers(response, csp_of(module_server.base_url))
+        manifest: dict[str, Any] = response.json()
+        assert manifest["name"] == "Stammtisch"
+        assert manifest["short_name"] == "Stammtisch"
+        assert manifest["start_url"] == "/"
+        assert manifest["display"] == "standalone"
+        assert manifest["theme_color"] == css_variable("--accent")
+        assert manifest["background_color"] == css_variable("--bg")
+        sizes = set()
+        for icon in manifest["icons"]:
+            served = client.get(icon["src"])
+            assert served.status_code == 200, icon
+            assert served.headers["content-type"] == icon["type"], icon
+            assert_security_headers(served, csp_of(module_server.base_url))
+            if icon["type"] == "image/png":
+                width, height = png_size(served.content)
+                assert icon["sizes"] == f"{width}x{height}"
+                sizes.add(width)
+            else:
+                assert icon["sizes"] == "any"
+                assert served.content.lstrip().startswith(b"<svg")
+        # What Android asks of an app for the home screen: 192 and 512 pixels.
+        assert {192, 512} <= sizes
+
+
+def test_the_favicon_is_an_svg_with_the_security_headers(module_server: LiveServer) -> None:
+    response = httpx.get(module_server.base_url + FAVICON, timeout=15)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/svg+xml"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert_security_headers(response, csp_of(module_server.base_url))
+    assert b"<script" not in response.content
+
+
+@pytest.mark.parametrize("path", ["/", "/rooms/new", "/rooms/999999", "/archive", "/account"])
+def test_every_page_links_the_icon_and_the_manifest(person: Person, path: str) -> None:
+    html = person().get(path).text
+    assert f'<link rel="manifest" href="{MANIFEST}">' in html
+    assert f'<link rel="icon" href="{FAVICON}" type="image/svg+xml">' in html
+    assert '<link rel="apple-touch-icon" href="/static/apple-touch-icon.png">' in html
+    theme = css_variable("--accent")
+    assert f'<meta name="theme-color" content="{theme}" media="(prefers-color-scheme: light)">' in (
+        html
+    )
