@@ -7,11 +7,15 @@
 #
 # Everything runs inside ./.venv, which is created (and re-installed whenever
 # pyproject.toml changes) on demand. Only Python 3.11+ and make are needed.
+# `make run` (and `make migrate`) install only what the server needs (`pip install -e .`);
+# the targets that test, lint or measure add the test tools (`pip install -e '.[dev]'`:
+# pytest, mypy, ruff, playwright, httpx), each behind its own stamp.
 
 PY ?= python3
 VENV = .venv
 BIN = $(VENV)/bin
-STAMP = $(VENV)/.installed
+SERVER_STAMP = $(VENV)/.installed-server
+DEV_STAMP = $(VENV)/.installed-dev
 
 # `make run HOST=0.0.0.0 PORT=8080` overrides these (the environment does not: many
 # shells export HOST as the machine's name).
@@ -40,16 +44,22 @@ $(BIN)/python:
 	$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed; try make PY=python3.11")'
 	$(PY) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[dev]'
+$(SERVER_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e .
 	touch $@
 
-venv: $(STAMP)
+# The test tools on top of the server's packages (a later `make run` finds both stamps
+# newer than pyproject.toml and installs nothing).
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(SERVER_STAMP) $@
+
+venv: $(DEV_STAMP)
 
 var:
 	mkdir -p var
 
-migrate: $(STAMP) var
+migrate: $(SERVER_STAMP) var
 	$(BIN)/alembic upgrade head
 
 # The server learns its address too: by default it accepts browsers (Origin) only from
@@ -60,14 +70,14 @@ run: export STAMMTISCH_PORT = $(PORT)
 run: migrate
 	$(BIN)/python -m server --host $(HOST) --port $(PORT)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	$(BIN)/pytest
 
 # The browser tests drive Debian's chromium (Playwright with executable_path); install it
@@ -83,19 +93,19 @@ chromium:
 	    chromium fonts-dejavu-core; \
 	fi
 
-test: $(STAMP) chromium
+test: $(DEV_STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
 
 # `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.
 REF ?= main
-bench-compare: $(STAMP)
+bench-compare: $(DEV_STAMP)
 	$(BIN)/python bench/compare.py --ref $(REF)
 
 clean:

@@ -6,7 +6,10 @@ media types and the security headers, linked from every page), and the install t
 from __future__ import annotations
 
 import re
+import shutil
 import struct
+import subprocess
+import tomllib
 from typing import Any
 
 import httpx
@@ -18,6 +21,7 @@ from tests.test_security_http import assert_security_headers, csp_of
 
 pytestmark = pytest.mark.live_server
 
+TEST_TOOLS = ("pytest", "mypy", "ruff", "playwright")
 MANIFEST = "/static/manifest.webmanifest"
 FAVICON = "/static/favicon.svg"
 
@@ -88,3 +92,57 @@ def test_every_page_links_the_icon_and_the_manifest(person: Person, path: str) -
     assert f'<meta name="theme-color" content="{theme}" media="(prefers-color-scheme: light)">' in (
         html
     )
+
+
+# --------------------------------------------------------------------------- install targets
+
+
+def pyproject() -> dict[str, Any]:
+    with (REPO_ROOT / "pyproject.toml").open("rb") as file:
+        return tomllib.load(file)
+
+
+def requirement_names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[\[<>=~! ;]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
+def test_the_server_needs_no_test_tools_and_the_dev_extra_has_them() -> None:
+    project = pyproject()["project"]
+    runtime = requirement_names(project["dependencies"])
+    dev = requirement_names(project["optional-dependencies"]["dev"])
+    assert not runtime & set(TEST_TOOLS)
+    assert set(TEST_TOOLS) <= dev
+
+
+def make_commands(target: str) -> list[str]:
+    """The commands `make <target>` runs in a fresh clone (`make -n -B`: print, do nothing,
+    as if no stamp or virtual environment existed yet)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    result = subprocess.run(
+        ["make", "-n", "-B", target],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return result.stdout.splitlines()
+
+
+def pip_installs(commands: list[str]) -> list[str]:
+    return [c for c in commands if "pip install" in c]
+
+
+def test_make_run_installs_only_what_the_server_needs() -> None:
+    installs = pip_installs(make_commands("run"))
+    assert installs, "make run installs the project"
+    for command in installs:
+        assert command.endswith("pip install -e ."), command
+        assert "[dev]" not in command
+
+
+@pytest.mark.parametrize("target", ["test", "lint", "typecheck", "pytest", "bench"])
+def test_the_testing_targets_install_the_test_tools(target: str) -> None:
+    installs = pip_installs(make_commands(target))
+    assert any(c.endswith("pip install -e '.[dev]'") for c in installs), installs
