@@ -13,6 +13,9 @@ violation is fixed, so that the entry is removed, and also when any other seriou
 appears on that page. A violation that shows only with some content (the deals are dealt at
 random by the server, and the row of actions is empty when it is not the player's turn) is
 demanded whenever that content is there, with the same effect.
+
+Also here: chromium reads the web app manifest without errors and finds nothing that stops
+putting Stammtisch on a phone's home screen.
 """
 
 from __future__ import annotations
@@ -336,3 +339,27 @@ def test_a_failed_download_fails_in_ci_and_skips_elsewhere(
     finally:
         axe.axe_source.cache_clear()
     assert not (axe.cache_dir() / "axe.min.js").exists()
+
+
+# --------------------------------------------------------------------------- home screen
+
+
+def test_chromium_reads_the_manifest_and_could_install_the_app(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """The web app manifest as chromium reads it: no errors, the name, standalone, the
+    theme colour, the icons; nothing stops installing it but the test's private window."""
+    page = new_person()
+    page.goto(module_server.base_url + "/")
+    cdp = page.context.new_cdp_session(page)
+    read = cdp.send("Page.getAppManifest")
+    assert read["url"] == module_server.base_url + "/static/manifest.webmanifest"
+    assert read["errors"] == []
+    manifest = read["manifest"]
+    assert manifest["name"] == "Stammtisch"
+    assert manifest["display"] == "kStandalone"
+    assert manifest["startUrl"] == module_server.base_url + "/"
+    assert manifest["themeColor"] == "rgba(29,92,58,1)"  # --accent of stammtisch.css
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
