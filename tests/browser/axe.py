@@ -104,9 +104,11 @@ def fetch_axe() -> Path:
         return target
     script = download()
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".part")
+    # Written under a name of this process first: never a half-written file under the final
+    # name, also when two test runs fetch at once.
+    partial = target.with_name(f"{target.name}.{os.getpid()}.part")
     partial.write_bytes(script)
-    partial.replace(target)  # never a half-written file under the final name
+    partial.replace(target)
     return target
 
 

