@@ -27,9 +27,7 @@ def upgrade() -> None:
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.add_column(sa.Column("match_options", sa.JSON(), nullable=True))
         batch_op.add_column(
-            sa.Column(
-                "next_deal_pause_seconds", sa.Integer(), server_default="0", nullable=False
-            )
+            sa.Column("next_deal_pause_seconds", sa.Integer(), server_default="0", nullable=False)
         )
         batch_op.add_column(sa.Column("rematch", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("end_votes", sa.JSON(), nullable=True))

@@ -108,6 +108,10 @@ class CreateRoomRequest(BaseModel):
     rounds: StrictInt | None = None
     allow_spectators: StrictBool = False
     timer_seconds: StrictInt | None = None
+    match_options: dict[OptionText, StrictBool | StrictInt | OptionText] = Field(
+        default_factory=dict
+    )
+    next_deal_pause_seconds: StrictInt = 0
 
 
 class JoinRequest(BaseModel):
@@ -148,6 +152,8 @@ class RoomOut(BaseModel):
     rounds: int
     allow_spectators: bool
     timer_seconds: int | None
+    match_options: dict[str, OptionValue]
+    next_deal_pause_seconds: int
     status: str
     host_id: int
     invite_url: str
@@ -233,6 +239,8 @@ def _room_out(room: Room, members: Sequence[tuple[User, RoomMember]]) -> RoomOut
         rounds=room.rounds,
         allow_spectators=room.allow_spectators,
         timer_seconds=room.timer_seconds,
+        match_options=rooms.resolve_match_options(room.game, room.match_options or {}),
+        next_deal_pause_seconds=room.next_deal_pause_seconds,
         status=room.status,
         host_id=room.host_id,
         invite_url=invite_url(room),
@@ -315,6 +323,8 @@ async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> Roo
         rounds=body.rounds,
         allow_spectators=body.allow_spectators,
         timer_seconds=body.timer_seconds,
+        match_options=body.match_options,
+        next_deal_pause_seconds=body.next_deal_pause_seconds,
     )
     out = await _load_room_out(db, room)
     await db.commit()

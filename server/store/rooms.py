@@ -13,6 +13,8 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``bad_stake``            stake not 0–10000 cents
 ``bad_rounds``           rounds outside the game's range (see :func:`rounds_rule`)
 ``bad_timer``            timer neither None nor 10–600 seconds
+``bad_pause``            pause between deals not 0–120 seconds
+``not_a_match_option``   (from the match options) no such match option of the game
 ``bad_role``             role neither ``player`` nor ``spectator``
 ``room_not_found``       no such room, or the caller is not a member
 ``member_not_found``     that user is not a member of the room
@@ -40,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine.base import Option, OptionValue
 from server.engine.errors import MalformedError
-from server.engine.registry import GAMES, GameInfo, get_rules
+from server.engine.registry import GAMES, GameInfo, get_rules, match_type
 from server.store.errors import (
     ConflictError,
     ForbiddenError,
@@ -58,6 +60,7 @@ SPECTATOR: Role = "spectator"
 MAX_ROOM_NAME = 80
 MAX_STAKE_CENTS = 10_000
 TIMER_RANGE = (10, 600)
+PAUSE_RANGE = (0, 120)
 DEFAULT_STAKE_CENTS = 10
 
 
@@ -142,6 +145,47 @@ def resolve_room_options(game: str, given: Mapping[str, object]) -> dict[str, Op
     return {name: value for name, value in resolved.items() if name in names}
 
 
+def match_options(game: str) -> tuple[Option, ...]:
+    """The options of the playable ``game``'s match (the evening's rules a room may set:
+    for Doppelkopf the count-down, Pflichtsolo, solo replay, Kurzer, Depot)."""
+    per_room_options(game)  # unknown_game, game_not_playable
+    return match_type(game).match_options
+
+
+def resolve_match_options(game: str, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Return every match option of ``game`` with its value (defaults filled in).
+
+    Raises ``not_a_match_option`` for a name the match does not read and ``bad_option``
+    for a value it does not allow.
+    """
+    known = {o.name: o for o in match_options(game)}
+    for name in given:
+        if name not in known:
+            raise InvalidError(
+                "not_a_match_option",
+                f"'{name}' is not a rule of this game's evening.",
+                f"'{name}' ist keine Regel des Abends dieses Spiels.",
+            )
+    resolved: dict[str, OptionValue] = {}
+    for name, option in known.items():
+        try:
+            resolved[name] = option.check(given.get(name, option.default))
+        except MalformedError as exc:
+            raise InvalidError(exc.code, exc.message, exc.message_de) from None
+    return resolved
+
+
+def match_config(room: Room) -> dict[str, object]:
+    """What the room adds to its match's stored config besides ``options``, ``stake_cents``,
+    ``rounds``, ``timer_seconds``: the match options (top-level keys, as
+    :meth:`server.engine.match.Match.read_match_options` reads them) and
+    ``next_deal_pause_seconds``."""
+    return {
+        **resolve_match_options(room.game, room.match_options or {}),
+        "next_deal_pause_seconds": room.next_deal_pause_seconds,
+    }
+
+
 def _check_int(value: object, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
@@ -170,14 +214,27 @@ async def create_room(
     rounds: int | None = None,
     allow_spectators: bool = False,
     timer_seconds: int | None = None,
+    match_options: Mapping[str, object] | None = None,
+    next_deal_pause_seconds: int = 0,
 ) -> Room:
     """Create a room hosted by ``host``, who becomes its first player (seat 0).
 
     ``rounds=None`` takes the game's default (:func:`rounds_rule`). The stored options
-    are all per-room options of the game, resolved (defaults filled in).
+    are all per-room options of the game, resolved (defaults filled in); so are the match
+    options (:func:`resolve_match_options`). ``next_deal_pause_seconds`` (0–120): how
+    long the table waits after a deal before dealing the next (0: until everybody tapped
+    "Weiter").
     """
     clean_name = _clean_room_name(name)
     resolved = resolve_room_options(game, options or {})
+    evening = resolve_match_options(game, match_options or {})
+    if not _check_int(next_deal_pause_seconds, *PAUSE_RANGE):
+        raise InvalidError(
+            "bad_pause",
+            f"The pause between deals is {PAUSE_RANGE[0]} to {PAUSE_RANGE[1]} seconds.",
+            f"Die Pause zwischen zwei Spielen beträgt {PAUSE_RANGE[0]} bis {PAUSE_RANGE[1]} "
+            "Sekunden.",
+        )
     if not _check_int(stake_cents, 0, MAX_STAKE_CENTS):
         raise InvalidError(
             "bad_stake",
@@ -211,6 +268,8 @@ async def create_room(
         allow_spectators=bool(allow_spectators),
         timer_seconds=timer_seconds,
         status="open",
+        match_options=evening,
+        next_deal_pause_seconds=next_deal_pause_seconds,
     )
     session.add(room)
     await session.flush()
