@@ -281,7 +281,7 @@ async def start_page(request: Request, db: Db, user: OptionalUser) -> Response:
     lang = page_language(request, user)
     _ = partial(get_runtime(request).catalogs.gettext, lang)
     games = [GameCard.from_info(info, _, lang) for info in list_games()]
-    my_rooms = (await rooms_api.my_rooms(db, user)).rooms if user is not None else []
+    my_rooms = (await rooms_api.my_rooms(request, db, user)).rooms if user is not None else []
     return render(
         request,
         "index.html",
@@ -360,7 +360,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
     if number is None:
         return not_found(request, user)
     try:
-        room = await rooms_api.get_room(number, db, user)
+        room = await rooms_api.get_room(number, request, db, user)
     except NotFoundError:
         return not_found(request, user)
     lang = page_language(request, user)
