@@ -151,7 +151,7 @@ def resolve_room_options(game: str, given: Mapping[str, object]) -> dict[str, Op
 
 def match_options(game: str) -> tuple[Option, ...]:
     """The options of the playable ``game``'s match (the evening's rules a room may set:
-    for Doppelkopf the count-down, Pflichtsolo, solo replay, Kurzer, Depot)."""
+    e.g. the count-down, Pflichtsolo, solo replay, Kurzer and Depot of an evening)."""
     per_room_options(game)  # unknown_game, game_not_playable
     return match_type(game).match_options
 
