@@ -304,12 +304,12 @@ class DoppelkopfEvening(Match):
         if won:
             self.replay = None
             self.replays_in_a_row = 0
-            if voluntary and self.pflichtsolo_rule:
+            if not voluntary:
+                self.obligations[soloist].remove(solo)
+            elif self.pflichtsolo_rule:
                 for other in self.players:
                     if other != soloist:
                         self.obligations[other].append(solo)
-            else:
-                self.obligations[soloist].remove(solo)
         elif not self.solo_replay or (
             self.max_solo_replays and self.replays_in_a_row >= self.max_solo_replays
         ):
