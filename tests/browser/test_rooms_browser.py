@@ -35,16 +35,16 @@ def in_viewport(page: Page, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, box
 
 
-def seated_room(module_server: LiveServer, new_person: NewPerson, names: list[str]) -> tuple[
-    list[Page], int
-]:  # fmt: skip
+def seated_room(
+    module_server: LiveServer, new_person: NewPerson, names: list[str], **room: Any
+) -> tuple[list[Page], int]:
     """``names`` registered, the first hosts a Dreierles room the others joined; started."""
     base = module_server.base_url
     pages = [new_person() for _ in names]
     for page, name in zip(pages, names, strict=True):
         register_by_api(page, base, name)
     room = api(pages[0], "POST", f"{base}/api/rooms",
-               {"name": "Freitagsrunde", "game": "dreierles", "rounds": 1})  # fmt: skip
+               {"name": "Freitagsrunde", "game": "dreierles", "rounds": 1, **room})  # fmt: skip
     token = room["invite_url"].rsplit("/", 1)[-1]
     for page in pages[1:]:
         api(page, "POST", f"{base}/api/invite/{token}/join", {"role": "player"})
@@ -143,3 +143,23 @@ def test_the_your_turn_marker_in_my_rooms(module_server: LiveServer, new_person:
             expect(page).to_have_url(TABLE)
         else:
             expect(marker).to_have_count(0)
+
+
+def test_a_late_spectator_joins_a_running_match_and_sees_no_hand(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    base = module_server.base_url
+    pages, room = seated_room(
+        module_server, new_person, ["Gerd", "Hanna", "Ines"], allow_spectators=True
+    )
+    link = base + api(pages[0], "GET", f"{base}/api/rooms/{room}")["invite_url"]
+    pages[0].goto(f"{base}/rooms/{room}/table")
+    expect(pages[0].locator("#hand button").first).to_be_visible()
+    watcher = new_person()
+    watcher.goto(link)
+    watcher.get_by_label("Anzeigename").fill("Kiebitz")
+    watcher.get_by_role("button", name="Zuschauen").click()
+    expect(watcher).to_have_url(TABLE)
+    for name in ("Gerd", "Hanna", "Ines"):
+        expect(watcher.locator("#table").get_by_text(name, exact=True).first).to_be_visible()
+    expect(watcher.locator("#hand button")).to_have_count(0)
