@@ -1,10 +1,30 @@
-"""Games and private rooms over HTTP: create, list, invite preview, join, seats, start.
+"""Games and private rooms over HTTP: create, list, invite preview, join, seats, start,
+and around the table: Revanche, leaving, ending a match by agreement.
 
 A room is visible to its members only; anyone else (and an unknown id) gets 404
 ``room_not_found``. The invite link ``/r/{invite_token}`` is the way in: ``GET
 /api/invite/{token}`` previews the room for anyone holding it, ``POST
 /api/invite/{token}/join`` joins it. Starting the match is handed to the table runtime
 (``app.state.tables.start_match``).
+
+Around the table (decisions):
+
+* ``POST /rooms/{id}/rematch``: after a finished (or ended) match the first player's tap
+  offers a Revanche and counts as accepting; every player taps once; the last tap sets
+  the room open again and starts the new match at once through the runtime (same
+  players, seat order, options, match options, stake, rounds, timer, pause; a new first
+  dealer is drawn). Spectators neither offer nor accept.
+* ``POST /rooms/{id}/leave``: spectators always; players while the room is open (a
+  leaving host hands the room to the next player in seat order) or after the match;
+  during a match only by ending it by agreement (``end_by_agreement``).
+* ``POST``/``DELETE /rooms/{id}/end``: a player agrees (or no longer agrees) to end the
+  running match; when all players agree the match is stored with status ``ended`` (the
+  archive shows "ended early"; the statistics count only finished matches) and the room
+  is finished. The runtime's ``end_match(room_id)`` does it where the runtime has one;
+  otherwise :func:`end_match` closes the live table for actions under its lock.
+* ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only
+  while a Revanche is offered; ``your_turn`` marks rooms whose running deal waits for the
+  caller (read from the live table).
 """
 
 from __future__ import annotations

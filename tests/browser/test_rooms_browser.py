@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
-from tests.browser.table_driver import register_by_api
+from tests.browser.table_driver import YOUR_TURN, Person, register_by_api
 from tests.support import LiveServer
 
 TABLE = re.compile(r"/rooms/\d+/table$")
@@ -134,15 +134,29 @@ def test_the_your_turn_marker_in_my_rooms(module_server: LiveServer, new_person:
         expect(entry).to_be_visible()
         turns[page] = api(page, "GET", f"{base}/api/rooms/{room}")["your_turn"]
     assert sum(turns.values()) == 1
+    mover = next(page for page, mine in turns.items() if mine)
     for page, mine in turns.items():
         marker = page.locator(f'.room-item[data-room="{room}"]').get_by_text("du bist dran")
         if mine:
             expect(marker).to_be_visible()
             in_viewport(page, f'.room-item[data-room="{room}"] .badge.turn')
-            page.locator(f'.room-item[data-room="{room}"] a').click()
-            expect(page).to_have_url(TABLE)
         else:
             expect(marker).to_have_count(0)
+
+    # the marked room leads to the table; after the move the marker moves on by itself
+    mover.locator(f'.room-item[data-room="{room}"] a').click()
+    expect(mover).to_have_url(TABLE)
+    person = Person("mover", mover)
+    expect(mover.locator("#turn")).to_have_text(YOUR_TURN)
+    person.choose(person.options()[0])
+    expect(mover.locator("#turn")).not_to_have_text(YOUR_TURN)
+    others = [page for page in pages if page is not mover]
+    waiting = next(
+        page for page in others if api(page, "GET", f"{base}/api/rooms/{room}")["your_turn"]
+    )
+    item = waiting.locator(f'.room-item[data-room="{room}"]')
+    expect(item.get_by_text("du bist dran")).to_be_visible()  # without reloading
+    expect(item.locator("a")).to_have_attribute("href", f"/rooms/{room}/table")
 
 
 def test_a_late_spectator_joins_a_running_match_and_sees_no_hand(
