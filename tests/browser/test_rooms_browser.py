@@ -155,7 +155,8 @@ def test_the_your_turn_marker_in_my_rooms(module_server: LiveServer, new_person:
         page for page in others if api(page, "GET", f"{base}/api/rooms/{room}")["your_turn"]
     )
     item = waiting.locator(f'.room-item[data-room="{room}"]')
-    expect(item.get_by_text("du bist dran")).to_be_visible()  # without reloading
+    # without reloading: the page re-reads the list every 5 s
+    expect(item.get_by_text("du bist dran")).to_be_visible(timeout=15_000)
     expect(item.locator("a")).to_have_attribute("href", f"/rooms/{room}/table")
 
 
