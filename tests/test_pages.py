@@ -4,6 +4,7 @@ PATCH /api/me route the account page uses."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.engine.registry import describe
+from server.engine.registry import GAMES, describe
 from tests.conftest import Person
 from tests.support import api_error as error
 
@@ -276,3 +277,41 @@ def test_patch_me_refusals(person: Person) -> None:
     me = client.get("/api/me").json()
     assert (me["display_name"], me["language"]) == ("Bleibt", "de")
     error(person(None).patch("/api/me", json={"language": "en"}), 401, "login_required")
+
+
+def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) -> None:
+    host = person("Wirtin")
+    room = create_room(
+        host,
+        game="doppelkopf",
+        match_options={"pflichtsolo_rule": False, "start_points": 20},
+        next_deal_pause_seconds=15,
+    )
+    html = page(host, f"/rooms/{room['id']}")
+    rules = re.search(r'<ul class="rule-list" id="rules"[^>]*>(.*?)</ul>', html, re.S)
+    assert rules is not None
+    items = re.findall(r'<li data-rule="([^"]+)">(.*?)</li>', rules.group(1), re.S)
+    keys = [key for key, _text in items]
+    assert keys == [rule.key for rule in GAMES["doppelkopf"].rules] + ["pause"]
+    text = {key: " ".join(re.sub(r"<[^>]+>", " ", body).split()) for key, body in items}
+    assert text["rule.doppelkopf.pflichtsolo"].startswith("Pflichtsolo: ein gewonnenes Lustsolo")
+    assert text["rule.doppelkopf.pflichtsolo"].endswith("Pflichtsolo: nein")
+    assert text["rule.doppelkopf.solo_replay"].endswith("Verlorenes Solo wiederholen: ja")
+    assert text["rule.doppelkopf.countdown"].endswith("Startpunkte: 20")
+    assert text["rule.doppelkopf.solo_dealer"] == "Nach einem Solo gibt derselbe Geber noch einmal."
+    assert text["pause"] == "Pause zwischen zwei Spielen: 15 Sekunden"
+    english = " ".join(
+        html_lib.unescape(
+            re.sub(r"<[^>]+>", " ", page(host, f"/rooms/{room['id']}", lang="en"))
+        ).split()
+    )
+    assert "The evening's rules" in english and "Replay a lost solo: yes" in english
+    assert "Pflichtsolo: no" in english and "Pause between two deals: 15 seconds" in english
+
+
+def test_new_room_page_has_the_rules_and_the_pause(person: Person) -> None:
+    html = page(person("Wirt"), "/rooms/new")
+    assert 'id="rule-fields"' in html and "Regeln des Abends" in html
+    assert '<select id="room-pause" name="pause">' in html
+    assert '<option value="0">bis alle »Weiter« getippt haben</option>' in html
+    assert '<option value="120">120 Sekunden</option>' in html

@@ -415,3 +415,68 @@ def test_unique_names(names: list[str], expected: list[str]) -> None:
     unique = unique_names(names)
     assert unique == expected
     assert len({name_key(n) for n in unique}) == len(names)
+
+
+# --------------------------------------------------------------------------- the evening's rules
+
+
+def test_games_list_the_evenings_rules_and_match_options(anonymous: httpx.Client) -> None:
+    games = {g["name"]: g for g in anonymous.get("/api/games").json()}
+    doko = games["doppelkopf"]
+    assert [r["key"] for r in doko["rules"]] == [
+        f"rule.doppelkopf.{name}"
+        for name in ("countdown", "solo_dealer", "solo_replay", "max_solo_replays",
+                     "pflichtsolo", "vorfuehrung", "end", "kurzer", "depot")
+    ]  # fmt: skip
+    switches = {o["name"]: o for o in doko["match_options"]}
+    for rule in doko["rules"]:  # every option a rule names is one the room can set
+        assert rule["option"] is None or rule["option"] in switches
+    assert switches["pflichtsolo_rule"]["default"] is True
+    assert switches["solo_replay"]["choices"] == [True, False]
+    assert [r["option"] for r in games["dreierles"]["rules"]] == [
+        None, None, "final_round_special", None
+    ]  # fmt: skip
+
+
+def test_create_room_with_match_options_and_pause(guest: Guest) -> None:
+    host = guest("Wirtin")
+    room = create(
+        host,
+        match_options={"solo_replay": False, "depot_cents": 20},
+        next_deal_pause_seconds=30,
+    )
+    assert room["next_deal_pause_seconds"] == 30
+    assert room["match_options"]["solo_replay"] is False
+    assert room["match_options"]["depot_cents"] == 20
+    assert room["match_options"]["pflichtsolo_rule"] is True
+    assert room["rematch"] is None and room["end_votes"] == [] and room["your_turn"] is False
+    plain = create(host, "dreierles")
+    assert plain["next_deal_pause_seconds"] == 0
+    assert plain["match_options"] == {"final_round_special": True}
+    for fields, code in (
+        ({"next_deal_pause_seconds": 121}, "bad_pause"),
+        ({"next_deal_pause_seconds": "5"}, "invalid_request"),
+        ({"match_options": {"solo_replay": "nein"}}, "bad_option"),
+        ({"match_options": {"dulle": "first"}}, "not_a_match_option"),
+    ):
+        response = host.post("/api/rooms", json={"name": "x", "game": "doppelkopf", **fields})
+        error(response, 422, code)
+
+
+def test_evening_switches_take_effect() -> None:
+    from tests.engine.test_doppelkopf_evening import evening, solo_deal
+
+    no_replay = evening(solo_replay=False)
+    no_replay.record(solo_deal(no_replay, won=False))
+    assert no_replay.replay is None and no_replay.next_setup().note is None
+    replay = evening()
+    replay.record(solo_deal(replay, won=False))
+    assert replay.next_setup().note == "replay"
+    no_duty = evening(pflichtsolo_rule=False)
+    assert no_duty.record(solo_deal(no_duty, won=True)).note == "lustsolo"
+    assert no_duty.obligations == {name: [] for name in no_duty.players}
+    from_config = type(no_duty).from_config(
+        no_duty.players,
+        {"rounds": 0, "first_dealer": 3, "pflichtsolo_rule": False, "solo_replay": False},
+    )
+    assert (from_config.pflichtsolo_rule, from_config.solo_replay) == (False, False)

@@ -110,6 +110,12 @@ def test_create_room_with_options(migrated_db_url: str) -> None:
         ({"timer_seconds": 601}, InvalidError, "bad_timer"),
         ({"name": "  "}, InvalidError, "bad_room_name"),
         ({"name": "x" * 81}, InvalidError, "bad_room_name"),
+        ({"next_deal_pause_seconds": -1}, InvalidError, "bad_pause"),
+        ({"next_deal_pause_seconds": 121}, InvalidError, "bad_pause"),
+        ({"next_deal_pause_seconds": True}, InvalidError, "bad_pause"),
+        ({"match_options": {"counting": "whole"}}, InvalidError, "not_a_match_option"),
+        ({"match_options": {"final_round_special": 1}}, InvalidError, "bad_option"),
+        ({"match_options": {"solo_replay": False}}, InvalidError, "not_a_match_option"),
     ],
 )
 def test_create_room_refusals(
@@ -378,5 +384,142 @@ def test_check_can_start(store_db: TestDatabase) -> None:
             dk_here.status = "playing"
             with refused(ConflictError, "room_not_open"):
                 await rooms.check_can_start(db, dk.id, host.id)
+
+    run_with_sessions(store_db, scenario)
+
+
+# --------------------------------------------------------------------------- around the table
+
+
+def test_match_options_and_pause_are_stored_and_go_into_the_match_config(
+    store_db: TestDatabase,
+) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            (host,) = await guests(db, "Wirt")
+            plain = await new_room(db, host, "doppelkopf")
+            chosen = await new_room(
+                db,
+                host,
+                "doppelkopf",
+                match_options={"pflichtsolo_rule": False, "solo_replay": False},
+                next_deal_pause_seconds=120,
+            )
+            await db.commit()
+        async with sessions() as db:
+            again = await rooms.get_room(db, chosen.id)
+            assert again is not None and again.next_deal_pause_seconds == 120
+            assert again.match_options == {
+                "start_points": 30,
+                "kurzer_limit": 7,
+                "depot_cents": 50,
+                "vorfuehrung_below": 6,
+                "max_solo_replays": 0,
+                "pflichtsolo_rule": False,
+                "solo_replay": False,
+            }
+            config = rooms.match_config(again)
+            assert config["next_deal_pause_seconds"] == 120
+            assert (config["pflichtsolo_rule"], config["solo_replay"]) == (False, False)
+            default = await rooms.get_room(db, plain.id)
+            assert default is not None
+            assert rooms.match_config(default) == {
+                **{o.name: o.default for o in rooms.match_options("doppelkopf")},
+                "next_deal_pause_seconds": 0,
+            }
+            assert default.match_options is not None
+            assert default.match_options["pflichtsolo_rule"] is True
+
+    run_with_sessions(store_db, scenario)
+
+
+async def _finished_room(db: AsyncSession, *names: str) -> tuple[Room, list[User]]:
+    """A finished room of the players ``names[:-1]``, watched by ``names[-1]``."""
+    people = await guests(db, *names)
+    room = await new_room(db, people[0], "dreierles", allow_spectators=True)
+    for person in people[1:-1]:
+        await rooms.join_room(db, room, person, rooms.PLAYER)
+    await rooms.join_room(db, room, people[-1], rooms.SPECTATOR)
+    room.status = "finished"
+    await db.flush()
+    return room, people
+
+
+def offer_of(room: Room) -> object:
+    """The room's Revanche offer (read afresh, past the type checker's narrowing)."""
+    return room.rematch
+
+
+def test_rematch_vote(store_db: TestDatabase) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            room, (anna, bernd, carl, kiebitz) = await _finished_room(
+                db, "Anna", "Bernd", "Carl", "Kiebitz"
+            )
+            with refused(ForbiddenError, "not_a_player"):
+                await rooms.rematch_vote(db, room.id, kiebitz.id)
+            assert await rooms.rematch_vote(db, room.id, bernd.id) is False
+            assert room.rematch == {"by": bernd.id, "accepted": [bernd.id]}
+            assert await rooms.rematch_vote(db, room.id, bernd.id) is False
+            assert await rooms.rematch_vote(db, room.id, anna.id) is False
+            assert room.rematch == {"by": bernd.id, "accepted": [bernd.id, anna.id]}
+            assert room.status == "finished"
+            assert await rooms.rematch_vote(db, room.id, carl.id) is True
+            assert (room.status, offer_of(room)) == ("open", None)
+            with refused(ConflictError, "room_not_finished"):
+                await rooms.rematch_vote(db, room.id, carl.id)
+
+    run_with_sessions(store_db, scenario)
+
+
+def test_end_vote_and_end_early(store_db: TestDatabase) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            room, (anna, bernd, kiebitz) = await _finished_room(db, "Anna", "Bernd", "Kiebitz")
+            with refused(ConflictError, "room_not_open"):
+                await rooms.end_vote(db, room.id, anna.id, True)
+            room.status = "playing"
+            await db.flush()
+            with refused(ForbiddenError, "not_a_player"):
+                await rooms.end_vote(db, room.id, kiebitz.id, True)
+            assert await rooms.end_vote(db, room.id, anna.id, True) is False
+            assert await rooms.end_vote(db, room.id, anna.id, True) is False
+            assert room.end_votes == [anna.id]
+            assert await rooms.end_vote(db, room.id, anna.id, False) is False
+            assert room.end_votes is None
+            assert await rooms.end_vote(db, room.id, bernd.id, True) is False
+            assert await rooms.end_vote(db, room.id, anna.id, True) is True
+            assert await rooms.end_early(db, room.id) is None  # no match row here
+            assert (room.status, room.end_votes) == ("finished", None)
+
+    run_with_sessions(store_db, scenario)
+
+
+def test_leave_room(store_db: TestDatabase) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            anna, bernd, carl, kiebitz = await guests(db, "Anna", "Bernd", "Carl", "Kiebitz")
+            room = await new_room(db, anna, "dreierles", allow_spectators=True)
+            for person in (bernd, carl):
+                await rooms.join_room(db, room, person, rooms.PLAYER)
+            await rooms.join_room(db, room, kiebitz, rooms.SPECTATOR)
+            await rooms.leave_room(db, room.id, bernd.id)
+            assert seat_names(await rooms.players_in_order(db, room.id)) == ["Anna", "Carl"]
+            assert [m.seat_order for _u, m in await rooms.players_in_order(db, room.id)] == [0, 1]
+            await rooms.leave_room(db, room.id, anna.id)
+            assert room.host_id == carl.id
+            with refused(NotFoundError, "room_not_found"):
+                await rooms.leave_room(db, room.id, anna.id)
+            room.status = "playing"
+            await db.flush()
+            with refused(ConflictError, "end_by_agreement"):
+                await rooms.leave_room(db, room.id, carl.id)
+            await rooms.leave_room(db, room.id, kiebitz.id)  # a spectator always may
+            assert seat_names(await rooms.members(db, room.id)) == ["Carl"]
+            room.status = "finished"
+            room.rematch = {"by": carl.id, "accepted": [carl.id]}
+            await db.flush()
+            await rooms.leave_room(db, room.id, carl.id)
+            assert room.rematch is None and await rooms.members(db, room.id) == []
 
     run_with_sessions(store_db, scenario)

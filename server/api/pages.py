@@ -31,7 +31,7 @@ from server.api.i18n import LANG_COOKIE, LANGUAGES, Catalogs, pick_language
 from server.api.runtime import get_runtime
 from server.api.security import resolve_next
 from server.engine.base import OptionValue
-from server.engine.registry import GameInfo, describe, list_games
+from server.engine.registry import GAMES, GameInfo, describe, list_games
 from server.store import rooms
 from server.store.errors import NotFoundError
 from server.store.models import User
@@ -167,6 +167,48 @@ def option_rows(
 
 
 @dataclass(frozen=True, slots=True)
+class RuleRow:
+    """One rule of the evening as the room page lists it: its text and, where an option
+    sets it, that option's label and the room's value (else both empty)."""
+
+    key: str
+    text: str
+    option: str
+    label: str
+    value: str
+
+
+def rule_rows(
+    catalogs: Catalogs, lang: str, game: str, values: Mapping[str, OptionValue]
+) -> list[RuleRow]:
+    """Every rule of ``game``'s evening (its registry entry's ``rules``) in ``lang`` with
+    the value ``values`` (the room's options and match options together) gives it."""
+    rows = []
+    for rule in GAMES[game].rules:
+        label = value = ""
+        if rule.option is not None and rule.option in values:
+            raw = values[rule.option]
+            key = f"option.{game}.{rule.option}"
+            label = _text_or(
+                catalogs,
+                lang,
+                key,
+                _text_or(catalogs, lang, f"opt.{game}.{rule.option}", rule.option),
+            )
+            if isinstance(raw, bool):
+                value = catalogs.gettext(lang, "opt.yes" if raw else "opt.no")
+            else:
+                value = _text_or(catalogs, lang, f"{key}.{raw}", str(raw))
+        text = catalogs.gettext(lang, rule.key)
+        rows.append(RuleRow(rule.key, text, rule.option or "", label, value))
+    return rows
+
+
+def _pause_text(_: Gettext, seconds: int) -> str:
+    return _("rooms.pause_wait") if seconds == 0 else _("rooms.pause_seconds", seconds=seconds)
+
+
+@dataclass(frozen=True, slots=True)
 class GameCard:
     """One game as the start page shows it, in the page's language."""
 
@@ -239,7 +281,7 @@ async def start_page(request: Request, db: Db, user: OptionalUser) -> Response:
     lang = page_language(request, user)
     _ = partial(get_runtime(request).catalogs.gettext, lang)
     games = [GameCard.from_info(info, _, lang) for info in list_games()]
-    my_rooms = (await rooms_api.my_rooms(db, user)).rooms if user is not None else []
+    my_rooms = (await rooms_api.my_rooms(request, db, user)).rooms if user is not None else []
     return render(
         request,
         "index.html",
@@ -268,6 +310,7 @@ async def new_room_page(request: Request, user: OptionalUser) -> Response:
             "chosen": chosen if any(g["name"] == chosen for g in games) else None,
             "games_json": script_json(games),
             "timer_choices": (10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600),
+            "pause_choices": (5, 10, 15, 20, 30, 45, 60, 90, 120),
         },
         user=user,
     )
@@ -317,7 +360,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
     if number is None:
         return not_found(request, user)
     try:
-        room = await rooms_api.get_room(number, db, user)
+        room = await rooms_api.get_room(number, request, db, user)
     except NotFoundError:
         return not_found(request, user)
     lang = page_language(request, user)
@@ -330,6 +373,10 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
             "room": room,
             "invite_link": base + room.invite_url,
             "options": option_rows(catalogs, lang, room.game, room.options),
+            "rules": rule_rows(catalogs, lang, room.game, {**room.options, **room.match_options}),
+            "pause_text": _pause_text(
+                partial(catalogs.gettext, lang), room.next_deal_pause_seconds
+            ),
             "players": [m for m in room.members if m.role == rooms.PLAYER],
             "spectators": [m for m in room.members if m.role != rooms.PLAYER],
             "room_json": script_json(

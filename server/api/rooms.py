@@ -1,10 +1,30 @@
-"""Games and private rooms over HTTP: create, list, invite preview, join, seats, start.
+"""Games and private rooms over HTTP: create, list, invite preview, join, seats, start,
+and around the table: Revanche, leaving, ending a match by agreement.
 
 A room is visible to its members only; anyone else (and an unknown id) gets 404
 ``room_not_found``. The invite link ``/r/{invite_token}`` is the way in: ``GET
 /api/invite/{token}`` previews the room for anyone holding it, ``POST
 /api/invite/{token}/join`` joins it. Starting the match is handed to the table runtime
 (``app.state.tables.start_match``).
+
+Around the table (decisions):
+
+* ``POST /rooms/{id}/rematch``: after a finished (or ended) match the first player's tap
+  offers a Revanche and counts as accepting; every player taps once; the last tap sets
+  the room open again and starts the new match at once through the runtime (same
+  players, seat order, options, match options, stake, rounds, timer, pause; a new first
+  dealer is drawn). Spectators neither offer nor accept.
+* ``POST /rooms/{id}/leave``: spectators always; players while the room is open (a
+  leaving host hands the room to the next player in seat order) or after the match;
+  during a match only by ending it by agreement (``end_by_agreement``).
+* ``POST``/``DELETE /rooms/{id}/end``: a player agrees (or no longer agrees) to end the
+  running match; when all players agree the match is stored with status ``ended`` (the
+  archive shows "ended early"; the statistics count only finished matches) and the room
+  is finished. The runtime's ``end_match(room_id)`` does it where the runtime has one;
+  otherwise :func:`end_match` closes the live table for actions under its lock.
+* ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only
+  while a Revanche is offered; ``your_turn`` marks rooms whose running deal waits for the
+  caller (read from the live table).
 """
 
 from __future__ import annotations
@@ -108,6 +128,10 @@ class CreateRoomRequest(BaseModel):
     rounds: StrictInt | None = None
     allow_spectators: StrictBool = False
     timer_seconds: StrictInt | None = None
+    match_options: dict[OptionText, StrictBool | StrictInt | OptionText] = Field(
+        default_factory=dict
+    )
+    next_deal_pause_seconds: StrictInt = 0
 
 
 class JoinRequest(BaseModel):
@@ -136,8 +160,17 @@ class MemberOut(BaseModel):
     is_host: bool
 
 
+class RematchOut(BaseModel):
+    """An open Revanche offer: who offered it and who has accepted (user ids)."""
+
+    by: int
+    accepted: list[int]
+
+
 class RoomOut(BaseModel):
-    """A room as its members see it."""
+    """A room as its members see it. ``rematch``: the open Revanche offer (after a finished
+    match); ``end_votes``: the players who agreed to end the running match early;
+    ``your_turn``: the running match waits for the caller."""
 
     id: int
     name: str
@@ -148,16 +181,22 @@ class RoomOut(BaseModel):
     rounds: int
     allow_spectators: bool
     timer_seconds: int | None
+    match_options: dict[str, OptionValue]
+    next_deal_pause_seconds: int
     status: str
     host_id: int
     invite_url: str
     seats: int
     seats_free: int
     members: list[MemberOut]
+    rematch: RematchOut | None = None
+    end_votes: list[int] = Field(default_factory=list)
+    your_turn: bool = False
 
 
 class RoomList(BaseModel):
-    """The rooms of the logged-in user, newest first."""
+    """The rooms of the logged-in user, newest first: open and running ones, and finished
+    ones with an open Revanche offer (the others are in the archive)."""
 
     rooms: list[RoomOut]
 
@@ -204,11 +243,63 @@ class StartOut(BaseModel):
     match_id: int
 
 
+class RematchResult(BaseModel):
+    """After a Revanche tap: the room, and the new match once everybody accepted."""
+
+    room: RoomOut
+    match_id: int | None
+
+
+class EndVoteResult(BaseModel):
+    """After a vote to end the match: the room, and whether the match has ended."""
+
+    room: RoomOut
+    ended: bool
+
+
+class LiveDeal(Protocol):
+    """What the room list reads of a running deal."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the deal is over."""
+        ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None."""
+        ...
+
+
+class LiveMatchView(Protocol):
+    """What the room list reads of a live match."""
+
+    @property
+    def deal(self) -> LiveDeal | None:
+        """The current deal."""
+        ...
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id`` in the current deal."""
+        ...
+
+
+class LiveTable(Protocol):
+    """What this router reads of a live table."""
+
+    finished: bool
+    live: LiveMatchView
+
+
 class Tables(Protocol):
     """What this router needs of the table runtime (``app.state.tables``)."""
 
     async def start_match(self, room_id: int) -> int:
         """Start the match of ``room_id`` and return the match id."""
+        ...
+
+    def table(self, room_id: int) -> LiveTable | None:
+        """The live table of a room, if any."""
         ...
 
 
@@ -220,7 +311,30 @@ def invite_url(room: Room) -> str:
     return f"/r/{room.invite_token}"
 
 
-def _room_out(room: Room, members: Sequence[tuple[User, RoomMember]]) -> RoomOut:
+def _tables(request: Request) -> Tables | None:
+    tables: Tables | None = getattr(request.app.state, "tables", None)
+    return tables
+
+
+def your_turn(tables: Tables | None, room: Room, user_id: int) -> bool:
+    """Whether the running match of ``room`` waits for ``user_id`` (the seat to move)."""
+    if tables is None or room.status != "playing":
+        return False
+    table = tables.table(room.id)
+    if table is None or table.finished:
+        return False
+    deal = table.live.deal
+    if deal is None or deal.finished or deal.to_move is None:
+        return False
+    return table.live.seat_of(user_id) == deal.to_move
+
+
+def _room_out(
+    room: Room,
+    members: Sequence[tuple[User, RoomMember]],
+    tables: Tables | None = None,
+    user_id: int | None = None,
+) -> RoomOut:
     limit = rooms.seat_limit(room.game)
     players = sum(1 for _user, member in members if member.role == rooms.PLAYER)
     return RoomOut(
@@ -233,6 +347,8 @@ def _room_out(room: Room, members: Sequence[tuple[User, RoomMember]]) -> RoomOut
         rounds=room.rounds,
         allow_spectators=room.allow_spectators,
         timer_seconds=room.timer_seconds,
+        match_options=rooms.resolve_match_options(room.game, room.match_options or {}),
+        next_deal_pause_seconds=room.next_deal_pause_seconds,
         status=room.status,
         host_id=room.host_id,
         invite_url=invite_url(room),
@@ -248,11 +364,16 @@ def _room_out(room: Room, members: Sequence[tuple[User, RoomMember]]) -> RoomOut
             )
             for user, member in members
         ],
+        rematch=RematchOut.model_validate(room.rematch) if room.rematch else None,
+        end_votes=list(room.end_votes or []),
+        your_turn=user_id is not None and your_turn(tables, room, user_id),
     )
 
 
-async def _load_room_out(db: Db, room: Room) -> RoomOut:
-    return _room_out(room, await rooms.members(db, room.id))
+async def _load_room_out(
+    db: Db, room: Room, tables: Tables | None = None, user_id: int | None = None
+) -> RoomOut:
+    return _room_out(room, await rooms.members(db, room.id), tables, user_id)
 
 
 def _invite_not_found() -> NotFoundError:
@@ -315,25 +436,37 @@ async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> Roo
         rounds=body.rounds,
         allow_spectators=body.allow_spectators,
         timer_seconds=body.timer_seconds,
+        match_options=body.match_options,
+        next_deal_pause_seconds=body.next_deal_pause_seconds,
     )
     out = await _load_room_out(db, room)
     await db.commit()
     return out
 
 
+def in_room_list(room: Room) -> bool:
+    """Whether "Meine Räume" lists ``room``: open or running, or finished with an open
+    Revanche offer; other finished rooms are found in the archive."""
+    return room.status in ("open", "playing") or room.rematch is not None
+
+
 @router.get("/rooms", response_model=RoomList)
-async def my_rooms(db: Db, user: CurrentUser) -> RoomList:
-    """The rooms the logged-in user is a member of, newest first."""
-    mine = await rooms.rooms_of_user(db, user.id)
+async def my_rooms(request: Request, db: Db, user: CurrentUser) -> RoomList:
+    """The rooms the logged-in user is a member of, newest first (finished ones only with
+    an open Revanche offer), each with ``your_turn``."""
+    mine = [room for room in await rooms.rooms_of_user(db, user.id) if in_room_list(room)]
     members = await rooms.members_of_rooms(db, [room.id for room in mine])
-    return RoomList(rooms=[_room_out(room, members.get(room.id, [])) for room in mine])
+    tables = _tables(request)
+    return RoomList(
+        rooms=[_room_out(room, members.get(room.id, []), tables, user.id) for room in mine]
+    )
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut)
-async def get_room(room_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
+async def get_room(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> RoomOut:
     """One room, for its members only (404 ``room_not_found`` for everyone else)."""
     room = await rooms.room_for_member(db, room_id, user.id)
-    return await _load_room_out(db, room)
+    return await _load_room_out(db, room, _tables(request), user.id)
 
 
 @router.get("/invite/{token}", response_model=InvitePreview)
@@ -409,7 +542,11 @@ async def start(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> 
     """Start the match (host only, room open, a playable number of players)."""
     await rooms.check_can_start(db, room_id, user.id)
     await db.commit()  # end the read transaction before the runtime writes
-    tables: Tables | None = getattr(request.app.state, "tables", None)
+    return StartOut(match_id=await _runtime(request).start_match(room_id))
+
+
+def _runtime(request: Request) -> Tables:
+    tables = _tables(request)
     if tables is None:
         raise ApiError(
             503,
@@ -417,4 +554,78 @@ async def start(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> 
             "Matches cannot be started on this server yet.",
             "Auf diesem Server können noch keine Partien beginnen.",
         )
-    return StartOut(match_id=await tables.start_match(room_id))
+    return tables
+
+
+@router.post("/rooms/{room_id}/rematch", response_model=RematchResult)
+async def rematch(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> RematchResult:
+    """Revanche: the first tap after a finished match offers it, each player's tap accepts
+    it; when every player accepted, the new match starts in the same room (same people,
+    same options) and its id is returned."""
+    tables = _runtime(request)
+    everybody = await rooms.rematch_vote(db, room_id, user.id)
+    await db.commit()
+    match_id = await tables.start_match(room_id) if everybody else None
+    room = await rooms.room_for_member(db, room_id, user.id)
+    await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user.id)
+    await db.commit()
+    return RematchResult(room=out, match_id=match_id)
+
+
+@router.post("/rooms/{room_id}/leave", status_code=204)
+async def leave(room_id: RowId, db: Db, user: CurrentUser) -> None:
+    """Leave the room (a player of a running match only by ending it by agreement)."""
+    await rooms.leave_room(db, room_id, user.id)
+    await db.commit()
+
+
+async def _end_vote(
+    request: Request, db: Db, room_id: int, user_id: int, agree: bool
+) -> EndVoteResult:
+    everybody = await rooms.end_vote(db, room_id, user_id, agree)
+    await db.commit()
+    tables = _tables(request)
+    if everybody:
+        await end_match(tables, db, room_id)
+    room = await rooms.room_for_member(db, room_id, user_id)
+    await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user_id)
+    await db.commit()
+    return EndVoteResult(room=out, ended=everybody)
+
+
+async def end_match(tables: Tables | None, db: Db, room_id: int) -> None:
+    """End the room's running match early: the runtime's ``end_match`` where it has one;
+    else the live table is closed for actions and its timer stopped (under its lock), and
+    the match is stored as ``ended`` and the room as finished."""
+    ender = getattr(tables, "end_match", None)
+    if ender is not None:
+        await ender(room_id)
+        return
+    table = tables.table(room_id) if tables is not None else None
+    lock = getattr(table, "lock", None)
+    if table is None or lock is None:
+        await rooms.end_early(db, room_id)
+        await db.commit()
+        return
+    async with lock:
+        table.finished = True
+        arm = getattr(table, "arm_timer", None)
+        if arm is not None:
+            arm()  # a finished table arms no timer: this stops the running one
+        await rooms.end_early(db, room_id)
+        await db.commit()
+
+
+@router.post("/rooms/{room_id}/end", response_model=EndVoteResult)
+async def vote_end(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> EndVoteResult:
+    """Agree to end the running match early; when every player agreed it ends (stored as
+    ``ended``: the archive shows it as ended early)."""
+    return await _end_vote(request, db, room_id, user.id, True)
+
+
+@router.delete("/rooms/{room_id}/end", response_model=EndVoteResult)
+async def unvote_end(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> EndVoteResult:
+    """Withdraw one's agreement to end the match early."""
+    return await _end_vote(request, db, room_id, user.id, False)

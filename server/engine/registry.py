@@ -53,6 +53,20 @@ class SheetInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """One rule of the evening as the room form and the room page list it: ``key`` is the
+    catalogue key of its text (``rule.<game>.<name>``), ``option`` the option (per room or
+    of the match) that switches or sets it, or None where the text allows no choice."""
+
+    key: str
+    option: str | None = None
+
+
+def _rules(game: str, *rules: tuple[str, str | None]) -> tuple[RuleInfo, ...]:
+    return tuple(RuleInfo(f"rule.{game}.{name}", option) for name, option in rules)
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """What the outside world may know about a game without loading its rules.
 
@@ -61,7 +75,9 @@ class GameInfo:
     ``"anticlockwise"`` or ``"clockwise"``; ``pack``: ``"tarock"``, ``"french48"`` or
     ``"german"``; ``seat_labels``, ``action_groups`` (verb → key), ``summary``: catalogue
     keys; ``phases``: the values of the deal's ``Phase`` enum; ``pots``: the pots the
-    game's match moves; ``js_module``: ``web/static/js/games/<js_module>.js``.
+    game's match moves; ``rules``: every rule of the evening in the order the room
+    form and the room page list them (:class:`RuleInfo`); ``js_module``:
+    ``web/static/js/games/<js_module>.js``.
     """
 
     name: str
@@ -80,6 +96,7 @@ class GameInfo:
     rounds: RoundsInfo = field(default_factory=lambda: RoundsInfo(1, 50, 4))
     sheet: SheetInfo = field(default_factory=SheetInfo)
     pots: tuple[str, ...] = ()
+    rules: tuple[RuleInfo, ...] = ()
 
     @property
     def js_module(self) -> str:
@@ -127,6 +144,18 @@ GAMES: dict[str, GameInfo] = {
                 ),
             ),
             pots=("depot",),
+            rules=_rules(
+                "doppelkopf",
+                ("countdown", "start_points"),
+                ("solo_dealer", None),
+                ("solo_replay", "solo_replay"),
+                ("max_solo_replays", "max_solo_replays"),
+                ("pflichtsolo", "pflichtsolo_rule"),
+                ("vorfuehrung", "vorfuehrung_below"),
+                ("end", None),
+                ("kurzer", "kurzer_limit"),
+                ("depot", "depot_cents"),
+            ),
         ),
         GameInfo(
             "doppen",
@@ -152,6 +181,13 @@ GAMES: dict[str, GameInfo] = {
             "Tarock from Baden: Dreier, Zweier, Einer, Solo and the Räuber.",
             phases=("auction", "discard", "declare", "knock", "play", "finished"),
             action_groups=_groups("bid", "pass", "discard", "announce", "fertig", "knock", "play"),
+            rules=_rules(
+                "dreierles",
+                ("rounds", None),
+                ("dealer", None),
+                ("final_round", "final_round_special"),
+                ("settlement", None),
+            ),
         ),
         GameInfo(
             "tarock-zu-dritt",
@@ -249,7 +285,8 @@ def describe(name: str) -> JSON:
     :class:`MalformedError` ``unknown_game`` for a name the registry does not know.
 
     ``options`` are the house rules a room may set, ``match_options`` what the match
-    reads from its config besides ``rounds``, ``first_dealer``, ``stake_cents``.
+    reads from its config besides ``rounds``, ``first_dealer``, ``stake_cents``; ``rules``
+    every rule of the evening with the option that sets it (or None).
     """
     info = GAMES.get(name)
     if info is None:
@@ -293,4 +330,5 @@ def describe(name: str) -> JSON:
         "options": options,
         "match_options": match_options,
         "summary": info.summary,
+        "rules": [{"key": rule.key, "option": rule.option} for rule in info.rules],
     }

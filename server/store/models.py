@@ -105,6 +105,14 @@ class Room(Base):
     timer_seconds: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open, playing, finished
     created_at: Mapped[datetime] = _now()
+    #: the game's match options the room chose (None: the defaults)
+    match_options: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: seconds between two deals before the next is dealt (0: wait for everybody's "Weiter")
+    next_deal_pause_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: the open Revanche offer: ``{"by": user id, "accepted": [user ids]}`` (None: none)
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: players who agreed to end the running match early (None: nobody)
+    end_votes: Mapped[list[int] | None] = mapped_column(JSON)
 
 
 class RoomMember(Base):
@@ -132,7 +140,8 @@ class Match(Base):
     players: Mapped[list[str]] = mapped_column(JSON)  # display names in seat order
     player_ids: Mapped[list[int]] = mapped_column(JSON)  # user ids in the same order
     config: Mapped[dict[str, Any]] = mapped_column(JSON)  # options, stake, rounds, first dealer
-    status: Mapped[str] = mapped_column(String(16), default="running")  # running, finished
+    #: running, finished, or ended (early, by agreement of all players)
+    status: Mapped[str] = mapped_column(String(16), default="running")
     started_at: Mapped[datetime] = _now()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

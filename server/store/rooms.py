@@ -13,6 +13,8 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``bad_stake``            stake not 0–10000 cents
 ``bad_rounds``           rounds outside the game's range (see :func:`rounds_rule`)
 ``bad_timer``            timer neither None nor 10–600 seconds
+``bad_pause``            pause between deals not 0–120 seconds
+``not_a_match_option``   (from the match options) no such match option of the game
 ``bad_role``             role neither ``player`` nor ``spectator``
 ``room_not_found``       no such room, or the caller is not a member
 ``member_not_found``     that user is not a member of the room
@@ -25,6 +27,9 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``bad_seat_order``       the new order is not a permutation of the players
 ``not_enough_players``   too few (or too many) players to start
 ``name_taken``           a member of the room has a name alike (:func:`name_key`)
+``not_a_player``         only the room's players may offer a Revanche or vote to end
+``room_not_finished``    a Revanche before the match is over
+``end_by_agreement``     a player leaves a running match only by ending it by agreement
 ======================== ==========================================================
 """
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Literal
 
 from sqlalchemy import func, select, update
@@ -40,7 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine.base import Option, OptionValue
 from server.engine.errors import MalformedError
-from server.engine.registry import GAMES, GameInfo, get_rules
+from server.engine.registry import GAMES, GameInfo, get_rules, match_type
 from server.store.errors import (
     ConflictError,
     ForbiddenError,
@@ -48,7 +54,7 @@ from server.store.errors import (
     NotFoundError,
     clean_name,
 )
-from server.store.models import Room, RoomMember, User
+from server.store.models import Match, Room, RoomMember, User
 from server.store.names import name_key
 
 Role = Literal["player", "spectator"]
@@ -58,6 +64,7 @@ SPECTATOR: Role = "spectator"
 MAX_ROOM_NAME = 80
 MAX_STAKE_CENTS = 10_000
 TIMER_RANGE = (10, 600)
+PAUSE_RANGE = (0, 120)
 DEFAULT_STAKE_CENTS = 10
 
 
@@ -142,6 +149,47 @@ def resolve_room_options(game: str, given: Mapping[str, object]) -> dict[str, Op
     return {name: value for name, value in resolved.items() if name in names}
 
 
+def match_options(game: str) -> tuple[Option, ...]:
+    """The options of the playable ``game``'s match (the evening's rules a room may set:
+    e.g. the count-down, Pflichtsolo, solo replay, Kurzer and Depot of an evening)."""
+    per_room_options(game)  # unknown_game, game_not_playable
+    return match_type(game).match_options
+
+
+def resolve_match_options(game: str, given: Mapping[str, object]) -> dict[str, OptionValue]:
+    """Return every match option of ``game`` with its value (defaults filled in).
+
+    Raises ``not_a_match_option`` for a name the match does not read and ``bad_option``
+    for a value it does not allow.
+    """
+    known = {o.name: o for o in match_options(game)}
+    for name in given:
+        if name not in known:
+            raise InvalidError(
+                "not_a_match_option",
+                f"'{name}' is not a rule of this game's evening.",
+                f"'{name}' ist keine Regel des Abends dieses Spiels.",
+            )
+    resolved: dict[str, OptionValue] = {}
+    for name, option in known.items():
+        try:
+            resolved[name] = option.check(given.get(name, option.default))
+        except MalformedError as exc:
+            raise InvalidError(exc.code, exc.message, exc.message_de) from None
+    return resolved
+
+
+def match_config(room: Room) -> dict[str, object]:
+    """What the room adds to its match's stored config besides ``options``, ``stake_cents``,
+    ``rounds``, ``timer_seconds``: the match options (top-level keys, as
+    :meth:`server.engine.match.Match.read_match_options` reads them) and
+    ``next_deal_pause_seconds``."""
+    return {
+        **resolve_match_options(room.game, room.match_options or {}),
+        "next_deal_pause_seconds": room.next_deal_pause_seconds,
+    }
+
+
 def _check_int(value: object, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
@@ -170,14 +218,27 @@ async def create_room(
     rounds: int | None = None,
     allow_spectators: bool = False,
     timer_seconds: int | None = None,
+    match_options: Mapping[str, object] | None = None,
+    next_deal_pause_seconds: int = 0,
 ) -> Room:
     """Create a room hosted by ``host``, who becomes its first player (seat 0).
 
     ``rounds=None`` takes the game's default (:func:`rounds_rule`). The stored options
-    are all per-room options of the game, resolved (defaults filled in).
+    are all per-room options of the game, resolved (defaults filled in); so are the match
+    options (:func:`resolve_match_options`). ``next_deal_pause_seconds`` (0–120): how
+    long the table waits after a deal before dealing the next (0: until everybody tapped
+    "Weiter").
     """
     clean_name = _clean_room_name(name)
     resolved = resolve_room_options(game, options or {})
+    evening = resolve_match_options(game, match_options or {})
+    if not _check_int(next_deal_pause_seconds, *PAUSE_RANGE):
+        raise InvalidError(
+            "bad_pause",
+            f"The pause between deals is {PAUSE_RANGE[0]} to {PAUSE_RANGE[1]} seconds.",
+            f"Die Pause zwischen zwei Spielen beträgt {PAUSE_RANGE[0]} bis {PAUSE_RANGE[1]} "
+            "Sekunden.",
+        )
     if not _check_int(stake_cents, 0, MAX_STAKE_CENTS):
         raise InvalidError(
             "bad_stake",
@@ -211,6 +272,8 @@ async def create_room(
         allow_spectators=bool(allow_spectators),
         timer_seconds=timer_seconds,
         status="open",
+        match_options=evening,
+        next_deal_pause_seconds=next_deal_pause_seconds,
     )
     session.add(room)
     await session.flush()
@@ -559,3 +622,129 @@ async def check_can_start(
             f"{len(players)}.",
         )
     return players
+
+
+# --------------------------------------------------------------------------- around the table
+
+
+def _not_a_player() -> ForbiddenError:
+    return ForbiddenError(
+        "not_a_player",
+        "Only the players of the room may do this.",
+        "Das dürfen nur die Spieler des Raums.",
+    )
+
+
+async def _player_ids(session: AsyncSession, room_id: int) -> list[int]:
+    return [user.id for user, _member in await players_in_order(session, room_id)]
+
+
+async def rematch_vote(session: AsyncSession, room_id: int, actor_id: int) -> bool:
+    """Offer a Revanche in the finished room, or accept the open offer; return whether
+    every player of the room has now accepted.
+
+    The first tap offers (and counts as accepting); the same people play again with the
+    same options, in the same room. When everybody accepted, the offer is cleared and the
+    room is open again for the runtime to start the new match at once (the caller does
+    that in the same request). Raises room_not_found, not_a_player or ``room_not_finished``.
+    """
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    players = await _player_ids(session, room_id)
+    if actor_id not in players:
+        raise _not_a_player()
+    if room.status != "finished":
+        raise ConflictError(
+            "room_not_finished",
+            "A rematch can be offered once the match is over.",
+            "Eine Revanche gibt es erst, wenn die Partie vorbei ist.",
+        )
+    offer = dict(room.rematch or {"by": actor_id, "accepted": []})
+    accepted = [uid for uid in offer["accepted"] if uid in players]
+    if actor_id not in accepted:
+        accepted.append(actor_id)
+    everybody = set(accepted) == set(players)
+    if everybody:
+        room.rematch = None
+        room.end_votes = None
+        room.status = "open"
+    else:
+        room.rematch = {"by": offer["by"], "accepted": accepted}
+    await session.flush()
+    return everybody
+
+
+async def leave_room(session: AsyncSession, room_id: int, actor_id: int) -> None:
+    """Leave a room.
+
+    A spectator may always leave. A player may leave while the room is open (the host's
+    role passes to the next player in the seat order; the last one leaving leaves the room
+    empty) or once it is finished; during a match only by ending it by agreement
+    (``end_by_agreement``, :func:`end_vote`).
+    """
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    member = await membership(session, room_id, actor_id)
+    assert member is not None
+    if member.role == PLAYER and room.status == "playing":
+        raise ConflictError(
+            "end_by_agreement",
+            "During a match a player leaves only by ending it by agreement of all players.",
+            "Während einer Partie geht ein Spieler nur, wenn alle dem Beenden zustimmen.",
+        )
+    await session.delete(member)
+    await session.flush()
+    if member.role == PLAYER and room.status == "open":
+        await _renumber(session, room_id)
+        if room.host_id == actor_id:
+            rest = await players_in_order(session, room_id)
+            if rest:
+                room.host_id = rest[0][0].id
+    if room.rematch is not None:
+        room.rematch = None  # the same people are no longer there
+    await session.flush()
+
+
+async def end_vote(session: AsyncSession, room_id: int, actor_id: int, agree: bool) -> bool:
+    """Agree (or no longer agree) to end the running match early; return whether every
+    player of the room now agrees (the caller then ends the match: :func:`end_early`).
+
+    Raises room_not_found, not_a_player, or room_not_open when no match is running.
+    """
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    players = await _player_ids(session, room_id)
+    if actor_id not in players:
+        raise _not_a_player()
+    if room.status != "playing":
+        raise ConflictError(
+            "room_not_open",
+            "No match is running in this room.",
+            "In diesem Raum läuft keine Partie.",
+        )
+    votes = [uid for uid in room.end_votes or [] if uid in players and uid != actor_id]
+    if agree:
+        votes.append(actor_id)
+    room.end_votes = votes or None
+    await session.flush()
+    return set(votes) == set(players)
+
+
+async def end_early(session: AsyncSession, room_id: int) -> int | None:
+    """Mark the room's running match as ended early (status ``ended``) and the room as
+    finished; return the match id (None when no match was running)."""
+    room = await _lock_room(session, room_id)
+    match_id = await session.scalar(
+        select(Match.id).where(Match.room_id == room_id, Match.status == "running")
+    )
+    if match_id is not None:
+        await session.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(status="ended", finished_at=datetime.now(UTC)),
+            execution_options={"synchronize_session": False},
+        )
+    room.status = "finished"
+    room.end_votes = None
+    await session.flush()
+    return match_id

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
-from server.store.rooms import get_room, players_in_order
+from server.store.rooms import get_room, match_config, players_in_order
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
 from server.tables.writer import Writer
@@ -122,6 +122,7 @@ class TableManager:
                 "rounds": room.rounds,
                 "timer_seconds": room.timer_seconds,
                 "first_dealer": self.rng.randrange(len(names)),
+                **match_config(room),
             }
             game = room.game
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))

@@ -51,7 +51,7 @@ export function matchItem(match) {
   link.href = `/archive/matches/${encodeURIComponent(match.id)}`;
   const head = el("span", "match-head");
   head.append(el("span", "match-room", match.room_name), el("span", "match-game", match.game_title || match.game));
-  const state = el("span", `match-state state-${match.status}`, t(`archive.status.${match.status === "running" ? "running" : "finished"}`));
+  const state = el("span", `match-state state-${match.status}`, t(`archive.status.${["running", "ended"].includes(match.status) ? match.status : "finished"}`));
   head.append(state);
   link.append(head);
   link.append(el("span", "meta", formatDate(match.started_at) + " · " + t("archive.deals_count", { n: match.deals_finished })));

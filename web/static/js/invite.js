@@ -7,7 +7,8 @@ import { api, showError, ApiError } from "./api.js";
 import { onSubmit, pageData } from "./forms.js";
 import { t } from "./i18n.js";
 
-/** @type {{token: string, room_id: number, seats_free: number, allow_spectators: boolean}} */
+/** @type {{token: string, room_id: number, seats_free: number, allow_spectators: boolean,
+ *            status: string}} */
 const invite = pageData("invite-data");
 
 /**
@@ -16,7 +17,9 @@ const invite = pageData("invite-data");
  */
 async function join(role) {
   await api("POST", `/api/invite/${encodeURIComponent(invite.token)}/join`, { role });
-  location.assign(`/rooms/${invite.room_id}`);
+  // a spectator of a running match sits down at the table at once
+  const table = role === "spectator" && invite.status === "playing" ? "/table" : "";
+  location.assign(`/rooms/${invite.room_id}${table}`);
 }
 
 const guestForm = /** @type {HTMLFormElement | null} */ (

@@ -2,6 +2,10 @@
  * The room page: the invite link with a copy button, the seats and members (re-read from
  * GET /api/rooms/{id} every 2 seconds), and for the host the seat order, removing members
  * and starting the match. When the match starts everybody is taken to the table page.
+ * Around the table: after a finished match a player offers or accepts the Revanche (the
+ * new match starts when all accepted), during a match a player agrees to end it early,
+ * and anybody leaves the room where allowed (a player of a running match only by ending
+ * it by agreement).
  */
 
 import { api, ApiError, showError } from "./api.js";
@@ -14,7 +18,8 @@ const POLL_MS = 2000;
  * @typedef {{user_id: number, display_name: string, role: string, seat_order: number|null,
  *            is_host: boolean}} Member
  * @typedef {{id: number, status: string, host_id: number, seats: number, seats_free: number,
- *            invite_url: string, members: Member[]}} Room
+ *            invite_url: string, members: Member[],
+ *            rematch: {by: number, accepted: number[]}|null, end_votes: number[]}} Room
  */
 
 /** @type {{room: Room, me: number, start_with: number[]}} */
@@ -23,6 +28,7 @@ const roomId = data.room.id;
 const tablePath = `/rooms/${roomId}/table`;
 const errorBox = /** @type {HTMLElement} */ (document.getElementById("room-error"));
 let lastSeen = "";
+let lastStatus = data.room.status;
 let busy = false;
 /** @type {number | undefined} */
 let timer;
@@ -144,11 +150,12 @@ function startArea(room, players) {
  * @param {boolean} [initial]
  */
 function show(room, initial = false) {
-  if (room.status === "playing" && !initial) {
+  if (room.status === "playing" && !initial && lastStatus !== "playing") {
     stop();
     location.assign(tablePath);
     return;
   }
+  lastStatus = room.status;
   const seen = JSON.stringify(room);
   if (seen === lastSeen) return;
   lastSeen = seen;
@@ -172,12 +179,107 @@ function show(room, initial = false) {
     status.className = "status status-" + room.status;
   }
   startArea(room, players);
+  aroundArea(room, players);
   if (room.status !== "open") {
     /** @type {HTMLElement} */ (document.getElementById("invite-panel")).hidden = true;
     const label = room.status === "finished" ? t("room.to_sheet") : t("room.to_table");
     const link = el("a", "button primary", label);
     link.setAttribute("href", tablePath);
     notice([link]);
+  }
+}
+
+/**
+ * A button of the "around the table" area.
+ * @param {string} id
+ * @param {string} label
+ * @param {() => Promise<Room | null>} action
+ * @param {string} [kind]
+ */
+function aroundButton(id, label, action, kind = "") {
+  const button = el("button", kind, label);
+  button.setAttribute("type", "button");
+  button.id = id;
+  button.addEventListener("click", () => act(action));
+  return button;
+}
+
+/**
+ * Names of the players whose ids are (or are not) in `ids`.
+ * @param {Member[]} players
+ * @param {number[]} ids
+ * @param {boolean} inside
+ */
+function namesOf(players, ids, inside) {
+  return players
+    .filter((p) => ids.includes(p.user_id) === inside)
+    .map((p) => p.display_name)
+    .join(", ");
+}
+
+/**
+ * Revanche after a finished match, ending a running match by agreement, leaving.
+ * @param {Room} room
+ * @param {Member[]} players
+ */
+function aroundArea(room, players) {
+  const area = /** @type {HTMLElement} */ (document.getElementById("around-area"));
+  area.replaceChildren();
+  const iPlay = players.some((p) => p.user_id === data.me);
+  if (room.status === "finished" && iPlay) {
+    const block = el("div", "rematch-area");
+    block.append(el("h3", undefined, t("rooms.rematch")), el("p", "hint", t("rooms.rematch_hint")));
+    const offer = room.rematch;
+    if (offer) {
+      const line = el("p", "rematch-status", t("rooms.rematch_waiting", {
+        accepted: namesOf(players, offer.accepted, true),
+        missing: namesOf(players, offer.accepted, false),
+      }));
+      line.id = "rematch-status";
+      line.setAttribute("role", "status");
+      block.append(line);
+    }
+    if (!offer || !offer.accepted.includes(data.me)) {
+      const label = offer ? t("rooms.rematch_accept") : t("rooms.rematch_offer");
+      block.append(aroundButton("rematch", label, async () => {
+        const answer = await api("POST", `/api/rooms/${roomId}/rematch`);
+        if (answer.match_id) {
+          stop();
+          location.assign(tablePath);
+          return null;
+        }
+        return answer.room;
+      }, "primary"));
+    }
+    area.append(block);
+  }
+  if (room.status === "playing" && iPlay) {
+    const block = el("div", "end-area");
+    const agreed = room.end_votes.includes(data.me);
+    block.append(el("p", "hint", t("rooms.end_vote_hint")));
+    if (room.end_votes.length) {
+      const line = el("p", undefined, t("rooms.end_votes", { names: namesOf(players, room.end_votes, true) }));
+      line.id = "end-votes";
+      block.append(line);
+    }
+    const button = aroundButton("end-vote", t("rooms.end_vote"), async () => {
+      const answer = await api(agreed ? "DELETE" : "POST", `/api/rooms/${roomId}/end`);
+      return answer.room;
+    });
+    button.setAttribute("aria-pressed", String(agreed));
+    block.append(button);
+    area.append(block);
+  }
+  if (room.status !== "playing" || !iPlay) {
+    const block = el("div", "leave-area");
+    block.append(aroundButton("leave-room", t("rooms.leave"), async () => {
+      if (!confirm(t("rooms.leave_confirm"))) return null;
+      await api("POST", `/api/rooms/${roomId}/leave`);
+      stop();
+      location.assign("/");
+      return null;
+    }));
+    area.append(block);
   }
 }
 
@@ -237,7 +339,7 @@ document.getElementById("copy-invite")?.addEventListener("click", async () => {
 });
 
 show(data.room, true);
-if (data.room.status === "open") {
+{
   timer = setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && timer !== undefined) poll();

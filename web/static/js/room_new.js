@@ -1,8 +1,9 @@
 /**
  * Creating a room: the game's house-rule options are built from the registry data the page
  * embeds (the same as GET /api/games), one control per option with its explanation and its
- * default preselected; switching the game rebuilds them. Submitting posts /api/rooms and
- * goes to the new room.
+ * default preselected; switching the game rebuilds them. The evening's rules (the game
+ * description's `rules`) are listed with a control where a match option sets the rule.
+ * Submitting posts /api/rooms and goes to the new room.
  */
 
 import { api, ApiError } from "./api.js";
@@ -13,7 +14,8 @@ import { has, lang, t } from "./i18n.js";
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
  *            label?: string, help?: string, help_de: string, help_en: string}} Option
  * @typedef {{name: string, title: string, summary?: string, summary_de?: string, summary_en?: string,
- *            rounds: {min: number, max: number, default: number}, options: Option[]}} Game
+ *            rounds: {min: number, max: number, default: number}, options: Option[],
+ *            match_options?: Option[], rules?: {key: string, option: string|null}[]}} Game
  * (the game description: `label`, `help` and `summary` are catalogue keys where given)
  */
 
@@ -23,6 +25,7 @@ const form = /** @type {HTMLFormElement} */ (document.getElementById("new-room-f
 const gameSelect = /** @type {HTMLSelectElement} */ (document.getElementById("room-game"));
 const fields = /** @type {HTMLElement} */ (document.getElementById("option-fields"));
 const rounds = /** @type {HTMLInputElement} */ (document.getElementById("room-rounds"));
+const ruleFields = /** @type {HTMLElement} */ (document.getElementById("rule-fields"));
 
 /**
  * The label of an option, or of one of its values, where the catalogue has one.
@@ -43,9 +46,10 @@ function currentGame() {
  * a number field for a free integer.
  * @param {Game} game
  * @param {Option} option
+ * @param {string} [kind] "option" (a house rule of the deal) or "matchOption" (of the evening)
  */
-function optionField(game, option) {
-  const id = "opt-" + option.name;
+function optionField(game, option, kind = "option") {
+  const id = (kind === "option" ? "opt-" : "mopt-") + option.name;
   const key = option.label && has(option.label) ? option.label : `opt.${game.name}.${option.name}`;
   const wrap = el("div", "option");
   const title = el("label", undefined, label(key, option.name));
@@ -77,17 +81,46 @@ function optionField(game, option) {
     wrap.append(title, control, help);
   }
   control.id = id;
-  control.dataset.option = option.name;
+  control.dataset[kind] = option.name;
   control.dataset.kind = typeof option.default;
   control.setAttribute("aria-describedby", help.id);
   return wrap;
 }
 
-/** Rebuild the options, the summary and the rounds field for the chosen game. */
+/**
+ * The evening's rules of `game`, each with the control of the match option that sets it;
+ * match options no rule names come last.
+ * @param {Game} game
+ */
+function ruleItems(game) {
+  const evening = game.match_options || [];
+  const used = new Set();
+  const items = (game.rules || []).map((rule) => {
+    const item = el("li", undefined, t(rule.key));
+    item.dataset.rule = rule.key;
+    const option = evening.find((o) => o.name === rule.option);
+    if (option) {
+      used.add(option.name);
+      item.append(optionField(game, option, "matchOption"));
+    }
+    return item;
+  });
+  for (const option of evening) {
+    if (used.has(option.name)) continue;
+    const item = el("li");
+    item.append(optionField(game, option, "matchOption"));
+    items.push(item);
+  }
+  return items;
+}
+
+/** Rebuild the options, the rules, the summary and the rounds field for the chosen game. */
 function showGame() {
   const game = currentGame();
   if (!game) return;
   fields.replaceChildren(...game.options.map((option) => optionField(game, option)));
+  ruleFields.replaceChildren(...ruleItems(game));
+  document.getElementById("room-rules").hidden = ruleFields.children.length === 0;
   document.getElementById("room-options").hidden = game.options.length === 0;
   const summary = document.getElementById("game-summary");
   if (summary) {
@@ -104,13 +137,17 @@ function showGame() {
   }
 }
 
-/** The chosen option values, typed like the defaults. */
-function chosenOptions() {
+/**
+ * The chosen option values, typed like the defaults.
+ * @param {string} [kind] "option" or "matchOption"
+ */
+function chosenOptions(kind = "option") {
   /** @type {Record<string, string|number|boolean>} */
   const options = {};
-  for (const control of fields.querySelectorAll("[data-option]")) {
+  const attr = kind === "option" ? "data-option" : "data-match-option";
+  for (const control of form.querySelectorAll(`[${attr}]`)) {
     const input = /** @type {HTMLInputElement} */ (control);
-    const name = input.dataset.option || "";
+    const name = input.dataset[kind] || "";
     if (input.dataset.kind === "boolean") options[name] = input.checked;
     else if (input.dataset.kind === "number") options[name] = Number(input.value);
     else options[name] = input.value;
@@ -134,6 +171,8 @@ onSubmit(form, async (values) => {
     name: values.name,
     game: values.game,
     options: chosenOptions(),
+    match_options: chosenOptions("matchOption"),
+    next_deal_pause_seconds: Number(values.pause || 0),
     stake_cents: Math.round(stake * 100),
     rounds: roundCount,
     timer_seconds: values.timer ? Number(values.timer) : null,

@@ -1,10 +1,15 @@
 /**
  * The start page, logged out: log in, register or play as a guest. Afterwards the page
- * goes to `?next=` (when it is a local path) or shows itself logged in.
+ * goes to `?next=` (when it is a local path) or shows itself logged in. Logged in, the
+ * "du bist dran" markers of "Meine Räume" are re-read from GET /api/rooms every few
+ * seconds while the page is visible.
  */
 
 import { api } from "./api.js";
-import { nextPath, onSubmit } from "./forms.js";
+import { el, nextPath, onSubmit } from "./forms.js";
+import { t } from "./i18n.js";
+
+const TURN_POLL_MS = 5000;
 
 /** Go where the visitor wanted to go, or reload the start page (now logged in). */
 function done() {
@@ -40,4 +45,41 @@ if (guest) {
     await api("POST", "/api/guest", { display_name: values.display_name });
     done();
   });
+}
+
+/**
+ * Mark the listed rooms whose running match waits for me; their link leads to the table.
+ * @param {{id: number, your_turn: boolean}[]} rooms
+ */
+function markTurns(rooms) {
+  for (const room of rooms) {
+    const item = document.querySelector(`.room-item[data-room="${room.id}"]`);
+    if (!item) continue;
+    const link = item.querySelector("a.room-link");
+    let badge = item.querySelector(".badge.turn");
+    item.classList.toggle("your-turn", room.your_turn);
+    if (link) link.setAttribute("href", `/rooms/${room.id}${room.your_turn ? "/table" : ""}`);
+    if (room.your_turn && !badge && link) {
+      let badges = link.querySelector(".room-badges");
+      if (!badges) {
+        badges = el("span", "room-badges");
+        link.append(badges);
+      }
+      badge = el("span", "badge turn", t("rooms.your_turn"));
+      badges.prepend(badge);
+    } else if (!room.your_turn && badge) {
+      badge.remove();
+    }
+  }
+}
+
+if (document.querySelector(".room-item[data-room]")) {
+  setInterval(async () => {
+    if (document.hidden) return;
+    try {
+      markTurns((await api("GET", "/api/rooms")).rooms);
+    } catch {
+      // a network hiccup or a restart: try again at the next tick
+    }
+  }, TURN_POLL_MS);
 }

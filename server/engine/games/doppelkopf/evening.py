@@ -12,7 +12,9 @@ From ``doppelkopf.txt`` (sections on scoring, "Pflichtsolo", "Verschärfte Spiel
 * **Pflichtsolo** (DK-A24): a voluntary solo that is won obliges each other player to play
   the same solo later; declaring an owed solo discharges it when it is won. A lost solo
   must be played again at once by the same player (``max_solo_replays`` caps this; 0 = no
-  cap). A solo that was owed or replayed creates no new obligations.
+  cap). A solo that was owed or replayed creates no new obligations. The match options
+  ``pflichtsolo_rule`` (no obligations at all when off) and ``solo_replay`` (a lost solo
+  is not replayed when off; an owed one then counts as played) switch both off.
 * **Vorführung**: as soon as a counter falls below 6, the owed solos are played one after
   the other, the first obliged player from the dealer's left first; P1 leads them.
 * **End**: when a counter reaches 0 or after ``max_deals`` deals (0 = no limit). Owed solos
@@ -108,6 +110,20 @@ class DoppelkopfEvening(Match):
             "Wie oft ein verlorenes Solo wiederholt wird (0: bis es gewonnen ist).",
             "How often a lost solo is played again (0: until it is won).",
         ),
+        Option(
+            "pflichtsolo_rule",
+            True,
+            (True, False),
+            "Pflichtsolo: ein gewonnenes Lustsolo müssen alle anderen auch spielen.",
+            "Pflichtsolo: a won voluntary solo must be played by everybody else too.",
+        ),
+        Option(
+            "solo_replay",
+            True,
+            (True, False),
+            "Ein verlorenes Solo wird sofort wiederholt.",
+            "A lost solo is played again at once.",
+        ),
     )
 
     def __init__(
@@ -122,6 +138,8 @@ class DoppelkopfEvening(Match):
         depot_cents: int | None = 50,
         vorfuehrung_below: int = 6,
         max_solo_replays: int = 0,
+        pflichtsolo_rule: bool = True,
+        solo_replay: bool = True,
     ) -> None:
         self.rules = Doppelkopf()
         if len(players) != 4 or len(set(players)) != 4:
@@ -144,6 +162,8 @@ class DoppelkopfEvening(Match):
         self.depot_cents = depot_cents
         self.vorfuehrung_below = vorfuehrung_below
         self.max_solo_replays = max_solo_replays
+        self.pflichtsolo_rule = pflichtsolo_rule
+        self.solo_replay = solo_replay
         self.dealer = first_dealer
         self.counters = dict.fromkeys(self.players, start_points)
         self.obligations: dict[str, list[str]] = {p: [] for p in self.players}
@@ -169,6 +189,8 @@ class DoppelkopfEvening(Match):
             depot_cents=int(extra["depot_cents"]) or None,
             vorfuehrung_below=int(extra["vorfuehrung_below"]),
             max_solo_replays=int(extra["max_solo_replays"]),
+            pflichtsolo_rule=bool(extra["pflichtsolo_rule"]),
+            solo_replay=bool(extra["solo_replay"]),
         )
 
     # ------------------------------------------------------------------ progress
@@ -282,13 +304,15 @@ class DoppelkopfEvening(Match):
         if won:
             self.replay = None
             self.replays_in_a_row = 0
-            if voluntary:
+            if not voluntary:
+                self.obligations[soloist].remove(solo)
+            elif self.pflichtsolo_rule:
                 for other in self.players:
                     if other != soloist:
                         self.obligations[other].append(solo)
-            else:
-                self.obligations[soloist].remove(solo)
-        elif self.max_solo_replays and self.replays_in_a_row >= self.max_solo_replays:
+        elif not self.solo_replay or (
+            self.max_solo_replays and self.replays_in_a_row >= self.max_solo_replays
+        ):
             self.replay = None
             self.replays_in_a_row = 0
             if not voluntary:
