@@ -11,7 +11,7 @@ import re
 import signal
 from pathlib import Path
 
-from playwright.sync_api import Dialog, Page, expect
+from playwright.sync_api import Dialog, Page, ViewportSize, expect
 
 from tests.browser.conftest import NewPerson, off_the_loop
 from tests.browser.table_driver import (
@@ -43,10 +43,16 @@ def open_room(host: Page, guests: list[Page], base_url: str, game: str, **settin
 
 
 def seat_people(
-    new_person: NewPerson, base_url: str, names: list[str], game: str, **settings: object
+    new_person: NewPerson,
+    base_url: str,
+    names: list[str],
+    game: str,
+    viewport: ViewportSize | None = None,
+    **settings: object,
 ) -> tuple[int, list[Person]]:
-    """Register everybody, open a room and bring everybody to the table page."""
-    pages = [new_person() for _ in names]
+    """Register everybody, open a room and bring everybody to the table page (phones
+    unless ``viewport`` says otherwise)."""
+    pages = [new_person(viewport=viewport) for _ in names]
     for page, name in zip(pages, names, strict=True):
         register_by_api(page, base_url, name)
     room = open_room(pages[0], pages[1:], base_url, game, **settings)

@@ -657,7 +657,7 @@ function tapCard(code, action, verb) {
 function layoutHand(/** @type {number} */ n) {
   const box = $("hand");
   const width = box.clientWidth || window.innerWidth;
-  const cardWidth = width < 500 ? 64 : 88;
+  const cardWidth = width < 500 ? 64 : window.innerHeight < 820 ? 72 : 88;
   const rows = n > 8 && width < 700 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth - 8) / (perRow - 1)) : cardWidth;
