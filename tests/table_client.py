@@ -34,6 +34,8 @@ class Client:
         self.version = -1
         self.view: dict[str, Any] | None = None
         self.snapshot: dict[str, Any] | None = None
+        #: the latest ``deal_end`` while the table waits between deals (else ``None``)
+        self.between: dict[str, Any] | None = None
         self.room = 0
 
     async def register(self) -> None:
@@ -77,6 +79,10 @@ class Client:
                     self.view = message["view"]
                     if message["type"] == "snapshot":
                         self.snapshot = message
+                        self.between = message.get("between_deals")
+                elif message["type"] == "deal_end":
+                    self.version = message["v"]
+                    self.between = message
                 await self.inbox.put(message)
 
     async def send(self, message: dict[str, Any] | str) -> None:
@@ -193,5 +199,17 @@ async def step(clients: list[Client], rng: random.Random) -> bool:
     event = await actor.expect_ack(text)
     await settle(clients, event["v"])
     if event["view"]["phase"] == "finished":
-        await settle(clients, event["v"] + 1)  # the snapshot of the next deal (or the end)
+        await settle(clients, event["v"] + 1)  # deal_end (or the final snapshot)
+        await next_deal(clients)
     return True
+
+
+async def next_deal(clients: list[Client], timeout: float = 10) -> None:
+    """Between deals, every player still waited for sends ``next`` ("Weiter"); wait until
+    every client has the snapshot of the next deal."""
+    for client in clients:
+        if client.between is not None and client.user_id in client.between["waiting"]:
+            await client.send({"type": "next", "id": f"next-{client.version}"})
+    async with asyncio.timeout(timeout):
+        while any(c.between is not None for c in clients):
+            await asyncio.sleep(0.002)

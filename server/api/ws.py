@@ -20,7 +20,16 @@ from server.store.accounts import token_hash, user_for_token
 from server.store.rooms import get_room, membership
 from server.tables.connection import Connection
 from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
-from server.tables.protocol import Action, Chat, Hello, Ping, ProtocolError, encode, read_message
+from server.tables.protocol import (
+    Action,
+    Chat,
+    Hello,
+    Next,
+    Ping,
+    ProtocolError,
+    encode,
+    read_message,
+)
 from server.tables.table import RateLimit, Table, error_json
 from server.tables.writer import StorageError
 
@@ -145,6 +154,8 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.act(conn, msg.action, msg.v, msg.id)
                 elif isinstance(msg, Chat):
                     await table.say(conn, msg.text)
+                elif isinstance(msg, Next):  # "Weiter" between two deals
+                    await table.next_deal_please(conn, msg.id)
             except (ProtocolError, EngineError, StorageError) as exc:
                 await reply(error_json(exc, msg_id))
             except WebSocketDisconnect:

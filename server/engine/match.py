@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from server.engine.base import JSON, Deal, Dealt, Option, OptionValue
@@ -90,6 +90,9 @@ class DealSetup:
     sitting_out: str | None
     options: dict[str, OptionValue]
     note: str | None = None
+    #: What the table says with the note (catalogue ``setup.<game>.<note>``), e.g. the
+    #: player who must play a solo again and the solo's contract code.
+    note_params: dict[str, str | int] = field(default_factory=dict)
     #: What the deal's points count on the sheet (a Radl doubles them; see :class:`Radl`).
     factor: int = 1
 

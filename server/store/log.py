@@ -161,6 +161,11 @@ ActionEntry = tuple[int, int, int, str, str | None]
 #: A write of a running table: a function of a synchronous connection (see create_deal).
 SyncWork = Callable[[Connection], Any]
 
+#: The ``client_id`` stored with an action the turn timer played. A client's id is stored
+#: as JSON text (a quoted string or a number), so this bare word is never one: the stored
+#: action remembers that it was automatic without a column of its own.
+AUTO_ACTION = "auto"
+
 _ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 _INSERT_ACTION = insert(ActionRow)
 

@@ -23,6 +23,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.engine.base import Deal
+from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
@@ -121,6 +123,8 @@ class TableManager:
                 "stake_cents": room.stake_cents,
                 "rounds": room.rounds,
                 "timer_seconds": room.timer_seconds,
+                # the room's pause between deals (0: wait for everybody's "Weiter")
+                "next_deal_pause_seconds": int(getattr(room, "next_deal_pause_seconds", 0) or 0),
                 "first_dealer": self.rng.randrange(len(names)),
             }
             game = room.game
@@ -167,17 +171,29 @@ class TableManager:
             for deal in match.deals:
                 for client_id in deal.client_ids:
                     version += 1
-                    if client_id is not None:
+                    if client_id is not None and client_id != log.AUTO_ACTION:
                         table.applied[(client_id, version - 1)] = version
                 version += deal.outcome is not None
             table.version = version
+            table.auto_actions = auto_actions(last)
             async with table.lock:
+                # the finished deal shown in the pause before the current one, if any
+                shown: tuple[Deal, int, list[int]] | None = None
+                if len(match.deals) >= 2 and match.deals[-2].outcome is not None:
+                    before = match.deals[-2]
+                    shown = (replay_stored(before), before.number, auto_actions(before))
                 if last is not None and last.outcome is None and live.deal is not None \
                         and live.deal.finished:  # fmt: skip
+                    shown = (live.deal, live.deal_number, auto_actions(last))
+                    table.auto_actions = []
                     await self._complete(table)
                 if live.deal is None or (live.deal.finished and not live.engine.finished):
                     await table.start_next_deal()  # we stopped between two deals
+                    shown = None
                 table.finished = live.engine.finished
+                if (shown is not None and not table.finished and live.deal is not None
+                        and not live.deal.history):  # fmt: skip
+                    table.resume_between(*shown)  # the taps are not stored: ask again
                 table.arm_timer()
             self.tables[match.room_id] = table
             logger.info("room %s: match %s recovered at deal %s, version %s", match.room_id,
@@ -193,3 +209,16 @@ class TableManager:
         table.version += 1
         logger.warning("room %s: completed deal %s, whose end had not been stored",
                        table.room_id, end.deal_id)  # fmt: skip
+
+
+def auto_actions(deal: log.StoredDeal | None) -> list[int]:
+    """Indexes of the stored deal's actions that the turn timer played."""
+    if deal is None:
+        return []
+    return [index for index, client_id in enumerate(deal.client_ids)
+            if client_id == log.AUTO_ACTION]  # fmt: skip
+
+
+def replay_stored(deal: log.StoredDeal) -> Deal:
+    """A stored deal replayed from its record and actions."""
+    return load_record({**deal.record, "actions": [list(a) for a in deal.actions]})

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.engine.base import Deal
+from server.engine.base import JSON, Deal
 from server.engine.match import Match, PotMove
 from server.engine.record import dump_record, load_record
 from server.engine.registry import get_rules, new_match
@@ -76,6 +76,15 @@ class LiveMatch:
                      strict=True) if name in names}  # fmt: skip
             cached = self._seats = (deal, seats)
         return cached[1].get(user_id)
+
+    def setup(self) -> JSON:
+        """How the current deal was set up, as the table announces it: the engine's note
+        code and its parameters (``{"note": "replay", "params": {"player": "Bernd",
+        "contract": "herz"}}``; ``{"note": None, "params": {}}`` for an ordinary deal)."""
+        if self.deal is None or self.engine.finished:
+            return {"note": None, "params": {}}
+        setup = self.engine.next_setup()  # the deal the engine has not recorded yet
+        return {"note": setup.note, "params": dict(setup.note_params)}
 
     def next_deal(
         self, rng: random.Random, engine: Match | None = None

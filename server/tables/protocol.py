@@ -99,8 +99,15 @@ class Ping(_Message):
     id: ClientId = None
 
 
-ClientMessage = Hello | Action | Chat | Ping
-TYPES = {"hello", "action", "chat", "ping"}
+class Next(_Message):
+    """ "Weiter": the sender has read the result of the finished deal (between deals only)."""
+
+    type: Literal["next"]
+    id: ClientId = None
+
+
+ClientMessage = Hello | Action | Chat | Ping | Next
+TYPES = {"hello", "action", "chat", "ping", "next"}
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
@@ -140,9 +147,13 @@ def encoded_object(fields: dict[str, str]) -> str:
     return "{" + ",".join(f'"{key}":{value}' for key, value in fields.items()) + "}"
 
 
-def event_prefix(version: int, seat: int, auto: bool) -> str:
-    """What the ``event`` messages of one action share, for :func:`event_text`."""
-    return f'{{"type":"event","v":{encode(version)},"seat":{encode(seat)},"auto":{encode(auto)},'
+def event_prefix(version: int, seat: int, auto: bool, turn: Any = None) -> str:
+    """What the ``event`` messages of one action share, for :func:`event_text` (``turn``:
+    the seat to move next and the seconds left on its timer, alike for every seat)."""
+    return (
+        f'{{"type":"event","v":{encode(version)},"seat":{encode(seat)},"auto":{encode(auto)},'
+        f'"turn":{encode(turn)},'
+    )
 
 
 def event_text(prefix: str, action: str, view: str) -> str:

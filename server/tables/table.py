@@ -23,6 +23,25 @@ A message is written to each socket at once, on the table's own stack; only a so
 cannot take more right now gets a bounded backlog of its own (``server/tables/connection.py``),
 so a slow phone never holds up the others; a connection whose backlog overflows is closed
 and resyncs with a snapshot when it comes back.
+
+**The turn timer** (a room's ``timer_seconds``) is a task of the table, not of any
+connection: it runs whether or not anybody has the table open (a table stays loaded for
+as long as its match runs), and after a restart recovery arms it again with a full period
+for the seat to move (the time that had passed is not stored). Every ``snapshot`` and
+``event`` carries ``turn``, the seat to move and the seconds left on its timer when the
+message was made. An action the timer played is stored with the client id
+:data:`server.store.log.AUTO_ACTION`, so the snapshot's ``auto_actions`` (the indexes of
+the current deal's actions the timer played) survive a restart.
+
+**Between deals** the table waits (:class:`BetweenDeals`): a finished deal's end and the
+next deal are stored at once, in one transaction, but the next deal is shown only once
+every player who sat in the finished deal has sent ``next`` ("Weiter") or the pause ran
+out (the room's ``next_deal_pause_seconds``; 0 means: wait for everybody, or with a turn
+timer for the timer's seconds). Until then snapshots show the finished deal with its
+outcome and ``between_deals``. The taps are not stored: after a restart in that state (the
+current deal has no action yet and follows a finished one) everybody is asked again and
+the pause starts afresh. After the match's last deal nothing waits: the final sheet goes
+out at once.
 """
 
 from __future__ import annotations
@@ -34,10 +53,11 @@ import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from server.engine.base import JSON
+from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
 from server.store import log
 from server.tables.connection import Connection
@@ -72,6 +92,38 @@ REMEMBERED_IDS = 2000
 
 T = TypeVar("T")
 
+#: The ``turn`` of a table where nobody is to move (between deals, the match over).
+NO_TURN: JSON = {"seat": None, "ends_in": None}
+
+NOT_BETWEEN_DEALS = ProtocolError(
+    "not_between_deals",
+    "'next' is only for the pause between two deals; the deal is still on",
+    "„Weiter“ gibt es nur zwischen zwei Spielen; das Spiel läuft noch",
+)
+BETWEEN_DEALS = ProtocolError(
+    "between_deals",
+    "the deal is over; the next one starts once everybody has sent 'next'",
+    "das Spiel ist aus; das nächste beginnt, sobald alle „Weiter“ getippt haben",
+)
+
+
+@dataclass
+class BetweenDeals:
+    """The pause after a finished deal: what is shown meanwhile and who is still reading.
+
+    The next deal is stored and is the match's current deal already; ``deal`` is the
+    finished one, shown with its outcome until the pause ends.
+    """
+
+    deal: Deal
+    number: int
+    seats: dict[int, int]  # user id -> seat in the finished deal (who sat in it)
+    setup: JSON
+    auto_actions: list[int]
+    waiting: list[int]  # user ids of the players who have not sent ``next`` yet
+    deadline: float | None = None  # the loop's time when the pause runs out
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
 
 class Table:
     """A running match and everybody connected to it."""
@@ -102,6 +154,14 @@ class Table:
         timer = live.config.get("timer_seconds")
         self.timer_seconds: float | None = float(timer) if timer else None
         self._timer: asyncio.Task[None] | None = None
+        self._turn_deadline: float | None = None  # the loop's time when the turn times out
+        pause = live.config.get("next_deal_pause_seconds")
+        #: Seconds the table waits between deals for those who have not sent ``next``
+        #: (``None``: until everybody has).
+        self.pause_seconds: float | None = float(pause) if pause else self.timer_seconds
+        #: Indexes of the current deal's actions that the timer played.
+        self.auto_actions: list[int] = []
+        self.between: BetweenDeals | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -124,16 +184,28 @@ class Table:
         and its score sheet (which grows with every deal), who is online and the chat are
         encoded once, the view once per seat."""
         live = self.live
-        deal = live.deal
+        between = self.between
+        deal: Deal | None
+        if between is not None:  # the finished deal, until the next one is shown
+            deal, number, setup = between.deal, between.number, between.setup
+            seat_of: Callable[[int], int | None] = between.seats.get
+            auto_actions = between.auto_actions
+            waiting: JSON | None = {"waiting": list(between.waiting),
+                                    "pause_ends_in": self._left(between.deadline)}  # fmt: skip
+        else:
+            deal, number, setup = live.deal, live.deal_number, live.setup()
+            seat_of, auto_actions, waiting = live.seat_of, self.auto_actions, None
         match = {
             "id": live.match_id,
             "game": live.game,
             "players": live.players,
             "player_ids": live.player_ids,
-            "deal_number": live.deal_number,
+            "deal_number": number,
             "sheet": live.engine.to_json(),
             "finished": live.engine.finished,
             "timer_seconds": self.timer_seconds,
+            "next_deal_pause_seconds": self.pause_seconds,
+            "setup": setup,
         }
         shared = {
             "room": encode(self.room_id),
@@ -141,11 +213,14 @@ class Table:
             "match": encode(match),
             "online": encode(self.online()),
             "chat": encode(list(self.chat)),
+            "turn": encode(self.turn()),
+            "auto_actions": encode(auto_actions),
+            "between_deals": encode(waiting),
         }
         views: dict[int | None, str] = {}
 
         def make(conn: Connection) -> str:
-            seat = live.seat_of(conn.user_id)
+            seat = seat_of(conn.user_id)
             view = views.get(seat)
             if view is None:
                 view = views[seat] = encode(deal.view(seat) if deal is not None else None)
@@ -153,10 +228,32 @@ class Table:
             return encoded_object(
                 {"type": '"snapshot"', "room": shared["room"], "v": shared["v"],
                  "you": encode(you), "match": shared["match"], "view": view,
+                 "turn": shared["turn"], "auto_actions": shared["auto_actions"],
+                 "between_deals": shared["between_deals"],
                  "online": shared["online"], "chat": shared["chat"]}
             )  # fmt: skip
 
         return make
+
+    def turn(self) -> JSON:
+        """Whose turn it is and the seconds left on the turn timer (``None``: no timer)."""
+        deal = self.live.deal
+        if self.between is not None or self.finished or deal is None or deal.finished:
+            return NO_TURN
+        return {"seat": deal.to_move, "ends_in": self._left(self._turn_deadline)}
+
+    @staticmethod
+    def _left(deadline: float | None) -> float | None:
+        """Seconds until ``deadline`` (the loop's time), never below 0; ``None`` stays."""
+        if deadline is None:
+            return None
+        return round(max(0.0, deadline - asyncio.get_running_loop().time()), 3)
+
+    def _deal_end_message(self) -> str:
+        between = self.between
+        assert between is not None
+        return encode({"type": "deal_end", "v": self.version, "waiting": list(between.waiting),
+                       "pause_ends_in": self._left(between.deadline)})  # fmt: skip
 
     def _broadcast(self, make: Callable[[Connection], str]) -> None:
         for conn in list(self.connections):
@@ -202,7 +299,7 @@ class Table:
         deal = self.live.deal
         assert deal is not None
         seat_of = self.live.seat_of
-        prefix = event_prefix(self.version, seat, auto)
+        prefix = event_prefix(self.version, seat, auto, self.turn())
         public: list[str] = []  # the shared part of the view, once encoded
         encoded: dict[int | None, str] = {}
 
@@ -272,6 +369,8 @@ class Table:
             deal = live.deal
             if self.finished or deal is None:
                 raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            if self.between is not None:
+                raise BETWEEN_DEALS
             seat = live.seat_of(conn.user_id)
             if seat is None:
                 raise ProtocolError(
@@ -309,7 +408,7 @@ class Table:
         assert deal is not None
         actor = deal.check(move, seat)
         seq = len(deal.history)
-        client_id = None if msg_id is None else encode(msg_id)
+        client_id = log.AUTO_ACTION if auto else None if msg_id is None else encode(msg_id)
         entry: log.ActionEntry = (live.deal_id, seq, actor, deal.move_text(move), client_id)
         deal.apply(move, seat)  # in memory only, until it is stored
         ended = deal.finished
@@ -326,16 +425,93 @@ class Table:
             raise
         self.version += 1
         acted = self.version
-        if client_id is not None:
+        if client_id is not None and not auto:
             self._remember(client_id, acted)
+        if auto:
+            self.auto_actions.append(seq)
+        self.arm_timer()  # before the event, which says how long the next turn has
         self._publish_event(seq, actor, auto, origin, msg_id)
-        if ended:  # the next deal, or the final sheet: a snapshot for everybody
+        if ended:  # the pause before the next deal, or the final sheet
+            shown = BetweenDeals(deal, live.deal_number, self._seats_in(deal), live.setup(),
+                                 self.auto_actions, [])  # fmt: skip
             live.take(closed, next_id)
             self.finished = live.engine.finished
             self.version += 1
-            self._broadcast(self._snapshots())
-        self.arm_timer()
+            self.auto_actions = []
+            if self.finished:
+                self._broadcast(self._snapshots())
+            else:
+                self._pause(shown)
         return acted
+
+    def _seats_in(self, deal: Deal) -> dict[int, int]:
+        """User id -> seat in ``deal`` of every match player who sat in it."""
+        names = deal.seat_names
+        players = zip(self.live.player_ids, self.live.players, strict=True)
+        return {user: names.index(name) for user, name in players if name in names}
+
+    def _pause(self, between: BetweenDeals) -> None:
+        """Wait between deals (under the lock): show ``between`` (the finished deal) and
+        tell everybody who the table waits for (``deal_end``)."""
+        between.waiting = sorted(between.seats)
+        if self.pause_seconds:
+            loop = asyncio.get_running_loop()
+            between.deadline = loop.time() + self.pause_seconds
+            between.task = asyncio.create_task(self._pause_over(between))
+        self.between = between
+        self.arm_timer()  # no turn timer while nobody is to move
+        message = self._deal_end_message()
+        self._broadcast(lambda _conn: message)
+
+    async def _pause_over(self, between: BetweenDeals) -> None:
+        await asyncio.sleep(self.pause_seconds or 0)
+        async with self.lock:
+            if self.between is between:
+                between.task = None  # this task; do not cancel it from inside
+                self._deal_on()
+
+    def _deal_on(self) -> None:
+        """End the pause between deals (under the lock): the next deal, which is stored
+        already, is shown to everybody and its turn timer starts."""
+        between = self.between
+        if between is None:
+            return
+        if between.task is not None:
+            between.task.cancel()
+        self.between = None
+        self.arm_timer()
+        self._broadcast(self._snapshots())
+
+    def resume_between(self, deal: Deal, number: int, auto_actions: list[int]) -> None:
+        """After a restart: the current deal has no action yet and follows the finished
+        ``deal`` (number ``number``): wait for everybody again (under the lock)."""
+        self.between = None
+        between = BetweenDeals(deal, number, self._seats_in(deal), {"note": None, "params": {}},
+                               auto_actions, [])  # fmt: skip
+        self._pause(between)
+
+    async def next_deal_please(self, conn: Connection, msg_id: MsgId = None) -> None:
+        """``next`` ("Weiter") from ``conn``'s user: no longer waited for; the next deal is
+        shown once nobody is. Everybody is told the shorter ``waiting`` list (the sender's
+        copy with the message's ``id``). Raises :class:`ProtocolError`
+        (``not_between_deals``, ``not_seated``); nothing changes then."""
+        async with self.lock:
+            between = self.between
+            if between is None:
+                raise NOT_BETWEEN_DEALS
+            if conn.user_id not in between.seats:
+                raise ProtocolError(
+                    "not_seated",
+                    "only the players of the finished deal are waited for",
+                    "gewartet wird nur auf die Spieler des beendeten Spiels",
+                )
+            if conn.user_id in between.waiting:
+                between.waiting.remove(conn.user_id)
+            message = self._deal_end_message()
+            own = with_id(message, msg_id)
+            self._broadcast(lambda c: own if c is conn else message)
+            if not between.waiting:
+                self._deal_on()
 
     def _remember(self, client_id: str, acted: int) -> None:
         """Remember that the message ``client_id`` sent at version ``acted - 1`` is in."""
@@ -423,14 +599,19 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.timer_seconds and not self.finished and self.live.deal is not None:
+        self._turn_deadline = None
+        deal = self.live.deal
+        if (self.timer_seconds and not self.finished and self.between is None
+                and deal is not None and not deal.finished):  # fmt: skip
+            self._turn_deadline = asyncio.get_running_loop().time() + self.timer_seconds
             self._timer = asyncio.create_task(self._expire(self.version))
 
     async def _expire(self, version: int) -> None:
         await asyncio.sleep(self.timer_seconds or 0)
         async with self.lock:
             deal = self.live.deal
-            if version != self.version or self.finished or deal is None or deal.finished:
+            if (version != self.version or self.finished or self.between is not None
+                    or deal is None or deal.finished):  # fmt: skip
                 return
             seat = deal.to_move
             assert seat is not None
@@ -439,6 +620,9 @@ class Table:
                 await self._perform(deal.legal_moves()[0], seat, auto=True)
             except StorageError:
                 self.arm_timer()  # try again after another period
+            except Exception:  # a bug: said loudly, and the timer tries again
+                logger.exception("room %s: the turn timer could not act", self.room_id)
+                self.arm_timer()
 
     async def start_next_deal(self) -> None:
         """Deal the next deal of the match and store it (called under the lock)."""
@@ -489,6 +673,8 @@ class Table:
         """Stop the timer and close every connection (server shutdown)."""
         if self._timer is not None:
             self._timer.cancel()
+        if self.between is not None and self.between.task is not None:
+            self.between.task.cancel()
         for conn in list(self.connections):
             await conn.stop()
             await conn.close()

@@ -195,10 +195,11 @@ class DoppelkopfEvening(Match):
         options = dict(self.options, pflichtsolo="", pflichtsolo_lead="soloist")
         lead = "p1" if self.vorfuehrung or self.end_requested else "soloist"
         note = None
+        params: dict[str, str | int] = {}
         if self.replay is not None:
             player, solo, _ = self.replay
             options.update(pflichtsolo=f"{seats.index(player)}:{solo}", pflichtsolo_lead=lead)
-            note = "replay"
+            note, params = "replay", {"player": player, "contract": solo}
         elif self.vorfuehrung or self.end_requested:
             for player in seats:  # the first obliged player from the dealer's left
                 if self.obligations[player]:
@@ -206,10 +207,10 @@ class DoppelkopfEvening(Match):
                     options.update(
                         pflichtsolo=f"{seats.index(player)}:{solo}", pflichtsolo_lead="p1"
                     )
-                    note = "vorfuehrung"
+                    note, params = "vorfuehrung", {"player": player, "contract": solo}
                     break
         dealer = self.players[self.dealer]
-        return DealSetup(len(self.rows) + 1, dealer, seats, None, options, note)
+        return DealSetup(len(self.rows) + 1, dealer, seats, None, options, note, params)
 
     def start_deal(self, dealt: Dealt) -> DoppelkopfDeal:
         """Create the next deal from the dealt cards."""

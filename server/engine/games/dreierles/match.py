@@ -131,6 +131,7 @@ class DreierlesMatch(Match):
             (order[0], order[1], order[2]),
             self.players[dealer] if n == 4 else None,
             options,
+            "final_round" if final else None,  # the table says "Räuber oder Solo"
         )
 
     def start_deal(self, dealt: Dealt) -> DreierlesDeal:
