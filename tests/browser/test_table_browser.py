@@ -110,7 +110,7 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.locator("tbody tr").first).to_contain_text("Zweier")
-    # The next deal is dealt at once: everybody holds sixteen cards again.
+    # Everybody tapped "Weiter": the next deal is dealt, everybody holds sixteen cards again.
     expect(anna.page.locator("#hand button")).to_have_count(16)
     assert version(anna.page) > moves
 
@@ -144,7 +144,8 @@ def test_a_doppelkopf_deal_with_a_vorbehalt(
     result = first.page.locator("#result-dialog")
     expect(result).to_contain_text("Damensolo")
     expect(result).to_contain_text("Augen: Re")
-    first.close_result()
+    for person in people:  # everybody taps "Weiter": then the next deal is dealt
+        person.close_result()
     first.page.get_by_role("button", name="Schreibe").click()
     expect(first.page.locator("#sheet-dialog tbody tr").first).to_contain_text("Damensolo")
 

@@ -60,6 +60,8 @@ const state = {
   /** @type {{waiting: number[], end: number | null} | null} */ between: null,
   /** cards of this deal the turn timer played (marked in the trick) */
   /** @type {Set<string>} */ autoCards: new Set(),
+  /** seats of this deal for whom the turn timer acted */
+  /** @type {Set<number>} */ autoSeats: new Set(),
   /** whether it was my turn at the last render (to alert once per turn) */
   mine: false,
 };
@@ -81,6 +83,9 @@ let stopped = false;
 let greeting = false;
 /** @type {number | undefined} */
 let noticeTimer;
+/** the version at which the player tapped "Weiter" before the table said it waits */
+/** @type {number | null} */
+let earlyNext = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -138,7 +143,10 @@ function receive(message) {
     case "snapshot":
       greeting = false;
       hideConnection();
-      if (dealNumber(state.snapshot) !== dealNumber(message)) state.autoCards.clear();
+      if (dealNumber(state.snapshot) !== dealNumber(message)) {
+        state.autoCards.clear();
+        state.autoSeats.clear();
+      }
       state.snapshot = message;
       state.v = message.v;
       state.online = message.online || [];
@@ -178,6 +186,10 @@ function receive(message) {
       break;
     case "deal_end":
       takeBetween({ waiting: message.waiting, pause_ends_in: message.pause_ends_in });
+      if (earlyNext !== null && earlyNext === state.v && state.between && state.between.waiting.includes(userId)) {
+        send({ type: "next" });
+      }
+      earlyNext = null;
       if (state.view && state.view.outcome) showResult(state.view);
       break;
     case "error":
@@ -259,6 +271,7 @@ function takeBetween(/** @type {any} */ between) {
 function markAuto(message) {
   const [verb, arg] = String(message.action || "").split(" ");
   if (verb === "play" && arg) state.autoCards.add(kindOf(arg));
+  if (typeof message.seat === "number") state.autoSeats.add(message.seat);
   const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
   const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""));
   showNotice(t("tableui.auto_played", { player, action: what }), "info");
@@ -409,6 +422,7 @@ function renderSeats() {
     if (!online) meta.append(el("span", "offline-label", t("table.offline")));
     div.append(meta);
     const badges = seatBadges(game, view, seat);
+    if (state.autoSeats.has(seat)) badges.push(t("tableui.auto_badge"));
     if (badges.length) {
       const list = el("div", "badges");
       for (const b of badges) list.append(el("span", "badge", b));
@@ -842,6 +856,8 @@ function setUpPanels() {
     $("chat-text").focus();
   });
   $("result-close").addEventListener("click", (event) => {
+    // a tap before the server said the table waits: "Weiter" as soon as it does
+    if (!state.between && state.view && state.view.phase === "finished") earlyNext = state.v;
     // between deals a player's tap is "Weiter" (spec13 §2); the result stays until the deal
     if (!state.between || !state.between.waiting.includes(userId)) return;
     event.preventDefault();
