@@ -167,3 +167,14 @@ def test_no_card_flies_for_people_who_asked_for_less_movement(
             "ns => ns.map(n => getComputedStyle(n).animationName)"
         )
         assert names_ and all(name == "none" for name in names_), names_
+
+
+def test_a_forced_deal_is_announced_at_the_table(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """A match of one round: its only round is the final one, "Räuber oder Solo", and the
+    table says so above the felt before anybody bids (spec13 §3)."""
+    names = ["Lena", "Max", "Nora"]
+    _room, people = seat_people(new_person, module_server.base_url, names, "dreierles", rounds=1)
+    for person in people:
+        expect(person.page.locator("#setup-note")).to_have_text("Letzte Runde: Räuber oder Solo")
