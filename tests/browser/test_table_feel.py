@@ -178,3 +178,25 @@ def test_a_forced_deal_is_announced_at_the_table(
     _room, people = seat_people(new_person, module_server.base_url, names, "dreierles", rounds=1)
     for person in people:
         expect(person.page.locator("#setup-note")).to_have_text("Letzte Runde: Räuber oder Solo")
+
+
+def test_a_rauber_result_shows_every_players_card_points(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """Nobody bids: the Räuber is played, and its result names the contract in German and
+    gives each player's card points besides the talon's."""
+    names = ["Olga", "Piet", "Quirin"]
+    _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
+    olga = people[0]
+    play_until(
+        people,
+        lambda: olga.page.locator("#result-dialog").is_visible(),
+        random.Random(6),
+        prefer=["Weiter", "Fertig"],
+    )
+    dialog = olga.page.locator("#result-dialog")
+    expect(dialog.locator("#result-title")).to_have_text("Räuber")
+    for name in names:
+        expect(dialog).to_contain_text(re.compile(rf"{name}: \d+( \d/\d)? Kartenpunkte"))
+    expect(dialog).to_contain_text("Talon: ")
+    expect(dialog).not_to_contain_text("raeuber")
