@@ -670,7 +670,9 @@ function tapCard(code, action, verb) {
 /** Overlap the hand's cards so that they fit the width (two rows on narrow screens). */
 function layoutHand(/** @type {number} */ n) {
   const box = $("hand");
-  const width = box.clientWidth || window.innerWidth;
+  // the dock's width (the hand itself grows with its cards in the dock's grid)
+  const dock = box.parentElement;
+  const width = Math.min((dock && dock.clientWidth) || window.innerWidth, document.documentElement.clientWidth);
   const cardWidth = width < 500 ? 64 : window.innerHeight < 820 ? 72 : 88;
   const rows = n > 8 && width < 700 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
