@@ -15,11 +15,13 @@ from playwright.sync_api import expect
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import (
     Person,
+    hand_boxes,
     hand_outside_viewport,
     move,
     next_mover,
     trick_boxes,
     version,
+    wait_for_turn,
     worst_overlap,
 )
 from tests.browser.test_table_browser import seat_people
@@ -91,6 +93,17 @@ def test_doppelkopf_on_phones_keeps_the_hand_in_view(
 ) -> None:
     names = ["Annabella", "Bernhard", "Christiane", "Donatus"]
     _room, people = seat_people(new_person, module_server.base_url, names, "doppelkopf")
+    # The long list of Soli opens over the felt, above the hand, and pushes nothing.
+    first = wait_for_turn(people)
+    fold = first.page.locator("#actions details summary", has_text="Solo")
+    fold.click()
+    solo = first.page.get_by_role("button", name="Damensolo")
+    expect(solo).to_be_visible()
+    assert hand_outside_viewport(first.page) == []
+    solo_box = solo.bounding_box()
+    top_card = min(box["y"] for box in hand_boxes(first.page))
+    assert solo_box is not None and solo_box["y"] + solo_box["height"] <= top_card
+    fold.click()
     chosen, tapped = play_deal(
         people, 4, random.Random(13), prefer=["Gesund", "Keine 90", "Klopfen"]
     )
