@@ -200,3 +200,20 @@ def test_a_rauber_result_shows_every_players_card_points(
         expect(dialog).to_contain_text(re.compile(rf"{name}: \d+( \d/\d)? Kartenpunkte"))
     expect(dialog).to_contain_text("Talon: ")
     expect(dialog).not_to_contain_text("raeuber")
+
+
+def test_signals_are_off_until_switched_on_and_remembered(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    names = ["Vera", "Wim", "Yara"]
+    _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
+    page = people[0].page
+    page.get_by_role("button", name="Signale bei „Du bist dran“").click()
+    dialog = page.locator("#settings-dialog")
+    for label in ("Ton", "Vibration", "Benachrichtigung, wenn der Tab im Hintergrund ist"):
+        expect(dialog.get_by_label(label)).not_to_be_checked()
+    dialog.get_by_label("Ton").check()
+    page.reload()
+    page.get_by_role("button", name="Signale bei „Du bist dran“").click()
+    expect(dialog.get_by_label("Ton")).to_be_checked()
+    expect(dialog.get_by_label("Vibration")).not_to_be_checked()
