@@ -28,7 +28,7 @@ from sqlalchemy.pool import NullPool
 from server.store.db import make_engine, sqlite_file
 from server.store.models import ActionRow, DealRow, Match, Room, ScoreEntry
 from tests.support import free_port, server_process
-from tests.table_client import Client, make_room, settle, start
+from tests.table_client import Client, make_room, next_deal, settle, start
 
 GAME = "dreierles"
 NAMES = ["Anna", "Bernd", "Catrin"]
@@ -92,7 +92,8 @@ class Players:
             if got is None:
                 raise Crashed
             if got["type"] == "event" and got["view"]["phase"] == "finished":
-                await settle(self.clients, got["v"] + 1)  # the next deal's snapshot
+                await settle(self.clients, got["v"] + 1)  # deal_end, or the final snapshot
+                await next_deal(self.clients)  # everybody taps "Weiter"
             done += 1
 
     async def reconnect(self, base_url: str, room: int) -> bool:
@@ -116,6 +117,7 @@ class Players:
             self.pending = None
             if got["type"] == "event":
                 await settle(self.clients, got["v"] + (got["view"]["phase"] == "finished"))
+        await next_deal(self.clients)  # between deals (also after the restart): "Weiter"
         return True
 
 
@@ -281,6 +283,7 @@ def test_a_locked_database_at_a_deals_end_says_saving_and_stores_it(
         assert got is not None and got["type"] == "event"
         assert got["view"]["phase"] == "finished"
         await settle(clients, got["v"] + 1)
+        await next_deal(clients)
         for client in clients:
             kinds = [m["type"] for m in client.messages]
             savings = [m for m in client.messages if m["type"] == "saving"]

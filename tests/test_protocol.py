@@ -12,6 +12,7 @@ from server.tables.protocol import (
     Action,
     Chat,
     Hello,
+    Next,
     Ping,
     ProtocolError,
     read_message,
@@ -31,6 +32,8 @@ from server.tables.protocol import (
         ({"type": "chat", "text": "Servus ä", "id": "c"},
          Chat(type="chat", text="Servus ä", id="c")),
         ({"type": "ping", "id": 1}, Ping(type="ping", id=1)),
+        ({"type": "next", "id": "w1"}, Next(type="next", id="w1")),
+        ({"type": "next"}, Next(type="next")),
     ],
 )  # fmt: skip
 def test_valid_messages_are_read_with_their_id(
@@ -52,6 +55,7 @@ def test_valid_messages_are_read_with_their_id(
         ('{"type": "action", "action": "pass", "extra": 1, "id": "e"}', "bad_message", "e"),
         ('{"type": "action", "action": "' + "x" * 65 + '", "id": "long"}', "bad_message", "long"),
         ('{"type": "hello", "room": "drei", "id": "h"}', "bad_message", "h"),
+        ('{"type": "next", "deal": 2, "id": "n"}', "bad_message", "n"),
         ('{"type": "chat", "text": "' + "x" * MAX_MESSAGE + '", "id": "big"}',
          "message_too_large", None),  # refused before it is read: no id
     ],
@@ -72,7 +76,14 @@ def test_a_bad_field_is_named_in_the_message() -> None:
 
 
 def test_encoded_parts_are_joined_into_valid_json() -> None:
-    from server.tables.protocol import encode, encoded_object, join_objects, with_id
+    from server.tables.protocol import (
+        encode,
+        encoded_object,
+        event_prefix,
+        event_text,
+        join_objects,
+        with_id,
+    )
 
     shared, own = {"phase": "tricks", "trick": {"cards": ["T21"]}}, {"seat": 0, "hand": ["SK"]}
     joined = join_objects(encode(shared), encode(own))
@@ -83,6 +94,17 @@ def test_encoded_parts_are_joined_into_valid_json() -> None:
     assert json.loads(message) == {"type": "event", "v": 3, "view": {**shared, **own}}
     assert json.loads(with_id(message, "a1"))["id"] == "a1"
     assert json.loads(with_id(message, None))["id"] is None
+    turn = {"seat": 1, "ends_in": 12.5}
+    event = event_text(event_prefix(4, 0, True, turn), "play HK", joined)
+    assert json.loads(event) == {
+        "type": "event",
+        "v": 4,
+        "seat": 0,
+        "auto": True,
+        "turn": turn,
+        "action": "play HK",
+        "view": {**shared, **own},
+    }
     # whatever orjson refuses (a lone surrogate) is still encoded, and joins the same way
     odd = {"name": "\ud800"}
     assert json.loads(join_objects(encode(odd), encode(own))) == {**odd, **own}

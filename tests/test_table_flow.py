@@ -190,6 +190,14 @@ def test_the_next_deal_waits_for_weiter(play_server: tuple[str, str]) -> None:
         }
         ends = [await c.expect("deal_end") for c in clients]
         assert all(e == ends[0] for e in ends)
+        pauses = [await c.expect("snapshot") for c in clients]  # the sheet with the deal on it
+        for client, pause in zip(clients, pauses, strict=True):
+            assert pause["v"] == ends[0]["v"] and pause["match"]["deal_number"] == 1
+            assert pause["between_deals"] == {"waiting": ends[0]["waiting"],
+                                              "pause_ends_in": None}  # fmt: skip
+            events = [m for m in client.messages if m["type"] == "event"]
+            assert pause["view"] == events[-1]["view"]  # the finished deal, as it ended
+            assert len(pause["match"]["sheet"]["rows"]) == 1
         assert ends[0]["v"] == last["v"] + 1 and ends[0]["pause_ends_in"] is None
         assert sorted(ends[0]["waiting"]) == sorted(c.user_id for c in seated)
         # while waiting: no action, no tap from who is not waited for; nothing changes
@@ -245,6 +253,8 @@ def test_with_a_timer_the_pause_ends_by_itself(live_server: str, migrated_db_url
         await play_deal(clients, random.Random(5))
         end = await clients[0].expect("deal_end")
         assert 0 < end["pause_ends_in"] <= 2 and len(end["waiting"]) == 3
+        pause = await clients[0].expect("snapshot")
+        assert pause["between_deals"]["waiting"] == end["waiting"]
         snapshot = await clients[0].expect("snapshot", timeout=10)  # nobody tapped
         assert snapshot["match"]["deal_number"] == 2 and snapshot["between_deals"] is None
         assert 0 < snapshot["turn"]["ends_in"] <= 2

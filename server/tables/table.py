@@ -38,10 +38,11 @@ next deal are stored at once, in one transaction, but the next deal is shown onl
 every player who sat in the finished deal has sent ``next`` ("Weiter") or the pause ran
 out (the room's ``next_deal_pause_seconds``; 0 means: wait for everybody, or with a turn
 timer for the timer's seconds). Until then snapshots show the finished deal with its
-outcome and ``between_deals``. The taps are not stored: after a restart in that state (the
-current deal has no action yet and follows a finished one) everybody is asked again and
-the pause starts afresh. After the match's last deal nothing waits: the final sheet goes
-out at once.
+outcome and ``between_deals``; one such snapshot goes to everybody right after the first
+``deal_end``, so that every client has the sheet with the finished deal on it. The taps
+are not stored: after a restart in that state (the current deal has no action yet and
+follows a finished one) everybody is asked again and the pause starts afresh. After the
+match's last deal nothing waits: the final sheet goes out at once.
 """
 
 from __future__ import annotations
@@ -462,6 +463,8 @@ class Table:
         self.arm_timer()  # no turn timer while nobody is to move
         message = self._deal_end_message()
         self._broadcast(lambda _conn: message)
+        # and the state of the pause: the sheet with the finished deal on it
+        self._broadcast(self._snapshots())
 
     async def _pause_over(self, between: BetweenDeals) -> None:
         await asyncio.sleep(self.pause_seconds or 0)
