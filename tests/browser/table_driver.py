@@ -129,3 +129,55 @@ def play_until(
         move(mover, wanted[0] if wanted else rng.choice(options))
         moves += 1
     return moves
+
+
+# ------------------------------------------------------------------ what a person sees
+
+
+def hand_boxes(page: Page) -> list[dict[str, float]]:
+    """The boxes of the cards in the hand (viewport coordinates)."""
+    boxes: list[dict[str, float]] = page.locator("#hand button").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return {x: r.left, y: r.top, right: r.right, bottom: r.bottom}; })"
+    )
+    return boxes
+
+
+def hand_outside_viewport(page: Page) -> list[dict[str, float]]:
+    """The hand's cards that do not lie wholly inside the viewport (should be none)."""
+    size = page.viewport_size
+    assert size is not None
+    return [
+        box
+        for box in hand_boxes(page)
+        if box["x"] < -0.5
+        or box["y"] < -0.5
+        or box["right"] > size["width"] + 0.5
+        or box["bottom"] > size["height"] + 0.5
+    ]
+
+
+def trick_boxes(page: Page, selector: str = "#trick") -> list[dict[str, float]]:
+    """The boxes of the cards lying in a trick."""
+    boxes: list[dict[str, float]] = page.locator(f"{selector} .card").evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return {x: r.left, y: r.top, right: r.right, bottom: r.bottom}; })"
+    )
+    return boxes
+
+
+def worst_overlap(boxes: list[dict[str, float]]) -> float:
+    """The largest share of one card's area that another card covers (0 = none)."""
+    worst = 0.0
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            width = min(a["right"], b["right"]) - max(a["x"], b["x"])
+            height = min(a["bottom"], b["bottom"]) - max(a["y"], b["y"])
+            if width <= 0 or height <= 0:
+                continue
+            area = min(
+                (a["right"] - a["x"]) * (a["bottom"] - a["y"]),
+                (b["right"] - b["x"]) * (b["bottom"] - b["y"]),
+            )
+            worst = max(worst, width * height / area)
+    return worst

@@ -11,7 +11,7 @@ import re
 import signal
 from pathlib import Path
 
-from playwright.sync_api import Dialog, Page, expect
+from playwright.sync_api import Dialog, Page, ViewportSize, expect
 
 from tests.browser.conftest import NewPerson, off_the_loop
 from tests.browser.table_driver import (
@@ -43,10 +43,16 @@ def open_room(host: Page, guests: list[Page], base_url: str, game: str, **settin
 
 
 def seat_people(
-    new_person: NewPerson, base_url: str, names: list[str], game: str, **settings: object
+    new_person: NewPerson,
+    base_url: str,
+    names: list[str],
+    game: str,
+    viewport: ViewportSize | None = None,
+    **settings: object,
 ) -> tuple[int, list[Person]]:
-    """Register everybody, open a room and bring everybody to the table page."""
-    pages = [new_person() for _ in names]
+    """Register everybody, open a room and bring everybody to the table page (phones
+    unless ``viewport`` says otherwise)."""
+    pages = [new_person(viewport=viewport) for _ in names]
     for page, name in zip(pages, names, strict=True):
         register_by_api(page, base_url, name)
     room = open_room(pages[0], pages[1:], base_url, game, **settings)
@@ -104,7 +110,7 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.locator("tbody tr").first).to_contain_text("Zweier")
-    # The next deal is dealt at once: everybody holds sixteen cards again.
+    # Everybody tapped "Weiter": the next deal is dealt, everybody holds sixteen cards again.
     expect(anna.page.locator("#hand button")).to_have_count(16)
     assert version(anna.page) > moves
 
@@ -138,7 +144,8 @@ def test_a_doppelkopf_deal_with_a_vorbehalt(
     result = first.page.locator("#result-dialog")
     expect(result).to_contain_text("Damensolo")
     expect(result).to_contain_text("Augen: Re")
-    first.close_result()
+    for person in people:  # everybody taps "Weiter": then the next deal is dealt
+        person.close_result()
     first.page.get_by_role("button", name="Schreibe").click()
     expect(first.page.locator("#sheet-dialog tbody tr").first).to_contain_text("Damensolo")
 

@@ -13,11 +13,12 @@
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, has, t } from "./i18n.js";
 import {
   CARD_VERBS,
   actionGroup,
   actionLabel,
+  contractLabel,
   infoLines,
   kindOf,
   nameOf,
@@ -25,7 +26,9 @@ import {
   seatBadges,
   turnText,
 } from "./table-games.js";
+import { alertTurn, askToNotify, loadSettings, reducedMotion, saveSettings, setTitle } from "./table-feel.js";
 import { renderSheet, signed } from "./table-sheet.js";
+import { countdownElement, deadline, startTicking } from "./table-timer.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table"));
 const roomId = Number(root.dataset.room);
@@ -51,7 +54,19 @@ const state = {
   /** the socket the pending action went out on */
   /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
+  /** the turn timer: the seat to move and when its time ends (performance.now() ms) */
+  turn: /** @type {{seat: number | null, end: number | null}} */ ({ seat: null, end: null }),
+  /** between two deals (spec13 §2): who we wait for, when the pause ends; else null */
+  /** @type {{waiting: number[], end: number | null} | null} */ between: null,
+  /** cards of this deal the turn timer played (marked in the trick) */
+  /** @type {Set<string>} */ autoCards: new Set(),
+  /** seats of this deal for whom the turn timer acted */
+  /** @type {Set<number>} */ autoSeats: new Set(),
+  /** whether it was my turn at the last render (to alert once per turn) */
+  mine: false,
 };
+const baseTitle = document.title;
+const feel = loadSettings();
 
 // ------------------------------------------------------------------------- connection
 
@@ -68,6 +83,9 @@ let stopped = false;
 let greeting = false;
 /** @type {number | undefined} */
 let noticeTimer;
+/** the version at which the player tapped "Weiter" before the table said it waits */
+/** @type {number | null} */
+let earlyNext = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -125,11 +143,20 @@ function receive(message) {
     case "snapshot":
       greeting = false;
       hideConnection();
+      if (dealNumber(state.snapshot) !== dealNumber(message)) {
+        state.autoCards.clear();
+        state.autoSeats.clear();
+      }
       state.snapshot = message;
       state.v = message.v;
       state.online = message.online || [];
       state.chat = message.chat || [];
+      takeTurn(message.turn);
+      takeBetween(message.between_deals);
+      renderSetupNote();
       setView(message.view);
+      if (state.between && message.view.outcome) showResult(message.view);
+      else closeResultOfDealEnd();
       renderChat();
       // an action whose answer a broken connection swallowed: the same message again
       if (state.pending && state.pendingOn !== socket) {
@@ -150,10 +177,20 @@ function receive(message) {
       state.v = message.v;
       // The event of our own action carries its id: that is the acknowledgement.
       if ("id" in message) state.pending = null;
+      takeTurn(message.turn);
+      if (message.auto) markAuto(message);
       if (message.view && message.view.phase === "finished" && message.view.outcome) {
         showResult(message.view);
       }
       setView(message.view);
+      break;
+    case "deal_end":
+      takeBetween({ waiting: message.waiting, pause_ends_in: message.pause_ends_in });
+      if (earlyNext !== null && earlyNext === state.v && state.between && state.between.waiting.includes(userId)) {
+        send({ type: "next" });
+      }
+      earlyNext = null;
+      if (state.view && state.view.outcome) showResult(state.view);
       break;
     case "error":
       state.pending = null;
@@ -206,6 +243,74 @@ function handleError(error) {
   renderActions();
 }
 
+// ------------------------------------------------------- timer, deal end, setup note
+
+/** The deal number of a snapshot (null before the first). */
+function dealNumber(/** @type {any} */ snapshot) {
+  return snapshot && snapshot.match ? snapshot.match.deal_number : null;
+}
+
+/** Take the `turn` of a snapshot or event: who moves and until when (spec13 §1). */
+function takeTurn(/** @type {any} */ turn) {
+  if (turn === undefined) return; // a server without timers on screen
+  state.turn = turn ? { seat: turn.seat, end: deadline(turn.ends_in) } : { seat: null, end: null };
+}
+
+/** Take the between-deals state (spec13 §2), or null when a deal is on. */
+function takeBetween(/** @type {any} */ between) {
+  state.between = between
+    ? { waiting: between.waiting || [], end: deadline(between.pause_ends_in) }
+    : null;
+}
+
+/**
+ * An event the turn timer played: a card it played is marked in the trick, and a toast
+ * says what the timer did for whom.
+ * @param {any} message
+ */
+function markAuto(message) {
+  const [verb, arg] = String(message.action || "").split(" ");
+  if (verb === "play" && arg) state.autoCards.add(kindOf(arg));
+  if (typeof message.seat === "number") state.autoSeats.add(message.seat);
+  const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
+  const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""));
+  showNotice(t("tableui.auto_played", { player, action: what }), "info");
+}
+
+/** The banner of a forced deal (spec13 §3): "Bernd muss den Herzsolo wiederholen". */
+function renderSetupNote() {
+  const box = $("setup-note");
+  const match = state.snapshot && state.snapshot.match;
+  const setup = match && match.setup;
+  const key = setup && setup.note ? `setup.${game.name}.${setup.note}` : "";
+  if (!key || !has(key)) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  const params = { ...(setup.params || {}) };
+  if (params.contract) params.contract_name = contractLabel(game.name, String(params.contract));
+  box.textContent = t(key, params);
+  box.hidden = false;
+}
+
+/** The names of the players we wait for between deals. */
+function waitingNames() {
+  const match = state.snapshot && state.snapshot.match;
+  if (!match || !state.between) return [];
+  return state.between.waiting.map((/** @type {number} */ id) => {
+    const index = match.player_ids.indexOf(id);
+    return index >= 0 ? match.players[index] : "?";
+  });
+}
+
+/** Close the result when the next deal is on (after a deal_end). */
+function closeResultOfDealEnd() {
+  const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+  if (dialog.dataset.between === "1" && dialog.open) dialog.close();
+  dialog.dataset.between = "";
+}
+
 // ----------------------------------------------------------------------------- views
 
 /** @param {any} view */
@@ -255,6 +360,7 @@ function render() {
   const last = /** @type {HTMLButtonElement} */ ($("show-last-trick"));
   last.disabled = !state.view.last_trick;
   if (match) renderSheet($("sheet"), match.sheet);
+  measureDock();
 }
 
 function renderTurn() {
@@ -265,6 +371,7 @@ function renderTurn() {
   if (match && match.finished) {
     turn.textContent = t("table.match_finished");
     turn.className = "turn";
+    setTitle(baseTitle, false, "");
     return;
   }
   const { text, mine } = turnText(view, seatName);
@@ -273,6 +380,9 @@ function renderTurn() {
   else if (you && you.seat === null) line = t("table.sitting_out") + " · " + text;
   turn.textContent = line;
   turn.className = mine ? "turn mine" : "turn";
+  setTitle(baseTitle, mine, t("tableui.your_turn_title"));
+  if (mine && !state.mine) alertTurn(feel, t("tableui.your_turn_title"), text);
+  state.mine = mine;
 }
 
 function renderSeats() {
@@ -293,6 +403,17 @@ function renderSeats() {
     if (seat === view.seat) head.append(el("span", "you", ` (${t("table.you")})`));
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label", label));
+    for (const marker of seatMarkers(seat)) {
+      const mark = el("span", "seat-marker", marker.short);
+      mark.title = marker.long;
+      mark.setAttribute("aria-label", marker.long);
+      head.append(mark);
+    }
+    if (state.turn.end !== null && state.turn.seat === seat && view.phase !== "finished") {
+      head.append(
+        countdownElement(state.turn.end, (left) => t("tableui.timer_label", { player: name, left })),
+      );
+    }
     div.append(head);
     const meta = el("div", "seat-meta");
     const cards = view.hand_sizes ? view.hand_sizes[seat] : 0;
@@ -301,6 +422,7 @@ function renderSeats() {
     if (!online) meta.append(el("span", "offline-label", t("table.offline")));
     div.append(meta);
     const badges = seatBadges(game, view, seat);
+    if (state.autoSeats.has(seat)) badges.push(t("tableui.auto_badge"));
     if (badges.length) {
       const list = el("div", "badges");
       for (const b of badges) list.append(el("span", "badge", b));
@@ -310,6 +432,20 @@ function renderSeats() {
   });
   const out = sittingOut();
   if (out) box.append(el("div", "seat seat-out muted", t("table.sits_out", { player: out })));
+}
+
+/**
+ * The dealer's and the Vorhand's markers of a seat. The view names the dealer (who may sit
+ * the deal out); the engine numbers the seats in playing order, so seat 0 leads first.
+ */
+function seatMarkers(/** @type {number} */ seat) {
+  const view = state.view;
+  const markers = [];
+  if (view.seats[seat] === view.dealer) {
+    markers.push({ short: t("tableui.dealer_short"), long: t("tableui.dealer") });
+  }
+  if (seat === 0) markers.push({ short: t("tableui.vorhand_short"), long: t("tableui.vorhand") });
+  return markers;
 }
 
 /** The player who sits this deal out (four at a three-player game), or "". */
@@ -351,6 +487,10 @@ function layTrick(target, trick, done) {
     const slot = el("div", `slot slot-${position(seat)}`);
     const card = cardElement(code);
     if (done && trick.winner === seat) card.classList.add("winner");
+    if (state.autoCards.has(kindOf(code))) {
+      card.classList.add("auto");
+      card.setAttribute("title", `${nameOf(code, pack)} · ${t("tableui.auto_mark")}`);
+    }
     slot.append(card, el("span", "slot-name", seatName(seat)));
     target.append(slot);
   });
@@ -359,19 +499,43 @@ function layTrick(target, trick, done) {
   }
 }
 
+/** What the trick showed at the last render ("" none), to animate only what is new. */
+let shownTrick = "";
+/** @type {number | undefined} */
+let collectTimer;
+
 function renderTrick() {
   const view = state.view;
   const target = $("trick");
   target.classList.toggle("idle", view.phase !== "play");
   target.classList.toggle("four", view.seats.length === 4);
+  const before = shownTrick;
+  window.clearTimeout(collectTimer);
+  target.classList.remove("to-winner", "toward-bottom", "toward-top", "toward-left", "toward-right");
   if (view.trick && view.trick.cards.length) {
     layTrick(target, view.trick, false);
+    shownTrick = `${view.trick.leader}:${view.trick.cards.join(",")}`;
+    // the card just played flies in (not on a reload, not with reduced motion)
+    const slots = target.querySelectorAll(".slot");
+    if (before && shownTrick.startsWith(before) && shownTrick !== before && !reducedMotion()) {
+      slots[slots.length - 1].classList.add("arrive");
+    }
   } else if (view.last_trick && view.phase === "play") {
     layTrick(target, view.last_trick, true); // the finished trick stays until the next lead
     target.classList.add("collected");
+    const key = `done:${view.last_trick.leader}:${view.last_trick.cards.join(",")}`;
+    if (before !== key && !before.startsWith("done:") && !reducedMotion()) {
+      // after a moment to see it, the trick slides towards its winner
+      const winner = view.last_trick.winner;
+      collectTimer = window.setTimeout(() => {
+        if (typeof winner === "number") target.classList.add("to-winner", `toward-${position(winner)}`);
+      }, 900);
+    }
+    shownTrick = key;
     return;
   } else {
     target.replaceChildren();
+    shownTrick = "";
   }
   target.classList.remove("collected");
 }
@@ -506,8 +670,10 @@ function tapCard(code, action, verb) {
 /** Overlap the hand's cards so that they fit the width (two rows on narrow screens). */
 function layoutHand(/** @type {number} */ n) {
   const box = $("hand");
-  const width = box.clientWidth || window.innerWidth;
-  const cardWidth = width < 500 ? 64 : 88;
+  // the dock's width (the hand itself grows with its cards in the dock's grid)
+  const dock = box.parentElement;
+  const width = Math.min((dock && dock.clientWidth) || window.innerWidth, document.documentElement.clientWidth);
+  const cardWidth = width < 500 ? 64 : window.innerHeight < 820 ? 72 : 88;
   const rows = n > 8 && width < 700 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth - 8) / (perRow - 1)) : cardWidth;
@@ -521,10 +687,17 @@ function layoutHand(/** @type {number} */ n) {
 
 // -------------------------------------------------------------------- panels, notices
 
-/** @param {string} text */
-function showNotice(text) {
+/**
+ * A toast over the table (an error after a wrong tap, what the timer did): it never
+ * moves the hand.
+ * @param {string} text
+ * @param {"error" | "info"} [kind]
+ */
+function showNotice(text, kind = "error") {
   const box = $("notice");
   box.textContent = text;
+  box.classList.toggle("info", kind === "info");
+  box.setAttribute("role", kind === "info" ? "status" : "alert");
   box.hidden = false;
   window.clearTimeout(noticeTimer);
   noticeTimer = window.setTimeout(() => (box.hidden = true), 5000);
@@ -565,8 +738,42 @@ function showResult(view) {
     table.append(tr);
   }
   box.append(table);
+  // the last trick stays in view with the result
+  const trickBox = $("result-trick");
+  trickBox.classList.toggle("four", view.seats.length === 4);
+  if (view.last_trick) layTrick(trickBox, view.last_trick, true);
+  else trickBox.replaceChildren();
+  trickBox.hidden = !view.last_trick;
+  renderWaiting();
   const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+  if (state.between) dialog.dataset.between = "1";
   if (!dialog.open) dialog.showModal();
+}
+
+/** Who the table still waits for before the next deal, and the pause's countdown. */
+function renderWaiting() {
+  const box = $("deal-waiting");
+  const button = /** @type {HTMLButtonElement} */ ($("result-close"));
+  box.replaceChildren();
+  if (!state.between) {
+    box.hidden = true;
+    button.textContent = t("table.continue");
+    button.disabled = false;
+    return;
+  }
+  const names = waitingNames();
+  const match = state.snapshot && state.snapshot.match;
+  const meWaited = state.between.waiting.includes(userId);
+  const player = match && match.player_ids.includes(userId);
+  box.append(
+    el("span", "", names.length ? t("tableui.waiting_for", { players: names.join(", ") }) : t("tableui.next_deal_soon")),
+  );
+  if (state.between.end !== null) {
+    box.append(" ", countdownElement(state.between.end, (left) => t("tableui.pause_label", { left })));
+  }
+  box.hidden = false;
+  button.textContent = t("tableui.next");
+  button.disabled = Boolean(player) && !meWaited;
 }
 
 function renderChat() {
@@ -583,14 +790,81 @@ function renderChat() {
   badge.hidden = state.unread === 0;
 }
 
+/** Wide screens keep the score sheet and the chat open beside the table. */
+const wide = window.matchMedia("(min-width: 1100px)");
+
+/** Open a panel: modal on a phone, beside the table on a wide screen (toggles there). */
+function openPanel(/** @type {string} */ id) {
+  const dialog = /** @type {HTMLDialogElement} */ ($(id));
+  if (!wide.matches) {
+    dialog.classList.remove("side", "upper", "lower");
+    if (!dialog.open) dialog.showModal();
+    return;
+  }
+  if (dialog.open && dialog.classList.contains("side")) {
+    dialog.close();
+  } else {
+    if (dialog.open) dialog.close();
+    dialog.classList.add("side");
+    dialog.show();
+  }
+  arrangeSides();
+}
+
+/** The open side panels share the right edge: sheet above, chat below. */
+function arrangeSides() {
+  const sheet = /** @type {HTMLDialogElement} */ ($("sheet-dialog"));
+  const chat = /** @type {HTMLDialogElement} */ ($("chat-dialog"));
+  const both = sheet.open && chat.open && sheet.classList.contains("side") && chat.classList.contains("side");
+  sheet.classList.toggle("upper", both);
+  chat.classList.toggle("lower", both);
+  document.body.classList.toggle(
+    "side-open",
+    [sheet, chat].some((d) => d.open && d.classList.contains("side")),
+  );
+}
+
+/** The height of the dock (buttons and hand): a folded list opens above it. */
+function measureDock() {
+  const dock = /** @type {HTMLElement | null} */ (document.querySelector(".dock"));
+  if (dock) root.style.setProperty("--dock-h", `${Math.ceil(dock.getBoundingClientRect().height) + 8}px`);
+}
+
+function setUpFeel() {
+  const form = /** @type {HTMLFormElement} */ ($("settings-form"));
+  for (const name of /** @type {const} */ (["sound", "vibrate", "notify"])) {
+    const box = /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+    box.checked = feel[name];
+    box.addEventListener("change", async () => {
+      feel[name] = box.checked;
+      if (name === "notify" && box.checked && !(await askToNotify())) {
+        feel.notify = false;
+        box.checked = false;
+      }
+      saveSettings(feel);
+    });
+  }
+  $("open-settings").addEventListener("click", () => openPanel("settings-dialog"));
+}
+
 function setUpPanels() {
-  const open = (/** @type {string} */ id) => /** @type {HTMLDialogElement} */ ($(id)).showModal();
+  const open = openPanel;
+  for (const id of ["sheet-dialog", "chat-dialog"]) $(id).addEventListener("close", arrangeSides);
   $("open-sheet").addEventListener("click", () => open("sheet-dialog"));
   $("open-chat").addEventListener("click", () => {
     state.unread = 0;
     renderChat();
     open("chat-dialog");
     $("chat-text").focus();
+  });
+  $("result-close").addEventListener("click", (event) => {
+    // a tap before the server said the table waits: "Weiter" as soon as it does
+    if (!state.between && state.view && state.view.phase === "finished") earlyNext = state.v;
+    // between deals a player's tap is "Weiter" (spec13 §2); the result stays until the deal
+    if (!state.between || !state.between.waiting.includes(userId)) return;
+    event.preventDefault();
+    if (send({ type: "next" })) /** @type {HTMLButtonElement} */ ($("result-close")).disabled = true;
+    else showNotice(t("table.offline_action"));
   });
   $("show-last-trick").addEventListener("click", () => {
     if (!state.view || !state.view.last_trick) return;
@@ -605,8 +879,13 @@ function setUpPanels() {
     if (send({ type: "chat", text })) input.value = "";
     else showNotice(t("table.offline_action"));
   });
-  window.addEventListener("resize", () => state.view && state.view.hand && layoutHand(state.view.hand.length));
+  window.addEventListener("resize", () => {
+    if (state.view && state.view.hand) layoutHand(state.view.hand.length);
+    measureDock();
+  });
 }
 
 setUpPanels();
+setUpFeel();
+startTicking();
 connect();

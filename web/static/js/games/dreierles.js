@@ -1,7 +1,8 @@
 /**
  * What is Dreierles' own at the table and in the replay (the interface is documented in
  * ../game-info.js): the bids under the seats, the knocks and the announced Pfeife, the
- * talon lines, and the declarer's card points and premiums in the result.
+ * talon lines, and the declarer's card points and premiums in the result (in a Räuber:
+ * every player's card points, the talon's and who loses).
  */
 
 /**
@@ -82,6 +83,19 @@ export function resultLines(view, name, ctx) {
   if (Array.isArray(o.lines) && o.lines.length) return lines;
   if (o.declarer !== null && o.declarer !== undefined && o.card_points) {
     lines.push(t("table.result.card_points", { declarer: o.card_points.declarer, opponents: o.card_points.opponents }));
+  }
+  if (o.card_points && Array.isArray(o.card_points.seats)) {
+    // the Räuber: everybody plays for themselves, so each player's card points
+    o.card_points.seats.forEach((/** @type {string} */ points, /** @type {number} */ seat) => {
+      lines.push(t("result.dreierles.seat_points", { player: name(seat), points }));
+    });
+    if (o.card_points.blind !== undefined) {
+      lines.push(t("result.dreierles.blind_points", { points: o.card_points.blind }));
+    }
+    if (Array.isArray(o.losers) && o.losers.length) {
+      const players = o.losers.map((/** @type {number} */ s) => name(s)).join(", ");
+      lines.push(t("result.dreierles.losers", { players }));
+    }
   }
   if (o.knocks) lines.push(t("table.result.knocks", { n: o.knocks }));
   for (const p of o.premiums || []) {

@@ -1,0 +1,88 @@
+/**
+ * The turn timer on screen (docs/protocol.md, issue 13 §1): the server sends the seconds
+ * left at sending (`turn.ends_in`), so no clock needs to agree with the server's; the page
+ * counts down from the moment it received the message. The countdown has `role="timer"`
+ * and turns into a warning (colour *and* a sign) in the last seconds.
+ */
+
+/** Seconds left at which the countdown warns. */
+export const WARN_SECONDS = 10;
+
+/**
+ * A countdown that ends `seconds` after now (null: no timer).
+ * @param {number | null | undefined} seconds
+ * @returns {number | null} the end, in `performance.now()` milliseconds
+ */
+export function deadline(seconds) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return null;
+  return performance.now() + Math.max(0, seconds) * 1000;
+}
+
+/**
+ * Whole seconds left until `end` (never below zero).
+ * @param {number} end
+ * @returns {number}
+ */
+export function secondsLeft(end) {
+  return Math.max(0, Math.ceil((end - performance.now()) / 1000));
+}
+
+/**
+ * "0:42" for 42 seconds, "1:05" for 65.
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function clock(seconds) {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+/**
+ * A countdown element (`role="timer"`) for `end`; `label` gives its accessible name.
+ * @param {number} end
+ * @param {(left: string) => string} label
+ * @returns {HTMLElement}
+ */
+export function countdownElement(end, label) {
+  const node = document.createElement("span");
+  node.className = "countdown";
+  node.setAttribute("role", "timer");
+  node.dataset.end = String(end);
+  node.dataset.label = "";
+  update(node, label);
+  labels.set(node, label);
+  return node;
+}
+
+/** @type {WeakMap<HTMLElement, (left: string) => string>} */
+const labels = new WeakMap();
+
+/**
+ * @param {HTMLElement} node
+ * @param {(left: string) => string} label
+ */
+function update(node, label) {
+  const left = secondsLeft(Number(node.dataset.end));
+  const text = clock(left);
+  if (node.textContent !== text) node.textContent = text;
+  node.setAttribute("aria-label", label(text));
+  node.classList.toggle("warning", left <= WARN_SECONDS);
+}
+
+/** Refresh every countdown on the page (called a few times a second). */
+export function tick() {
+  document.querySelectorAll(".countdown[data-end]").forEach((node) => {
+    const label = labels.get(/** @type {HTMLElement} */ (node));
+    if (label) update(/** @type {HTMLElement} */ (node), label);
+  });
+}
+
+let started = false;
+
+/** Start refreshing the countdowns (once per page). */
+export function startTicking() {
+  if (started) return;
+  started = true;
+  window.setInterval(tick, 250);
+}
