@@ -189,39 +189,21 @@ class Known:
     when: str | None = None
 
 
-CARD_NAMES = Known(
-    "label-content-name-mismatch",
-    "label-content-name-mismatch: the hand's card buttons (#hand button[data-card]) show a "
-    "text that is not part of their aria-label (the table's card rendering in web/static/js)",
-)
-EMPTY_ACTIONS = Known(
-    "aria-prohibited-attr",
-    "aria-prohibited-attr: #actions is a <div> with aria-label and no role "
-    "(web/templates/table.html); axe reports it while the row is empty (not this seat's turn)",
-    when="() => document.querySelector('#actions').textContent.trim() === ''",
-)
-SHEET_SCROLL = Known(
-    "scrollable-region-focusable",
-    "scrollable-region-focusable: the score sheet's .sheet-scroll (renderSheet in "
-    "web/static/js/table-sheet.js, used by match-sheet.js) scrolls sideways but cannot take "
-    "the keyboard focus (no tabindex)",
-    # The deals are dealt at random, so the sheet is wider than a phone only with some
-    # contracts; 13 px is the overflow axe itself ignores.
-    when="""() => [...document.querySelectorAll(".sheet-scroll")].some(
-        (e) => e.scrollWidth > e.clientWidth + 13
-            && !e.querySelector("a, button, [tabindex]"))""",
-)
-
 #: The known violations per page (all viewports). A page with one that always shows is
 #: marked ``xfail(strict=True, raises=KnownViolations)``; the test raises that only when
 #: axe reports exactly the known rules that apply, so it turns red once one is fixed (and
 #: its entry must go) and when any other serious violation appears. A page whose known
 #: violations all depend on content is held to the same by the test itself: exactly the
 #: applicable rules, then an explicit xfail; without that content, no violation at all.
+CARD_NAMES = Known(
+    "label-content-name-mismatch",
+    "label-content-name-mismatch: the hand's card buttons (#hand button[data-card]) are named "
+    "by their aria-label (the card's name in the page's language) while the card picture inside "
+    "draws its corner index as text (web/static/js/table.js cardElement, cards.js)",
+)
 KNOWN: dict[str, list[Known]] = {
-    "table mid-deal": [CARD_NAMES, EMPTY_ACTIONS],
-    "doppelkopf table mid-deal": [CARD_NAMES, EMPTY_ACTIONS],
-    "archive match": [SHEET_SCROLL],
+    "table mid-deal": [CARD_NAMES],
+    "doppelkopf table mid-deal": [CARD_NAMES],
 }
 
 

@@ -27,7 +27,7 @@ LOCALE = Path(__file__).resolve().parents[2] / "web" / "locale"
 KEYS = {
     "name", "title", "implemented", "players", "seats", "dealer_sits_out", "direction",
     "pack", "seat_labels", "phases", "action_groups", "rounds", "sheet", "pots",
-    "js_module", "options", "match_options", "summary",
+    "js_module", "options", "match_options", "rules", "summary",
 }  # fmt: skip
 
 

@@ -73,6 +73,10 @@ export function renderPots(target, pots) {
   }
   table.append(thead, body);
   const wrap = el("div", "sheet-scroll");
+  // It may scroll sideways on a phone: reachable and named for the keyboard.
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", t("table.sheet"));
   wrap.append(table);
   target.append(wrap);
   const totals = el("ul", "pot-sums");

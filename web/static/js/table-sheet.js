@@ -198,6 +198,10 @@ export function renderSheet(target, raw) {
   }
   table.append(foot);
   const wrap = el("div", "sheet-scroll");
+  // It may scroll sideways on a phone: reachable and named for the keyboard.
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", t("table.sheet"));
   wrap.append(table);
   target.append(wrap);
   target.append(sheetNotes(sheet));
