@@ -195,16 +195,7 @@ class Known:
 #: its entry must go) and when any other serious violation appears. A page whose known
 #: violations all depend on content is held to the same by the test itself: exactly the
 #: applicable rules, then an explicit xfail; without that content, no violation at all.
-CARD_NAMES = Known(
-    "label-content-name-mismatch",
-    "label-content-name-mismatch: the hand's card buttons (#hand button[data-card]) are named "
-    "by their aria-label (the card's name in the page's language) while the card picture inside "
-    "draws its corner index as text (web/static/js/table.js cardElement, cards.js)",
-)
-KNOWN: dict[str, list[Known]] = {
-    "table mid-deal": [CARD_NAMES],
-    "doppelkopf table mid-deal": [CARD_NAMES],
-}
+KNOWN: dict[str, list[Known]] = {}
 
 
 class KnownViolations(AssertionError):

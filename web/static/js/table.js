@@ -472,6 +472,32 @@ function cardElement(code, tag = "div") {
   return node;
 }
 
+/** Card pictures as image URLs, one per code (the hand is redrawn on every update). */
+const pictures = new Map();
+
+/**
+ * A card of the hand: a button named by the card whose picture is an image without text
+ * of its own, so that the button's name ("Herz König") is all a screen reader hears and
+ * the drawn corner index is not taken for a visible label.
+ * @param {string} code
+ */
+function handCard(code) {
+  const node = el("button", "card");
+  let url = pictures.get(code);
+  if (!url) {
+    url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(cardSvg(code, pack))}`;
+    pictures.set(code, url);
+  }
+  const img = /** @type {HTMLImageElement} */ (el("img"));
+  img.alt = "";
+  img.src = url;
+  img.draggable = false;
+  node.append(img);
+  node.dataset.card = code;
+  node.setAttribute("title", nameOf(code, pack));
+  return node;
+}
+
 /**
  * Lay out `trick` ({leader, cards, winner}) in `target` by seat.
  * @param {HTMLElement} target
@@ -633,7 +659,7 @@ function renderHand() {
   const { cards, verb } = legal();
   const n = view.hand.length;
   for (const code of view.hand) {
-    const button = /** @type {HTMLButtonElement} */ (cardElement(code, "button"));
+    const button = /** @type {HTMLButtonElement} */ (handCard(code));
     button.type = "button";
     const action = cards.get(kindOf(code));
     button.setAttribute("aria-label", nameOf(code, pack));
