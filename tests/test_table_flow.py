@@ -19,10 +19,12 @@ from sqlalchemy import select, update
 from sqlalchemy.pool import NullPool
 
 from server.engine.games.doppelkopf.evening import DoppelkopfEvening
+from server.engine.registry import get_rules
 from server.store import log
 from server.store.db import make_engine
 from server.store.models import ActionRow, DealRow, Room
 from server.tables.matches import LiveMatch
+from server.tables.table import auto_seen
 from tests.engine.doppelkopf_deals import SEATS, play
 from tests.engine.test_doppelkopf_evening import D_DEALT, finish, solo_deal
 from tests.support import server_process
@@ -118,9 +120,11 @@ def test_the_timer_plays_with_nobody_at_the_table_and_after_a_restart(
             assert turn["seat"] == view["to_move"] and 0 <= turn["ends_in"] <= 1
             played = len(view["history"]) if "history" in view else None
             auto = snapshot["auto_actions"]
-            assert len(auto) >= 1 and auto == list(range(len(auto)))
+            indexes = [entry["index"] for entry in auto]
+            assert len(auto) >= 1 and indexes == list(range(len(auto)))
+            assert all(set(entry) == {"index", "seat", "action"} for entry in auto)
             if played is not None:
-                assert auto == list(range(played))
+                assert indexes == list(range(played))
         event = await anna.expect("event", timeout=10)  # the timer goes on while she looks
         assert event["auto"] is True
         assert set(event["turn"]) == {"seat", "ends_in"}
@@ -347,3 +351,33 @@ def test_a_vorfuehrung_is_announced_with_its_player_and_solo() -> None:
     live.deal = evening.start_deal(D_DEALT)
     assert live.setup() == {"note": "vorfuehrung",
                             "params": {"player": "Rita", "contract": "buben"}}  # fmt: skip
+
+
+def test_snapshot_timer_marks_are_masked_like_their_events() -> None:
+    """``auto_actions`` in a snapshot names seat and action of each timer move as the
+    viewer saw its event: a face-down discard stays hidden from the other seats."""
+    rules = get_rules("dreierles")
+    for seed in range(100):  # the first seeded deal with a face-down discard
+        rng = random.Random(seed)
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), seats=("Anna", "Bernd", "Catrin"))
+        while not deal.finished and not any(
+            deal.action_seen_by(i, None) == "discard" for i in range(len(deal.history))
+        ):
+            deal.act(None, deal.move_text(deal.random_move(rng)))
+        if not deal.finished:
+            break
+    index = len(deal.history) - 1
+    declarer, move = deal.history[index]
+    card = deal.move_text(move)
+    others = [seat for seat in range(3) if seat != declarer]
+    own = auto_seen(deal, [0, index], declarer)
+    assert own == [
+        {"index": 0, "seat": deal.history[0][0], "action": deal.move_text(deal.history[0][1])},
+        {"index": index, "seat": declarer, "action": card},
+    ]
+    assert card.startswith("discard ")
+    for viewer in [*others, None]:
+        assert auto_seen(deal, [index], viewer) == [
+            {"index": index, "seat": declarer, "action": "discard"}
+        ]
+    assert auto_seen(None, [0], 0) == []

@@ -108,6 +108,19 @@ BETWEEN_DEALS = ProtocolError(
 )
 
 
+def auto_seen(deal: Deal | None, indexes: list[int], viewer: int | None) -> list[JSON]:
+    """The actions of ``deal`` the turn timer played (``indexes`` into its history) as
+    ``viewer`` sees them: ``{"index", "seat", "action"}`` each, the action masked like the
+    event that announced it (a discard stays hidden), so a reloaded page marks them again."""
+    if deal is None:
+        return []
+    return [
+        {"index": i, "seat": deal.history[i][0], "action": deal.action_seen_by(i, viewer)}
+        for i in indexes
+        if i < len(deal.history)
+    ]
+
+
 @dataclass
 class BetweenDeals:
     """The pause after a finished deal: what is shown meanwhile and who is still reading.
@@ -215,21 +228,24 @@ class Table:
             "online": encode(self.online()),
             "chat": encode(list(self.chat)),
             "turn": encode(self.turn()),
-            "auto_actions": encode(auto_actions),
             "between_deals": encode(waiting),
         }
-        views: dict[int | None, str] = {}
+        views: dict[int | None, tuple[str, str]] = {}
 
         def make(conn: Connection) -> str:
             seat = seat_of(conn.user_id)
-            view = views.get(seat)
-            if view is None:
-                view = views[seat] = encode(deal.view(seat) if deal is not None else None)
+            seen = views.get(seat)
+            if seen is None:
+                seen = views[seat] = (
+                    encode(deal.view(seat) if deal is not None else None),
+                    encode(auto_seen(deal, auto_actions, seat)),
+                )
+            view, autos = seen
             you = {"user_id": conn.user_id, "role": conn.role, "seat": seat}
             return encoded_object(
                 {"type": '"snapshot"', "room": shared["room"], "v": shared["v"],
                  "you": encode(you), "match": shared["match"], "view": view,
-                 "turn": shared["turn"], "auto_actions": shared["auto_actions"],
+                 "turn": shared["turn"], "auto_actions": autos,
                  "between_deals": shared["between_deals"],
                  "online": shared["online"], "chat": shared["chat"]}
             )  # fmt: skip

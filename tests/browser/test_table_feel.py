@@ -7,6 +7,7 @@ stops for people who asked for less.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import (
+    move,
     play_until,
     trick_boxes,
     version,
@@ -71,6 +73,10 @@ def test_the_turn_timer_counts_down_on_the_seat_and_marks_what_it_played(
         expect(person.page.locator("#notice")).to_contain_text(
             f"Zeit abgelaufen: für {mover.name} gespielt"
         )
+    # the mark survives a reload (the snapshot lists what the timer played)
+    page.reload()
+    seat = page.locator(".seat", has_text=mover.name)
+    expect(seat.locator(".badge", has_text="Timer hat gespielt")).to_be_visible()
 
 
 def test_the_next_deal_waits_for_everybodys_weiter(
@@ -217,3 +223,79 @@ def test_signals_are_off_until_switched_on_and_remembered(
     page.get_by_role("button", name="Signale bei „Du bist dran“").click()
     expect(dialog.get_by_label("Ton")).to_be_checked()
     expect(dialog.get_by_label("Vibration")).not_to_be_checked()
+
+
+#: Stand-ins for the browser's signal APIs, installed before the page's scripts run:
+#: every beep, vibration and notification is recorded in ``window.signals``; the page
+#: is "hidden" (another tab in front) when ``hidden`` is set, and its signal settings are
+#: stored as ``settings`` says, as the settings dialog stores them.
+SIGNAL_STUBS = """
+([settings, hidden]) => {
+  window.signals = [];
+  localStorage.setItem("stammtisch.table.feel", JSON.stringify(settings));
+  class FakeAudio {
+    constructor() { this.currentTime = 0; this.destination = {}; }
+    createOscillator() {
+      window.signals.push("sound");
+      return { frequency: {}, connect: (n) => n, start() {}, stop() {} };
+    }
+    createGain() {
+      return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
+               connect: (n) => n };
+    }
+  }
+  window.AudioContext = FakeAudio;
+  navigator.vibrate = (pattern) => { window.signals.push("vibrate"); return true; };
+  Object.defineProperty(document, "hidden", { get: () => hidden });
+  class FakeNotification {
+    static permission = "granted";
+    static requestPermission() { return Promise.resolve("granted"); }
+    constructor(title, options) { window.signals.push(`notify: ${title} | ${options.body}`); }
+  }
+  window.Notification = FakeNotification;
+}
+"""
+
+
+def test_your_turn_beeps_vibrates_and_notifies_only_when_asked(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """Whoever switched the signals on gets a beep, a vibration and (with the tab in the
+    background) a notification when the turn comes to them, and "Du bist dran" in the tab
+    title; whoever did not, gets none of it."""
+    names = ["Zoe", "Ugo", "Tia"]
+    _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
+    everything = {"sound": True, "vibrate": True, "notify": True}
+    nothing = {"sound": False, "vibrate": False, "notify": False}
+    wanted = {"Zoe": everything, "Ugo": nothing, "Tia": everything}
+    for person in people:
+        script = f"({SIGNAL_STUBS})([{_js(wanted[person.name])}, {_js(person.name == 'Zoe')}])"
+        person.page.add_init_script(script)
+        person.page.reload()
+    turns: dict[str, int] = {}
+    for _ in range(3):  # the auction goes round: each seat's turn comes once at least
+        mover = wait_for_turn(people)
+        page = mover.page
+        expect(page).to_have_title(re.compile(r"^Du bist dran · "))
+        turns[mover.name] = turns.get(mover.name, 0) + 1
+        page.wait_for_timeout(100)
+        signals: list[str] = page.evaluate("window.signals")
+        if wanted[mover.name]["sound"]:
+            assert signals.count("sound") >= 2 * turns[mover.name], signals  # a double beep
+            assert signals.count("vibrate") == turns[mover.name], signals
+            notes = [s for s in signals if s.startswith("notify: ")]
+            if mover.name == "Zoe":  # her tab is in the background
+                assert len(notes) == turns[mover.name], signals
+                assert notes[0].startswith("notify: Du bist dran | "), notes
+            else:  # a visible tab is not notified
+                assert notes == [], signals
+        else:
+            assert signals == [], signals
+        option = "Weiter" if "Weiter" in mover.options() else mover.options()[0]
+        move(mover, option)
+        expect(page).not_to_have_title(re.compile(r"^Du bist dran"))
+    assert len(turns) == 3, turns
+
+
+def _js(value: object) -> str:
+    return json.dumps(value)

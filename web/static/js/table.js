@@ -147,6 +147,8 @@ function receive(message) {
         state.autoCards.clear();
         state.autoSeats.clear();
       }
+      // what the timer played in the deal shown (also after a reload): marked again
+      for (const entry of message.auto_actions || []) takeAuto(entry.seat, entry.action);
       state.snapshot = message;
       state.v = message.v;
       state.online = message.online || [];
@@ -264,14 +266,25 @@ function takeBetween(/** @type {any} */ between) {
 }
 
 /**
+ * Remember a move the turn timer made for `seat`: a card it played is marked in the
+ * trick, the seat gets the "Automatik" badge.
+ * @param {unknown} seat
+ * @param {unknown} action
+ */
+function takeAuto(seat, action) {
+  const [verb, arg] = String(action || "").split(" ");
+  if (verb === "play" && arg) state.autoCards.add(kindOf(arg));
+  if (typeof seat === "number") state.autoSeats.add(seat);
+}
+
+/**
  * An event the turn timer played: a card it played is marked in the trick, and a toast
  * says what the timer did for whom.
  * @param {any} message
  */
 function markAuto(message) {
+  takeAuto(message.seat, message.action);
   const [verb, arg] = String(message.action || "").split(" ");
-  if (verb === "play" && arg) state.autoCards.add(kindOf(arg));
-  if (typeof message.seat === "number") state.autoSeats.add(message.seat);
   const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
   const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""));
   showNotice(t("tableui.auto_played", { player, action: what }), "info");
