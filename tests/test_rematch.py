@@ -112,6 +112,13 @@ def test_end_by_agreement_then_revanche_with_the_same_people_and_options(
         (stored,) = await stored_matches(db_url)
         assert stored["status"] == "ended" and stored["finished_at"] is not None
 
+        # everybody at the table is told at once: the final snapshot says "ended early"
+        for client in [*players, watcher]:
+            final = await client.expect("snapshot")
+            assert final["match"]["finished"] is True and final["match"]["ended_early"] is True
+            assert final["turn"] == {"seat": None, "ends_in": None}
+            assert final["between_deals"] is None
+
         # the table takes no more actions
         mover = next((c for c in players if c.view and c.view["legal_actions"]), ute)
         assert mover.view is not None

@@ -20,8 +20,8 @@ Around the table (decisions):
 * ``POST``/``DELETE /rooms/{id}/end``: a player agrees (or no longer agrees) to end the
   running match; when all players agree the match is stored with status ``ended`` (the
   archive shows "ended early"; the statistics count only finished matches) and the room
-  is finished. The runtime's ``end_match(room_id)`` does it where the runtime has one;
-  otherwise :func:`end_match` closes the live table for actions under its lock.
+  is finished. The runtime's ``end_match(room_id)`` stores it under the table's lock and
+  sends everybody at the table the final snapshot (``match.ended_early``).
 * ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only
   while a Revanche is offered; ``your_turn`` marks rooms whose running deal waits for the
   caller (read from the live table).
@@ -300,6 +300,10 @@ class Tables(Protocol):
 
     def table(self, room_id: int) -> LiveTable | None:
         """The live table of a room, if any."""
+        ...
+
+    async def end_match(self, room_id: int) -> int | None:
+        """End the room's running match early (stored, then everybody at the table told)."""
         ...
 
 
@@ -596,26 +600,14 @@ async def _end_vote(
 
 
 async def end_match(tables: Tables | None, db: Db, room_id: int) -> None:
-    """End the room's running match early: the runtime's ``end_match`` where it has one;
-    else the live table is closed for actions and its timer stopped (under its lock), and
-    the match is stored as ``ended`` and the room as finished."""
-    ender = getattr(tables, "end_match", None)
-    if ender is not None:
-        await ender(room_id)
+    """End the room's running match early: the runtime stores it as ``ended`` (the room as
+    finished) under the table's lock and tells everybody at the table; without a runtime
+    (a server that hosts no tables) it is only stored."""
+    if tables is not None:
+        await tables.end_match(room_id)
         return
-    table = tables.table(room_id) if tables is not None else None
-    lock = getattr(table, "lock", None)
-    if table is None or lock is None:
-        await rooms.end_early(db, room_id)
-        await db.commit()
-        return
-    async with lock:
-        table.finished = True
-        arm = getattr(table, "arm_timer", None)
-        if arm is not None:
-            arm()  # a finished table arms no timer: this stops the running one
-        await rooms.end_early(db, room_id)
-        await db.commit()
+    await rooms.end_early(db, room_id)
+    await db.commit()
 
 
 @router.post("/rooms/{room_id}/end", response_model=EndVoteResult)

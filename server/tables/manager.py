@@ -28,7 +28,7 @@ from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
-from server.store.rooms import get_room, match_config, players_in_order
+from server.store.rooms import end_early, get_room, match_config, players_in_order
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
 from server.tables.writer import Writer
@@ -139,9 +139,31 @@ class TableManager:
             live.match_id = await self.writer.run(store)
             await table.start_next_deal()
             table.arm_timer()
+        before = self.tables.get(room_id)
         self.tables[room_id] = table
+        if before is not None:  # a Revanche: who still looks at the old table moves over
+            async with before.lock:
+                before.succeeded_by(live.match_id)
         logger.info("room %s: match %s started (%s)", room_id, live.match_id, game)
         return live.match_id
+
+    async def end_match(self, room_id: int) -> int | None:
+        """End the room's running match early, by agreement of all its players: stored as
+        ``ended`` (the room as finished) under the table's lock, so no action slips in
+        between; then everybody at the table is told. Return the match id (None when no
+        match was running)."""
+
+        async def store(session: AsyncSession) -> int | None:
+            return await end_early(session, room_id)
+
+        table = self.tables.get(room_id)
+        if table is None:
+            return await self.writer.run(store)
+        async with table.lock:
+            match_id = await self.writer.run(store)
+            table.end_early()
+        logger.info("room %s: match %s ended by agreement", room_id, match_id)
+        return match_id
 
     async def recover(self) -> None:
         """Rebuild every running match from its stored deals and actions; complete a deal

@@ -165,6 +165,8 @@ class Table:
         self._saving = False
         self._background: set[asyncio.Task[None]] = set()
         self.finished = live.engine.finished
+        #: The players ended the match by agreement before it was over (:meth:`end_early`).
+        self.ended_early = False
         timer = live.config.get("timer_seconds")
         self.timer_seconds: float | None = float(timer) if timer else None
         self._timer: asyncio.Task[None] | None = None
@@ -216,7 +218,8 @@ class Table:
             "player_ids": live.player_ids,
             "deal_number": number,
             "sheet": live.engine.to_json(),
-            "finished": live.engine.finished,
+            "finished": live.engine.finished or self.ended_early,
+            "ended_early": self.ended_early,
             "timer_seconds": self.timer_seconds,
             "next_deal_pause_seconds": self.pause_seconds,
             "setup": setup,
@@ -687,6 +690,25 @@ class Table:
             self.chat.append(message)
             encoded = encode(message)
             self._broadcast(lambda _conn: encoded)
+
+    def succeeded_by(self, match_id: int) -> None:
+        """A Revanche started match ``match_id`` in this room at a new table: everybody
+        still here is told (``new_match``) and greets the room again on the same socket."""
+        message = encode({"type": "new_match", "match_id": match_id})
+        self._broadcast(lambda _conn: message)
+
+    def end_early(self) -> None:
+        """The players ended the match by agreement (under the lock, after it is stored):
+        no more actions, no timer, no pause; everybody gets the final snapshot, which says
+        ``ended_early`` (the deal in play stays as it was, unfinished, in the archive)."""
+        self.finished = True
+        self.ended_early = True
+        if self.between is not None and self.between.task is not None:
+            self.between.task.cancel()
+        self.between = None
+        self.arm_timer()  # a finished table arms no timer: this stops the running one
+        self.version += 1
+        self._broadcast(self._snapshots())
 
     async def close(self) -> None:
         """Stop the timer and close every connection (server shutdown)."""

@@ -99,6 +99,11 @@ def test_end_by_agreement_and_a_revanche_accepted_by_all(
         page.goto(f"{base}/rooms/{room}")
         expect(page.locator("#room-status")).to_have_text("Partie läuft")
         expect(page.get_by_role("button", name="Raum verlassen")).to_have_count(0)
+    # Bernd also has the table open in a second tab
+    table = bernd.context.new_page()
+    table.goto(f"{base}/rooms/{room}/table")
+    expect(table.locator("#hand button").first).to_be_visible()
+    old_hand = table.locator("#hand button").evaluate_all("ns => ns.map(n => n.dataset.card)")
     anna.get_by_role("button", name="Partie einvernehmlich beenden").click()
     expect(anna.locator("#end-votes")).to_have_text("Für das Beenden: Anna")
     expect(bernd.locator("#end-votes")).to_have_text("Für das Beenden: Anna")  # polled
@@ -106,6 +111,16 @@ def test_end_by_agreement_and_a_revanche_accepted_by_all(
     cilli.get_by_role("button", name="Partie einvernehmlich beenden").click()
     for page in pages:
         expect(page.locator("#room-status")).to_have_text("beendet")
+    # the open table is told at once, and nothing can be played there any more
+    expect(table.locator("#turn")).to_have_text(
+        "Die Partie wurde im Einvernehmen vorzeitig beendet. Sie steht im Archiv."
+    )
+    expect(table.locator('#hand button[aria-disabled="false"]')).to_have_count(0)
+    expect(table.locator("#actions button")).to_have_count(0)
+    ended = api(anna, "GET", f"{base}/api/history/matches")["matches"][0]
+    anna.goto(f"{base}/archive/matches/{ended['id']}")
+    expect(anna.locator("#match-meta")).to_contain_text("vorzeitig beendet")
+    anna.goto(f"{base}/rooms/{room}")
 
     anna.get_by_role("button", name="Revanche anbieten").click()
     expect(anna.locator("#rematch-status")).to_have_text("Zugesagt: Anna – es fehlen: Bernd, Cilli")
@@ -119,6 +134,11 @@ def test_end_by_agreement_and_a_revanche_accepted_by_all(
     for page in pages:  # everybody is taken to the new match's table
         expect(page).to_have_url(TABLE, timeout=10_000)
         expect(page.locator("#hand button").first).to_be_visible()
+    # the tab still on the old table sits down at the new one by itself
+    expect(table.locator("#turn")).not_to_have_text(re.compile("vorzeitig beendet"))
+    expect(table.locator("#hand button")).to_have_count(len(old_hand))
+    new_hand = table.locator("#hand button").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    assert new_hand != old_hand
     matches = api(anna, "GET", f"{base}/api/history/matches")["matches"]
     mine = sorted(m["status"] for m in matches if m["room_name"] == "Freitagsrunde")
     assert mine == ["ended", "running"]

@@ -150,7 +150,7 @@ async function start() {
   $("match-title").textContent = match.room_name;
   document.title = `${match.room_name} · ${match.game_title || match.game} – Stammtisch`;
   const when = formatDate(match.started_at);
-  const state = t(match.status === "running" ? "archive.status.running" : "archive.status.finished");
+  const state = t(`archive.status.${["running", "ended"].includes(match.status) ? match.status : "finished"}`);
   $("match-meta").textContent = `${match.game_title || match.game} · ${when} · ${state} · ${(match.players || [])
     .map((/** @type {any} */ p) => p.name)
     .join(", ")}`;

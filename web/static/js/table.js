@@ -198,6 +198,15 @@ function receive(message) {
       state.pending = null;
       handleError(message);
       break;
+    case "new_match":
+      // a Revanche started in this room: greet the room again and sit at the new table
+      state.pending = null;
+      for (const id of ["result-dialog", "sheet-dialog"]) {
+        const dialog = /** @type {HTMLDialogElement} */ ($(id));
+        if (dialog.open) dialog.close();
+      }
+      send({ type: "hello", room: roomId, last_version: null });
+      break;
     case "presence":
       state.online = message.online || [];
       renderSeats();
@@ -249,7 +258,7 @@ function handleError(error) {
 
 /** The deal number of a snapshot (null before the first). */
 function dealNumber(/** @type {any} */ snapshot) {
-  return snapshot && snapshot.match ? snapshot.match.deal_number : null;
+  return snapshot && snapshot.match ? `${snapshot.match.id}:${snapshot.match.deal_number}` : null;
 }
 
 /** Take the `turn` of a snapshot or event: who moves and until when (spec13 §1). */
@@ -382,7 +391,7 @@ function renderTurn() {
   const match = state.snapshot && state.snapshot.match;
   const you = state.snapshot && state.snapshot.you;
   if (match && match.finished) {
-    turn.textContent = t("table.match_finished");
+    turn.textContent = t(match.ended_early ? "tableui.ended_early" : "table.match_finished");
     turn.className = "turn";
     setTitle(baseTitle, false, "");
     return;
@@ -596,7 +605,9 @@ function renderInfo() {
 
 /** The legal actions of my seat, split into card actions and buttons. */
 function legal() {
-  const actions = (state.view && state.view.legal_actions) || [];
+  const match = state.snapshot && state.snapshot.match;
+  // a match ended by agreement leaves its last deal unfinished: nothing to do there
+  const actions = (!(match && match.finished) && state.view && state.view.legal_actions) || [];
   /** @type {Map<string, string>} kind → action */
   const cards = new Map();
   /** @type {string[]} */
