@@ -209,23 +209,34 @@ def always_known(name: str) -> list[Known]:
     return [k for k in KNOWN.get(name, []) if k.when is None]
 
 
+#: Every page light at both sizes, and dark (the phone's night mode) at phone size.
+LOOKS = [("360x740", "light"), ("1366x768", "light"), ("360x740", "dark")]
+
+
 def cases() -> list[Any]:
     params = []
     for name in SCREENS:
-        for size in VIEWPORTS:
+        for size, scheme in LOOKS:
             marks = []
             if always_known(name):
                 reason = "; ".join(k.reason for k in KNOWN[name])
                 marks.append(pytest.mark.xfail(strict=True, raises=KnownViolations, reason=reason))
-            params.append(pytest.param(name, size, id=f"{name}-{size}", marks=marks))
+            ident = f"{name}-{size}" + ("-dark" if scheme == "dark" else "")
+            params.append(pytest.param(name, size, scheme, id=ident, marks=marks))
     return params
 
 
 def open_screen(
-    new_person: NewPerson, server: LiveServer, evening: Evening, name: str, size: str
+    new_person: NewPerson,
+    server: LiveServer,
+    evening: Evening,
+    name: str,
+    size: str,
+    scheme: str = "light",
 ) -> Page:
     screen = SCREENS[name]
     page = new_person(viewport=VIEWPORTS[size], lang="de")
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
     base = server.base_url
     cookie = screen.cookie(evening)
     if cookie is not None:
@@ -238,11 +249,18 @@ def open_screen(
     return page
 
 
-@pytest.mark.parametrize(("name", "size"), cases())
+@pytest.mark.parametrize(("name", "size", "scheme"), cases())
 def test_no_serious_or_critical_violations(
-    new_person: NewPerson, module_server: LiveServer, evening: Evening, name: str, size: str
+    new_person: NewPerson,
+    module_server: LiveServer,
+    evening: Evening,
+    name: str,
+    size: str,
+    scheme: str,
 ) -> None:
-    page = open_screen(new_person, module_server, evening, name, size)
+    page = open_screen(new_person, module_server, evening, name, size, scheme)
+    # one main heading names every page (screen readers jump by headings)
+    expect(page.locator("h1")).to_have_count(1)
     found = serious(run_axe(page))
     applicable = [k for k in KNOWN.get(name, []) if k.when is None or page.evaluate(k.when)]
     expected = {k.rule for k in applicable}
