@@ -92,7 +92,14 @@ def test_a_dreierles_table_reads_its_description(
     )
     assert len(names) == 16
     assert all(TAROCK_NAME.match(name) for name in names), names
-    assert page.locator("#hand button svg").count() == 16
+    # each card's picture is an image without a name of its own (the button has the name),
+    # drawn from the card's SVG and loaded
+    pictures = page.locator('#hand button img[alt=""]')
+    expect(pictures).to_have_count(16)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand button img')].every(i => i.complete"
+        " && i.naturalWidth > 0 && i.src.startsWith('data:image/svg+xml'))"
+    )
     # Every seat carries its label (Vorhand, Mittelhand, Hinterhand) in the page's language.
     labels = [text(catalogs, lang, key) for key in info["seat_labels"]]
     assert len(labels) == 3

@@ -512,6 +512,9 @@ function handCard(code) {
   }
   const img = /** @type {HTMLImageElement} */ (el("img"));
   img.alt = "";
+  // the card's proportions before the picture is decoded, so the hand is laid out at once
+  img.width = 200;
+  img.height = 300;
   img.src = url;
   img.draggable = false;
   node.append(img);
