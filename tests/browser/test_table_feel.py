@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Literal
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NewPerson
@@ -155,24 +157,44 @@ def test_cards_are_named_buttons_playable_by_keyboard(
     assert played is not None and played.startswith(label)
 
 
-def test_no_card_flies_for_people_who_asked_for_less_movement(
-    new_person: NewPerson, module_server: LiveServer
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_fly_in_and_tricks_slide_to_their_winner_unless_asked_not_to(
+    new_person: NewPerson, module_server: LiveServer, motion: Literal["no-preference", "reduce"]
 ) -> None:
+    """The card just played flies into the trick and a finished trick slides towards its
+    winner's seat; for people who asked for less movement nothing moves."""
     names = ["Ida", "Jan", "Kai"]
     _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
     for person in people:
-        person.page.emulate_media(reduced_motion="reduce")
+        person.page.emulate_media(reduced_motion=motion)
     play_until(
         people,
         lambda: people[0].page.locator("#trick:not(.collected) .card").count() == 2,
         random.Random(4),
         prefer=["Zweier", "Weiter", "Fertig"],
     )
-    for person in people:
-        names_ = person.page.locator("#trick .slot").evaluate_all(
-            "ns => ns.map(n => getComputedStyle(n).animationName)"
-        )
-        assert names_ and all(name == "none" for name in names_), names_
+    page = people[0].page
+    animations = page.locator("#trick .slot").evaluate_all(
+        "ns => ns.map(n => getComputedStyle(n).animationName)"
+    )
+    if motion == "reduce":
+        assert animations == ["none", "none"], animations
+    else:  # only the newest card flies in (the first is already lying there)
+        assert animations == ["none", "arrive"], animations
+    play_until(
+        people,
+        lambda: page.locator("#trick.collected .card").count() == 3,
+        random.Random(5),
+    )
+    trick = page.locator("#trick")
+    winner = page.locator("#trick .card.winner").locator("..")  # the winner's slot
+    where = re.search(r"slot-(bottom|left|top|right)", winner.get_attribute("class") or "")
+    assert where is not None
+    if motion == "reduce":
+        page.wait_for_timeout(1500)  # longer than the moment the trick lies still
+        expect(trick).not_to_have_class(re.compile(r"\bto-winner\b"))
+    else:  # after a moment to see it, towards the winner
+        expect(trick).to_have_class(re.compile(rf"\bto-winner\b.*\btoward-{where.group(1)}\b"))
 
 
 def test_a_forced_deal_is_announced_at_the_table(
