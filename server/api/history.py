@@ -359,7 +359,9 @@ class _PlayerStats:
         self.pflichtsoli = 0
         self.points = 0
 
-    def to_json(self, user_id: int, name: str) -> JSON:
+    def to_json(self, user_id: int, name: str, owes_solos: bool = True) -> JSON:
+        """The player's statistics; ``pflichtsoli`` is None when no game of the filter
+        owes solos (a game whose sheet has no notes)."""
         average = sum(self.card_points) / len(self.card_points) if self.card_points else None
         return {
             "user_id": user_id,
@@ -368,7 +370,7 @@ class _PlayerStats:
             "declarer_games": {c: dict(v) for c, v in sorted(self.declarer.items())},
             "average_card_points": None if average is None else round(average, 2),
             "solos": self.solos,
-            "pflichtsoli": self.pflichtsoli,
+            "pflichtsoli": self.pflichtsoli if owes_solos else None,
             "points": self.points,
             "points_per_deal": round(self.points / self.deals, 2) if self.deals else 0.0,
         }
@@ -431,7 +433,10 @@ async def stats(
     names = await history.user_names(db, players)
     ordered = sorted(players, key=lambda uid: (uid != user.id, names.get(uid, "").casefold(), uid))
     return {
-        "players": [players[uid].to_json(uid, names.get(uid, "?")) for uid in ordered],
+        "players": [
+            players[uid].to_json(uid, names.get(uid, "?"), owes_solos=bool(with_sheet))
+            for uid in ordered
+        ],
         "head_to_head": [
             {"a": a, "b": b, "matches": n, "a_ahead": a_ahead, "b_ahead": b_ahead}
             for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import (
     move,
+    next_mover,
     play_until,
     trick_boxes,
     version,
@@ -321,3 +322,35 @@ def test_your_turn_beeps_vibrates_and_notifies_only_when_asked(
 
 def _js(value: object) -> str:
     return json.dumps(value)
+
+
+def test_the_turn_line_says_how_many_cards_and_counts_in_the_singular(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """The declarer is told how many cards are still to be laid away (singular for the
+    last one); without a Pfeife only "fertig" is asked for; a seat with one trick shows
+    "1 Stich"."""
+    names = ["Lea", "Max", "Nina"]
+    _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
+    lay_away = re.compile(r"^Du bist am Zug: lege noch (\d) Karten? ab")
+    seen: list[str] = []
+
+    def turn_line() -> bool:
+        mover = next_mover(people)
+        if mover is None:
+            return False
+        line = mover.page.locator("#turn").inner_text()
+        if not seen or seen[-1] != line:
+            seen.append(line)
+        return mover.page.locator("#trick.collected .card").count() > 0
+
+    play_until(people, turn_line, random.Random(8), prefer=["Zweier", "Weiter"])
+    counts = [m.group(1) for line in seen if (m := lay_away.match(line))]
+    assert counts == ["2", "1"], seen
+    assert "Du bist am Zug: lege noch 1 Karte ab (keinen König, kein Tarock)" in seen
+    declare = [line for line in seen if line.startswith("Du bist am Zug: sag fertig")]
+    pfeife = [line for line in seen if line == "Du bist am Zug: Pfeife ansagen oder fertig"]
+    assert len(declare) + len(pfeife) == 1, seen
+    page = people[0].page
+    expect(page.locator("#seats")).to_contain_text("1 Stich")
+    expect(page.locator("#seats")).not_to_contain_text("1 Stiche")

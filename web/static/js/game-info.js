@@ -33,6 +33,9 @@
  * - `replayView(view, step) → view`: the spectator's view of a replay step with what the
  *   replay knows besides (such as every seat's true party).
  * - `replayLines(view, name, ctx) → string[]`: extra lines of the replay's info box.
+ * - `turnText(view, ctx) → string | null`: what the player to move is asked to do, where
+ *   the game says more than its phase's `table.turn.you.<phase>` (how many cards are
+ *   still to be laid away; only "fertig" when there is nothing to announce).
  */
 
 import { api } from "./api.js";

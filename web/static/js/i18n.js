@@ -12,15 +12,22 @@ export const lang = document.documentElement.lang === "en" ? "en" : "de";
 
 /**
  * The text of `key` with `params` filled in; the key itself when it is missing.
+ *
+ * A count `n` of exactly 1 takes the singular `<key>.one` where the catalogue has it
+ * ("1 Stich", not "1 Stiche"). Negative numbers are written with the minus sign (−32),
+ * as the sheets write them.
  * @param {string} key
  * @param {Record<string, unknown>} [params]
  * @returns {string}
  */
 export function t(key, params = {}) {
-  const text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
-  return text.replace(/%\((\w+)\)s/g, (_match, name) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : "",
-  );
+  const chosen = params.n === 1 && has(`${key}.one`) ? `${key}.one` : key;
+  const text = has(chosen) ? messages[chosen] : key;
+  return text.replace(/%\((\w+)\)s/g, (_match, name) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return "";
+    const value = params[name];
+    return typeof value === "number" && value < 0 ? `−${-value}` : String(value);
+  });
 }
 
 /**

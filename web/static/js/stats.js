@@ -57,7 +57,10 @@ export function playerCard(player, game, games = []) {
   row(t("archive.stats.points_per_deal"), decimal(player.points_per_deal));
   row(t("archive.stats.card_points"), decimal(player.average_card_points));
   row(t("archive.stats.solos"), String(player.solos));
-  row(t("archive.stats.pflichtsoli"), String(player.pflichtsoli));
+  // only for games that owe solos (the server sends null otherwise)
+  if (player.pflichtsoli !== null && player.pflichtsoli !== undefined) {
+    row(t("archive.stats.pflichtsoli"), String(player.pflichtsoli));
+  }
   card.append(list);
   const declared = Object.entries(player.declarer_games || {});
   card.append(el("h3", "", t("archive.stats.declarer_games")));
@@ -113,7 +116,7 @@ async function start() {
           t("archive.stats.h2h_line", {
             a: names.get(pair.a) || "?",
             b: names.get(pair.b) || "?",
-            matches: pair.matches,
+            n: pair.matches,
             a_ahead: pair.a_ahead,
             b_ahead: pair.b_ahead,
           }),

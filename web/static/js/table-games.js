@@ -115,15 +115,19 @@ export function infoLines(game, view, name) {
 }
 
 /**
- * What the table is waiting for, as one sentence.
+ * What the table is waiting for, as one sentence: the game module's `turnText` for the
+ * player to move where it has one, else the phase's text.
  * @param {any} view
  * @param {(seat: number) => string} name
+ * @param {import("./game-info.js").Game} [game]
  * @returns {{text: string, mine: boolean}}
  */
-export function turnText(view, name) {
+export function turnText(view, name, game) {
   if (view.phase === "finished") return { text: t("table.turn.finished"), mine: false };
   if (view.to_move === null || view.to_move === undefined) return { text: "", mine: false };
   if (view.seat === view.to_move) {
+    const own = game && game.module.turnText ? game.module.turnText(view, game.ctx) : null;
+    if (own) return { text: own, mine: true };
     const key = `table.turn.you.${view.phase}`;
     return { text: has(key) ? t(key) : t("table.turn.you"), mine: true };
   }

@@ -396,7 +396,7 @@ function renderTurn() {
     setTitle(baseTitle, false, "");
     return;
   }
-  const { text, mine } = turnText(view, seatName);
+  const { text, mine } = turnText(view, seatName, game);
   let line = text;
   if (you && you.role === "spectator") line = t("table.spectating") + " · " + text;
   else if (you && you.seat === null) line = t("table.sitting_out") + " · " + text;

@@ -116,3 +116,24 @@ export function resultLines(view, name, ctx) {
 export function isCall(/** @type {string} */ action) {
   return ["bid", "pass"].includes(action.split(" ")[0]);
 }
+
+/**
+ * What the player to move is asked to do where the phase's text is not enough: how many
+ * cards are still to be laid away (and which may not), "fertig" alone without a Pfeife.
+ * @param {any} view
+ * @param {GameContext} ctx
+ * @returns {string | null}
+ */
+export function turnText(view, ctx) {
+  if (view.phase === "discard") {
+    const n = (view.talon_taken || []).length - (view.discard_count || 0);
+    if (n > 0) return ctx.t("turn.dreierles.discard", { n });
+  }
+  if (view.phase === "declare") {
+    const legal = view.legal_actions || [];
+    if (!legal.some((/** @type {string} */ a) => a.startsWith("announce "))) {
+      return ctx.t("turn.dreierles.declare_fertig");
+    }
+  }
+  return null;
+}
