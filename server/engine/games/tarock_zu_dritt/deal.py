@@ -569,6 +569,25 @@ class TarockZuDrittDeal(Deal):
         self._phase = Phase.KONTRA
         self._to_move = self.doubling.to_move
 
+    def parse(self, text: str) -> Move:
+        """Read a move; in a negative game's Kontra round an opponent may leave out his
+        own seat (``"kontra game"`` for ``"kontra game@1"``) where only one chain is open
+        to him."""
+        move = super().parse(text)
+        doubling = self.doubling
+        if (
+            self._phase is Phase.KONTRA
+            and doubling is not None
+            and doubling.rules.per_opponent
+            and CODEC.verb_of(move)[0] in DOUBLING_WORDS
+            and "@" not in CODEC.arg_of(move)
+        ):
+            prefix = f"{CODEC.text(move)}@"
+            open_ = [m for m in self.legal_moves() if CODEC.text(m).startswith(prefix)]
+            if len(open_) == 1:
+                return open_[0]
+        return move
+
     def _legal_in_kontra(self) -> list[Move]:
         doubling = self.doubling
         assert doubling is not None and self._to_move is not None
