@@ -49,6 +49,14 @@ def deal_of(
     return RULES.new_deal(dealt_of(v, m, h, talon), options)
 
 
+def deal_hands(
+    hands: Mapping[str, str], options: Mapping[str, object] | None = None
+) -> TarockZuDrittDeal:
+    """A new deal from partial hands given as ``{"v": …, "m": …, "h": …, "talon": …}``."""
+    v, m, h, talon = (hands.get(k, "") for k in ("v", "m", "h", "talon"))
+    return deal_of(v, m, h, talon, options)
+
+
 def act(deal: TarockZuDrittDeal, *texts: str) -> TarockZuDrittDeal:
     """Apply ``texts`` in turn, each for the seat to move."""
     for text in texts:

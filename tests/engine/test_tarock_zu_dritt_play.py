@@ -5,7 +5,8 @@ TZ-A14), ouvert views (TZ-A21), the Trischaken talon (TZ-A23) and the early end.
 from __future__ import annotations
 
 from server.engine.cards import TAROCK
-from tests.engine.test_tarock_zu_dritt_deals import act, deal_of, plays, refused
+from server.engine.games.tarock_zu_dritt import TarockZuDrittDeal
+from tests.engine.test_tarock_zu_dritt_deals import act, deal_hands, plays, refused
 
 KREUZ_TALON = "KrC KrB Kr10 Kr9 Kr8 Kr7"
 B1 = dict(
@@ -37,9 +38,8 @@ B4 = dict(
 GUT3 = ("gut", "gut", "gut")
 
 
-def game(hands: dict[str, str], *calls: str, **options: object):  # type: ignore[no-untyped-def]
-    deal = deal_of(**hands, options=options or None)
-    return act(deal, *calls)
+def game(hands: dict[str, str], *calls: str, **options: object) -> TarockZuDrittDeal:
+    return act(deal_hands(hands, options or None), *calls)
 
 
 def test_positive_games_farbzwang_tarockzwang_no_stichzwang() -> None:

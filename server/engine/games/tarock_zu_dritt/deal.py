@@ -819,9 +819,8 @@ class TarockZuDrittDeal(Deal):
             if s != seat:
                 hidden |= hand
         talon = mask_of(self.talon)
-        if not self.talon_open:
-            declarer_took = self.taken and seat is not None and seat in self.declarers
-            hidden |= talon & ~(self.taken if declarer_took else 0)
+        if not self.talon_open:  # taken unseen (Sechserdreier): a hand's cards from then on
+            hidden |= talon & ~self.taken
         if seat is None or seat not in self.declarers:
             hidden |= self.discards
         public = self.open_discards | self.open_hands()

@@ -17,12 +17,17 @@ translate (``result.tarock-zu-dritt.<code>`` with the line's parameters).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from server.engine.base import JSON
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
-from server.engine.games.tarock_zu_dritt.contracts import PREMIUMS, SILENT_SACK_PREMIUMS
+from server.engine.games.tarock_zu_dritt.contracts import (
+    PREMIUMS,
+    SILENT_SACK_PREMIUMS,
+    TzdContract,
+)
 from server.engine.games.tarock_zu_dritt.scoring import (
     declarer_wins,
     negative_made,
@@ -30,7 +35,7 @@ from server.engine.games.tarock_zu_dritt.scoring import (
     positive_game,
     trischaken,
 )
-from server.engine.tarock.premiums import Facts, evaluate, settle
+from server.engine.tarock.premiums import Facts, Result, evaluate, settle
 
 if TYPE_CHECKING:
     from server.engine.games.tarock_zu_dritt.deal import TarockZuDrittDeal
@@ -103,8 +108,6 @@ def _positive(deal: TarockZuDrittDeal, outcome: JSON) -> JSON:
     for other in range(3):
         if other != declarer:
             pay_declarer(settlement, declarer, other, game)
-    silent_saecke = bool(deal.options["stille_saecke"]) and not deal.options["skoty"]
-    table = (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*row.premium_codes)
     parties = deal.parties()
     facts = Facts(
         parties=parties,
@@ -114,12 +117,8 @@ def _positive(deal: TarockZuDrittDeal, outcome: JSON) -> JSON:
         piles={0: piles[0], 1: piles[1]},
         declarer=declarer,
     )
-
-    def multiplier(code: str) -> int:
-        solo = 1 if code == "valat" else row.premium_factor
-        return solo * doubling.factor(code)
-
-    results = evaluate(table, facts, deal.announced, multiplier)
+    silent_saecke = bool(deal.options["stille_saecke"]) and not deal.options["skoty"]
+    results = premium_results(row, facts, deal.announced, doubling.factor, silent_saecke)
     for seat, amount in enumerate(settle(results, parties)):
         settlement[seat] += amount
     won = declarer_wins(d_thirds)
@@ -145,6 +144,38 @@ def _positive(deal: TarockZuDrittDeal, outcome: JSON) -> JSON:
         settlement=settlement,
     )
     return outcome
+
+
+def premium_results(
+    row: TzdContract,
+    facts: Facts,
+    announced: Mapping[str, int],
+    kontra: Callable[[str], int],
+    silent_saecke: bool = False,
+) -> list[Result]:
+    """The premiums of a positive game: the row's premium codes only (TZ-A10), each
+    times its Kontra factor ``kontra(code)`` and the Solospiele's doubling except Valat.
+
+    A Solodreier whose declarer (seat 0) collected the Trull and the four Könige, the
+    Trull kontriert:
+
+    >>> from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
+    >>> from server.engine.tarock.premiums import KINGS, TRULL
+    >>> facts = Facts((0, 1, 1), [], piles={0: TRULL | KINGS, 1: 0})
+    >>> kontra = {"trull": 2}.get
+    >>> [(r.code, r.points) for r in premium_results(CONTRACTS["solodreier"], facts, {},
+    ...                                              lambda c: kontra(c, 1))]
+    [('koenige', 2), ('trull', 4)]
+    >>> [r.code for r in premium_results(CONTRACTS["farbensolo"], facts, {}, lambda c: 1)]
+    ['koenige']
+    """
+    table = (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*row.premium_codes)
+
+    def multiplier(code: str) -> int:
+        solo = 1 if code == "valat" else row.premium_factor
+        return solo * kontra(code)
+
+    return evaluate(table, facts, announced, multiplier)
 
 
 def _value(text: str) -> float:
