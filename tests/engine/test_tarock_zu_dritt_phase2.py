@@ -196,3 +196,13 @@ def test_skoty_trophy_has_kontra_only() -> None:
 def test_trischaken_has_no_phase_two_or_three() -> None:
     deal = act(deal_of(), "vorhand", "pass", "pass", "bid trischaken")
     assert deal.phase == "play" and deal.doubling is None
+
+
+def test_kontra_calls_are_refused_with_the_rule_that_forbids_them() -> None:
+    deal = act(deal_of(), "bid solodreier", "pass", "pass", "liege")
+    assert refused(deal, "rekontra game") == "wrong_doubling_word"
+    assert refused(deal, "kontra pagat") == "no_such_item"
+    act(deal, "kontra game")
+    assert refused(deal, "rekontra game") == "other_side_redoubles"
+    act(deal, "gut", "rekontra game", "subkontra game", "gut", "gut")
+    assert refused(deal, "subkontra game") == "chain_capped"

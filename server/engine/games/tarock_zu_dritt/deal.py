@@ -50,6 +50,9 @@ Phases and their moves (canonical text in quotes):
     1, semi-ouvert the declarer's. Trischaken: the talon cards go one by one to the
     winners of the first six tricks. A negative game ends as soon as its result is fixed.
 
+The game's own play rules are hooks of the trick core in :mod:`.play`; the outcome comes
+from :mod:`.outcome`, the refusals' texts from :mod:`.errors`.
+
 Decisions where the text and DECISIONS.md are silent (players of the region would expect
 these):
 
@@ -81,13 +84,8 @@ from server.engine.games.tarock_zu_dritt.contracts import (
     ANNOUNCEABLE,
     BIDS,
     BIRD_CARDS,
-    BIRD_TRICKS,
-    BIT_MOND,
-    BIT_PAGAT,
-    BIT_SKUS,
     CONTRACTS,
     LADDER,
-    TAROCKS,
     VORHANDSPIELE,
     TzdContract,
 )
@@ -96,6 +94,7 @@ from server.engine.games.tarock_zu_dritt.errors import (
     other_error,
     play_error,
 )
+from server.engine.games.tarock_zu_dritt.play import trick_play
 from server.engine.moves import MoveCodec, Verb
 from server.engine.tarock.auction import JOIN, Auction
 from server.engine.tarock.auction import PASS as PASS_CALL
@@ -109,9 +108,9 @@ from server.engine.tarock.doubling import (
     DoublingRules,
     token,
 )
-from server.engine.tarock.premiums import bird_play_mask
+from server.engine.tarock.premiums import PAGAT
 from server.engine.tarock.talon import mask_of
-from server.engine.tricks import Restriction, TrickPlay, trick_json
+from server.engine.tricks import TrickPlay, trick_json
 
 
 class Phase(StrEnum):
@@ -613,14 +612,9 @@ class TarockZuDrittDeal(Deal):
         assert doubling is not None
         if CODEC.is_verb(move, "announce"):
             return other_error(self.may_announce(seat, CODEC.arg_of(move)) or "premium_not_allowed")
-        word = CODEC.verb_of(move)[0]
-        if word in DOUBLING_WORDS:
-            try:
-                doubling.parse(CODEC.text(move))
-                probe = Doubling(doubling.rules, doubling.parties, seat, {})
-                probe.chains = {k: _copy_chain(c) for k, c in doubling.chains.items()}
-                probe.act(seat, CODEC.text(move))
-            except IllegalActionError as error:
+        if CODEC.verb_of(move)[0] in DOUBLING_WORDS:
+            error = doubling.refusal(seat, CODEC.text(move))
+            if error is not None:
                 return error
         return self.wrong_phase(move)
 
@@ -632,78 +626,16 @@ class TarockZuDrittDeal(Deal):
         self._phase = Phase.PLAY
         self.start_hands = tuple(self.hands)
         leader = 0 if row.leader == "vorhand" else self.declarers[0]
-        rules = row.trick_rules
-        if row.trischaken and not self.options["trischaken_stichzwang"]:
-            rules = CONTRACTS["dreier"].trick_rules
-        restrictions: list[Restriction] = []
-        if row.kind != "positive":
-            restrictions.append(("pagat_last", self._pagat_last))
-        if self.announced:
-            restrictions.append(("bird_kept", self._birds_kept))
-        self.play = TrickPlay(
-            rules,
+        self.play = trick_play(
+            row,
             self.hands,
-            leader=leader,
-            tricks=16,
-            restrictions=restrictions,
-            winner_of=self._kaiserstich,
-            after_trick=self._talon_to_trick if row.trischaken else None,
-            ends_early=self._result_fixed if row.negative else None,
+            leader,
+            declarers=self.declarers,
+            announced=self.announced,
+            talon=self.talon,
+            trischaken_stichzwang=bool(self.options["trischaken_stichzwang"]),
         )
         self._to_move = leader
-
-    def _kaiserstich(self, cards: Sequence[int], best: int) -> int:
-        """Sküs, Mond and Pagat in one trick: the Pagat wins, in any order (TZ-A17); in a
-        Farbenspiel only when tarock was led."""
-        if (
-            sum(1 << c for c in cards) & (BIT_PAGAT | BIT_MOND | BIT_SKUS)
-            != BIT_PAGAT | BIT_MOND | BIT_SKUS
-        ):
-            return best
-        assert self.row is not None
-        if self.row.farben and not (TAROCKS >> cards[0]) & 1:
-            return best
-        return list(cards).index(BIT_PAGAT.bit_length() - 1)
-
-    def _pagat_last(self, play: TrickPlay, seat: int, legal: int) -> int:
-        """Negative games and Trischaken (TZ-A19): the Pagat is the last tarock, unless it
-        makes the Kaiserstich — then Stichzwang forces it."""
-        if not legal & BIT_PAGAT:
-            return legal
-        pile = sum(1 << c for c in play.trick)
-        if pile & (BIT_MOND | BIT_SKUS) == BIT_MOND | BIT_SKUS:
-            return BIT_PAGAT if play.rules.stichzwang else legal
-        if self.hands[seat] & TAROCKS & ~BIT_PAGAT:
-            return legal & ~BIT_PAGAT
-        return legal
-
-    def _birds_kept(self, play: TrickPlay, seat: int, legal: int) -> int:
-        """Announced birds are kept for their trick; forced out, the highest first; in its
-        trick a bird must be played when it may (TZ-A13, TZ-A14)."""
-        birds = [
-            (BIRD_CARDS[code], BIRD_TRICKS[code])
-            for code, who in self.announced.items()
-            if who == seat and code in BIRD_CARDS and (self.hands[seat] >> BIRD_CARDS[code]) & 1
-        ]
-        if not birds:
-            return legal
-        return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=True)
-
-    def _talon_to_trick(self, play: TrickPlay) -> None:
-        """Trischaken: the talon card of each of the first six tricks, in talon order, to
-        its winner (TZ-A23)."""
-        number = len(play.tricks)
-        if number <= len(self.talon):
-            play.won[play.tricks[-1][2]] |= 1 << self.talon[number - 1]
-
-    def _result_fixed(self, play: TrickPlay) -> bool:
-        """A negative game ends once every declarer has won or lost (TZ-A21)."""
-        assert self.row is not None
-        left = play.total - len(play.tricks)
-        need = self.row.tricks
-        return all(
-            play.tricks_won[d] > need or play.tricks_won[d] + left < need for d in self.declarers
-        )
 
     def _legal_in_play(self) -> list[Move]:
         assert self.play is not None
@@ -719,7 +651,7 @@ class TarockZuDrittDeal(Deal):
         if not 0 <= move < 54 or play is None:
             return self.wrong_phase(move)
         rule = play.explain(move) or "illegal_card"
-        if rule == "pagat_last" and (self.hands[seat] >> move) & 1 and move != PAGAT_CARD:
+        if rule == "pagat_last" and (self.hands[seat] >> move) & 1 and move != PAGAT:
             rule = "kaiserstich"
         suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
         return play_error(rule, suit=suit, card=TAROCK.code(move))
@@ -895,12 +827,3 @@ class TarockZuDrittDeal(Deal):
 
         outcome: JSON = self._cached("outcome", lambda: score(self))
         return outcome
-
-
-PAGAT_CARD = BIT_PAGAT.bit_length() - 1
-
-
-def _copy_chain(chain: Any) -> Any:
-    from server.engine.tarock.doubling import Chain
-
-    return Chain(chain.item, chain.owner, chain.against, chain.level, list(chain.callers))
