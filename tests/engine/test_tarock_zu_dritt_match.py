@@ -172,3 +172,15 @@ def test_a_wrong_deal_is_not_written() -> None:
     deal = RULES.new_deal(Dealt(TOP.hands, TOP.talon))
     with pytest.raises(IllegalActionError):
         match.record(deal)
+
+
+def test_a_fensterbankl_hangs_a_radl_too() -> None:
+    match = TarockZuDrittMatch.from_config(PLAYERS, CONFIG)
+    deal = finish(match.start_deal(TOP), "bid solodreier", "pass", "pass", "liege",
+                  "gut", "gut", "gut")  # fmt: skip
+    played = deal.outcome()
+    assert played is not None
+    # a deal settled with zero for everybody (here: the settlement set to zero)
+    setattr(deal, "outcome", lambda: {**played, "settlement": [0, 0, 0]})  # noqa: B010
+    match.record(deal)
+    assert match.next_setup().factor == 2 and match.to_json()["radl"]["pending"] == [3]

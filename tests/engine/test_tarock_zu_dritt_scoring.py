@@ -158,3 +158,14 @@ def test_saecke_silent_only_with_the_option() -> None:
     assert [(r.code, r.points, r.won) for r in announced][2:] == [
         ("sack", 4, True), ("doppelsack", 4, True),
     ]  # fmt: skip
+
+
+def test_the_thresholds_of_the_text_in_thirds() -> None:
+    from server.engine.games.tarock_zu_dritt.contracts import PREMIUMS
+    from server.engine.tarock.premiums import Sack
+
+    sack, doppelsack = (s for s in PREMIUMS.specs if isinstance(s, Sack))
+    # "mindestens 45/2 Blatt (Gegner bis incl. 24/1 Blatt)", "55/2 … (14/1)"
+    assert sack.threshold == parse_count("45/2") and 210 - sack.threshold == parse_count("24/1")
+    assert doppelsack.threshold == parse_count("55/2")
+    assert 210 - doppelsack.threshold == parse_count("14/1")
