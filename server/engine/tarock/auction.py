@@ -12,7 +12,11 @@ The Tarock family bids in four ways, all of them one :class:`Ladder` and one
   open with a word of its own (``"vorhand"``) below every bid; if nobody bids over it,
   it names one of the Vorhandspiele afterwards (the game's next phase);
 * **point steps** (Bayerisches Tarock, BT-A1/BT-A9): the ladder is built by
-  :func:`point_steps` (``"ich_spiele" < "hand" < "66" < … < "116" < "durch"``).
+  :func:`point_steps` (``"ich_spiele" < "hand" < "66" < … < "116" < "durch"``);
+* **joining an equal bid** (Tarock zu dritt's "-bei", TZ-A3): a bid listed in
+  ``joinable`` may be joined by another seat with the call ``"bei"`` ("Piccolo bei");
+  the joiners hold the bid together with its first bidder (:attr:`Auction.holders`);
+  an overbid drops them all, and each may then raise or pass.
 
 Seats are numbered in the order they speak (0 = Vorhand), which is also their priority.
 Bids are the ladder's words; ``"pass"`` and ``"hold"`` are the two other calls.
@@ -34,6 +38,7 @@ from dataclasses import dataclass, field
 
 PASS = "pass"
 HOLD = "hold"
+JOIN = "bei"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +51,8 @@ class Ladder:
     the next bid up). ``after`` names bids allowed only over one particular bid (Doppen's
     Unterer only over a Dreier, never as the first bid). ``opening``: the first seat's own
     first word, below every bid (Tarock zu dritt's "Vorhand!"); ``first_bids`` the bids
-    allowed as the first bid of the auction (empty: all).
+    allowed as the first bid of the auction (empty: all). ``joinable``: bids another seat
+    may join with ``"bei"`` (at most ``joins`` joiners per bid).
     """
 
     bids: tuple[str, ...]
@@ -56,6 +62,8 @@ class Ladder:
     after: Mapping[str, str] = field(default_factory=dict)
     opening: str | None = None
     first_bids: tuple[str, ...] = ()
+    joinable: tuple[str, ...] = ()
+    joins: int = 1
 
     #: Whether the legal calls are just pass and every higher bid (filled in after
     #: construction), and those calls for every place on the ladder.
@@ -63,13 +71,17 @@ class Ladder:
     tails: tuple[tuple[str, ...], ...] = field(default=(), init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        plain = self.jumps and not (self.holding or self.after or self.opening or self.first_bids)
+        plain = self.jumps and not (
+            self.holding or self.after or self.opening or self.first_bids or self.joinable
+        )
         object.__setattr__(self, "plain", plain)
         tails = tuple((PASS, *self.bids[floor:]) for floor in range(len(self.bids) + 1))
         object.__setattr__(self, "tails", tails)
         words = [*self.bids, *(() if self.opening is None else (self.opening,))]
-        if len(set(words)) != len(words) or {PASS, HOLD} & set(words):
-            raise ValueError("the words of a ladder must be unique and not pass/hold")
+        if len(set(words)) != len(words) or {PASS, HOLD, JOIN} & set(words):
+            raise ValueError("the words of a ladder must be unique and not pass/hold/bei")
+        if not set(self.joinable) <= set(self.bids) or (self.joinable and self.rounds == 1):
+            raise ValueError("'joinable' must name bids of a ladder that goes round")
         if self.rounds == 1 and self.holding:
             raise ValueError("holding needs more than one round")
         if not set(self.after) <= set(self.bids) or not set(self.after.values()) <= set(self.bids):
@@ -95,7 +107,9 @@ class Ladder:
         kept = tuple(b for b in self.bids if b in bids)
         after = {b: o for b, o in self.after.items() if b in kept and o in kept}
         first = tuple(b for b in self.first_bids if b in kept)
-        return Ladder(kept, self.rounds, self.holding, self.jumps, after, self.opening, first)
+        joinable = tuple(b for b in self.joinable if b in kept)
+        return Ladder(kept, self.rounds, self.holding, self.jumps, after, self.opening, first,
+                      joinable, self.joins)  # fmt: skip
 
 
 def point_steps(first: int, last: int, step: int = 5) -> tuple[str, ...]:
@@ -113,6 +127,20 @@ class Auction:
     ``to_move`` is the seat to speak (``None`` once finished), ``high`` the highest bid
     (or the opening; ``None`` while nobody bid), ``winner`` the seat holding it, ``calls``
     every ``(seat, call)`` in order. When everybody passed, ``winner`` stays ``None``.
+    ``joined`` lists the seats that joined the high bid with ``"bei"`` (first bidder
+    first in :attr:`holders`).
+
+    Joining a negative game (Tarock zu dritt, TZ-A3: "Piccolo bei"):
+
+    >>> tzd = Ladder(("dreier", "piccolo", "zweier"), opening="vorhand", joinable=("piccolo",))
+    >>> a = Auction(tzd, 3)
+    >>> for call in ("vorhand", "piccolo"): a.call(call)
+    >>> a.legal()
+    ('pass', 'bei', 'zweier')
+    >>> a.call("bei"); a.legal()
+    ('pass', 'zweier')
+    >>> a.call("pass"); a.finished, a.holders, a.high
+    (True, [1, 2], 'piccolo')
 
     Holding by priority (Doppen: V holds M's Zweier, M must go higher or pass):
 
@@ -131,6 +159,7 @@ class Auction:
         "calls",
         "finished",
         "high",
+        "joined",
         "ladder",
         "n",
         "passed",
@@ -148,7 +177,14 @@ class Auction:
         self.passed = [False] * seats
         self.spoken = [0] * seats
         self.calls: list[tuple[int, str]] = []
+        self.joined: list[int] = []
         self.finished = False
+
+    @property
+    def holders(self) -> list[int]:
+        """The seats holding the high bid: its first bidder, then the joiners (empty while
+        nobody bid)."""
+        return [] if self.winner is None else [self.winner, *self.joined]
 
     def legal(self) -> tuple[str, ...]:
         """The calls the seat to move may make: ``"pass"``, maybe ``"hold"`` or the
@@ -166,6 +202,8 @@ class Auction:
             assert winner is not None
             if seat < winner:
                 calls.append(HOLD)
+        if high in ladder.joinable and seat not in self.holders and len(self.joined) < ladder.joins:
+            calls.append(JOIN)
         if ladder.opening is not None and not self.calls and seat == 0:
             calls.append(ladder.opening)
         floor = ladder.rank(high)
@@ -185,7 +223,8 @@ class Auction:
 
     def explain(self, call: str) -> str | None:
         """Why the seat to move may not make ``call``: ``finished``, ``no_holding``
-        (holding is not allowed to it), ``bid_too_low``, ``not_after`` (a bid only over
+        (holding is not allowed to it), ``no_join`` (the high bid cannot be joined by it),
+        ``bid_too_low``, ``not_after`` (a bid only over
         another), ``not_first`` or ``unknown_bid``; ``None`` if it is legal.
 
         >>> a = Auction(Ladder(("dreier", "zweier"), rounds=1), 3)
@@ -199,6 +238,8 @@ class Auction:
         ladder = self.ladder
         if call == HOLD:
             return "no_holding"
+        if call == JOIN:
+            return "no_join"
         if call not in ladder.bids:
             return "unknown_bid"
         if ladder.rank(call) <= ladder.rank(self.high):
@@ -218,8 +259,12 @@ class Auction:
         self.spoken[seat] += 1
         if call == PASS:
             self.passed[seat] = True
+        elif call == JOIN:
+            self.joined.append(seat)
         else:
-            self.high = call if call != HOLD else self.high
+            if call != HOLD:
+                self.high = call
+                self.joined = []
             self.winner = seat
         self._advance(seat)
 
@@ -230,7 +275,8 @@ class Auction:
         else:
             active = [s for s in range(n) if not self.passed[s]]
             silent = [s for s in range(n) if not self.spoken[s]]
-            if not active or (active == [self.winner] and not silent):
+            holders = self.holders
+            if not active or (set(active) <= set(holders) and not silent):
                 self.to_move = None
             else:
                 nxt = (seat + 1) % n

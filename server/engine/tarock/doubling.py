@@ -323,20 +323,43 @@ class Doubling:
         (out of turn, an unknown item, the wrong side, the wrong word, beyond the cap).
         """
         word, item, against = self.parse(text)
-        self._check_turn(seat)
-        if word == GUT:
+        chain = self._checked(seat, word, item, against)
+        if chain is None:
             self.calls.append((seat, GUT))
             self.quiet += 1
             self._advance()
             return
-        assert item is not None
-        chain = self._chain(seat, item, against)
-        self._check_call(seat, chain, word)
         chain.level += 1
         chain.callers.append(seat)
         self.calls.append((seat, self.text_of(chain)))
         self.quiet = 0
         self._advance()
+
+    def _checked(self, seat: int, word: str, item: str | None, against: int | None) -> Chain | None:
+        """Check a read call by ``seat``; return the chain it raises (``None`` for "gut")."""
+        self._check_turn(seat)
+        if word == GUT:
+            return None
+        assert item is not None
+        chain = self._chain(seat, item, against)
+        self._check_call(seat, chain, word)
+        return chain
+
+    def refusal(self, seat: int, text: str) -> IllegalActionError | None:
+        """The error :meth:`act` would raise for ``seat``'s call ``text`` (``None`` if it is
+        legal), changing nothing; unreadable text still raises :class:`MalformedError`.
+
+        >>> d = Doubling(TAROCK_ZU_DRITT, (0, 1, 1), 0, {"game": 0})
+        >>> d.refusal(0, "kontra game").code, d.refusal(1, "kontra game").code
+        ('own_side_doubles', 'not_your_turn')
+        >>> d.act(0, "gut"); d.refusal(1, "kontra game") is None
+        True
+        """
+        try:
+            self._checked(seat, *self.parse(text))
+        except IllegalActionError as error:
+            return error
+        return None
 
     def text_of(self, chain: Chain) -> str:
         """The canonical text of the call that raised ``chain`` to its present level."""

@@ -1,0 +1,829 @@
+"""Tarock zu dritt: the rules value and the deal state machine.
+
+Implements ``shared/rules/tarock-zu-dritt.txt`` with the TZ rows of ``DECISIONS.md``.
+Seats are numbered in playing order, anticlockwise: 0 = Vorhand (the dealer's right),
+1 = Mittelhand, 2 = Hinterhand (the dealer).
+
+The deal: eight cards each to V, M, H, then the talon (two halves of three), then eight
+each again. After a knock (the deal option ``geklopft``, set by the table) the talon is
+dealt first and then three packets of 16; Vorhand chooses a packet first, then
+Mittelhand, Hinterhand keeps the last (phase ``packet``, ``"packet 1|2|3"``).
+
+Phases and their moves (canonical text in quotes):
+
+``auction`` (Phase I, TZ-A1, TZ-A3)
+    Vorhand opens with ``"vorhand"`` ("Vorhand!") or a game (``"bid dreier"``); she may
+    not pass. Then in turn: a strictly higher game or ``"pass"`` ("weiter", final). No
+    holding; one's own bid is raised only after being overbid (the turn comes back only
+    then). The same negative game may be joined once with ``"bei"`` ("Piccolo bei"): both
+    play it, each against each other player, the first announcer leads.
+``choose``
+    Vorhand's "Vorhand!" stood (both others passed): she chooses ``"bid trischaken"`` or
+    ``"bid sechserdreier"``.
+``talon`` (Phase II)
+    Dreier and Farbdreier: the talon is laid open, ``"take 1|2"`` (upper or lower half);
+    Zweier and Farbenzweier: ``"take 1|2|3"`` (one of three pairs); Einer and Farbeneiner:
+    ``"take 1"`` … ``"take 6"`` (any one card, in talon order) (TZ-A4). The cards left go
+    to the opponents' pile. Sechserdreier: the whole talon, unseen by the others, no
+    choice. Solo and negative games: no talon (Solo: it counts for the opponents).
+``discard``
+    As many discards as cards taken: never Könige or Trullstücke; in positive games
+    tarock only when forced (face up); in Farbenspiele tarock face down and suit cards
+    only when forced (face up) (TZ-A5). Discards count for the declarer.
+``announce``
+    The declarer announces premiums (``"announce pagat"`` … ``"announce valat"``; birds
+    only with the bird in hand; Doppelsack after the own side's Sack) and ends with
+    ``"liege"`` ("ich liege"). Negative games and Trischaken have none.
+``kontra`` (Phase III, TZ-A9)
+    From the declarer's right, in turn: ``"gut"``, ``"kontra game"``, ``"rekontra
+    game"``, ``"subkontra game"`` and the same on each announced premium, or a further
+    announcement; the phase ends after three ``"gut"`` in a row. In negative games each
+    opponent doubles for himself (``"kontra game@1"``). Trischaken has no Phase III.
+``play``
+    ``"play HK"``. Farb- and Tarockzwang always; Stichzwang in negative games and
+    Trischaken; Farbausspielzwang and no trick power of tarock in Farbenspiele; the
+    Kaiserstich (Sküs, Mond and Pagat in one trick: the Pagat wins) in any order, in
+    Farbenspiele only when tarock was led; the Pagat as the last tarock in negative games
+    and Trischaken unless it makes the Kaiserstich (then Stichzwang forces it); announced
+    birds kept for their trick, forced out the highest first. The declarer leads in
+    negative games, Vorhand otherwise (TZ-A7). Ouvert: every hand lies open after trick
+    1, semi-ouvert the declarer's. Trischaken: the talon cards go one by one to the
+    winners of the first six tricks. A negative game ends as soon as its result is fixed.
+
+The game's own play rules are hooks of the trick core in :mod:`.play`; the outcome comes
+from :mod:`.outcome`, the refusals' texts from :mod:`.errors`.
+
+Decisions where the text and DECISIONS.md are silent (players of the region would expect
+these):
+
+* The regular deal gives the talon between the two rounds of eight ("dazwischen").
+* At most one "bei" per game (two declarers); a third player overbids or passes.
+* In a "bei" game every player is his own side: the first declarer's game is the item
+  ``game``, the joiner's ``bei``, each doubled per other player.
+* Phase III starts with the seat after the declarer (the first declarer in a "bei"
+  game, Vorhand in a Vorhandspiel) and ends after three "gut" in a row.
+* The Doppelsack can be announced only after the same side announced the Sack.
+* The talon of a negative game lies aside unseen and counts for nobody; the cards given
+  to the first six Trischaken tricks are not shown before the end of the deal.
+* Vorhand leads in Trischaken and in the Sechserdreier.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
+from server.engine.bits import cards_of, nth_card
+from server.engine.cards import TAROCK
+from server.engine.counting import PointCounter, format_thirds
+from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.tarock_zu_dritt.contracts import (
+    ANNOUNCEABLE,
+    BIDS,
+    BIRD_CARDS,
+    CONTRACTS,
+    LADDER,
+    VORHANDSPIELE,
+    TzdContract,
+)
+from server.engine.games.tarock_zu_dritt.errors import (
+    auction_error,
+    other_error,
+    play_error,
+)
+from server.engine.games.tarock_zu_dritt.play import trick_play
+from server.engine.moves import MoveCodec, Verb
+from server.engine.tarock.auction import JOIN, Auction
+from server.engine.tarock.auction import PASS as PASS_CALL
+from server.engine.tarock.discards import honours
+from server.engine.tarock.doubling import (
+    GUT,
+    SKOTY_TROPHY,
+    TAROCK_ZU_DRITT,
+    TAROCK_ZU_DRITT_NEGATIVE,
+    Doubling,
+    DoublingRules,
+    token,
+)
+from server.engine.tarock.premiums import PAGAT
+from server.engine.tarock.talon import mask_of
+from server.engine.tricks import TrickPlay, trick_json
+
+
+class Phase(StrEnum):
+    """The phases of a deal (see the module text)."""
+
+    PACKET = "packet"
+    AUCTION = "auction"
+    CHOOSE = "choose"
+    TALON = "talon"
+    DISCARD = "discard"
+    ANNOUNCE = "announce"
+    KONTRA = "kontra"
+    PLAY = "play"
+    FINISHED = "finished"
+
+
+COUNTER = PointCounter(TAROCK)
+CARD_CODES = tuple(TAROCK.code(c) for c in range(len(TAROCK)))
+HONOURS = honours(TAROCK)
+#: The items that may be doubled: the game (the first declarer's), the second declarer's
+#: game in a "bei" game, every premium that can be announced.
+ITEMS = ("game", "bei", *ANNOUNCEABLE)
+DOUBLING_WORDS = ("kontra", "rekontra", "subkontra")
+ITEM_ARGS = tuple(token(i, s) for i in ITEMS for s in (None, 0, 1, 2))
+ALL_GAMES = tuple(CONTRACTS)
+
+
+def _unknown_contract(word: str) -> MalformedError:
+    games = ", ".join(ALL_GAMES)
+    return MalformedError(
+        "unknown_contract",
+        f"'{word}' is not a game of Tarock zu dritt ({games})",
+        f"'{word}' ist kein Spiel des Tarock zu dritt ({games})",
+    )
+
+
+#: The moves: ``play <card>`` is move ``card``; the rest follow in this order.
+CODEC = MoveCodec(
+    [
+        Verb("play", CARD_CODES, what="card", read=TAROCK.parse),
+        Verb("discard", CARD_CODES, what="card", read=TAROCK.parse),
+        Verb("pass", aliases=("weiter",)),
+        Verb("vorhand"),
+        Verb("bid", ALL_GAMES, what="contract", bad=_unknown_contract),
+        Verb(JOIN),
+        Verb("packet", ("1", "2", "3"), what="packet"),
+        Verb("take", ("1", "2", "3", "4", "5", "6"), what="talon part"),
+        Verb("announce", ANNOUNCEABLE, bad=lambda arg: malformed_action(f"announce {arg}")),
+        Verb("liege", aliases=("fertig",)),
+        Verb(GUT),
+        *(Verb(word, ITEM_ARGS, what="item") for word in DOUBLING_WORDS),
+    ]
+)
+DISCARD = CODEC.base["discard"]
+PASS = CODEC.move("pass")
+VORHAND = CODEC.move("vorhand")
+BID = CODEC.base["bid"]
+BEI = CODEC.move(JOIN)
+PACKET = CODEC.base["packet"]
+TAKE = CODEC.base["take"]
+ANNOUNCE = CODEC.base["announce"]
+LIEGE = CODEC.move("liege")
+GUT_MOVE = CODEC.move(GUT)
+#: The move of every auction call.
+CALL_MOVES = {
+    PASS_CALL: PASS,
+    "vorhand": VORHAND,
+    JOIN: BEI,
+    **{bid: CODEC.move("bid", bid) for bid in BIDS},
+}
+CALL_OF = {move: call for call, move in CALL_MOVES.items()}
+
+
+class TarockZuDritt(Rules["TarockZuDrittDeal"]):
+    """The game Tarock zu dritt (house rules "Speisezettel de luxe"), three seats, 54 cards."""
+
+    name = "tarock-zu-dritt"
+    title = "Tarock zu dritt"
+    pack = TAROCK
+    seats = 3
+    hand_size = 16
+    talon_size = 6
+    default_seat_names = ("V", "M", "H")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "stille_saecke",
+            False,
+            (False, True),
+            "Stille Säcke: Sack und Doppelsack zählen auch unangesagt (je 1).",
+            "Silent Säcke: Sack and Doppelsack count unannounced too (1 each).",
+        ),
+        Option(
+            "trischaken_stichzwang",
+            True,
+            (True, False),
+            "Trischaken mit Stichzwang (ohne: nur Farb- und Tarockzwang).",
+            "Trischaken with Stichzwang (without: only Farb- and Tarockzwang).",
+        ),
+        Option(
+            "skoty",
+            False,
+            (False, True),
+            "Skoty-Trophy: nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln.",
+            "Skoty-Trophy: a single Kontra only, no silent Säcke, no stacked Radln.",
+        ),
+        Option(
+            "geklopft",
+            False,
+            (False, True),
+            "Geklopft: Talon zuerst, dann 16 Karten am Stück; die Vorhand wählt zuerst.",
+            "Knocked: the talon first, then 16 cards at once; Vorhand chooses first.",
+            per_room=False,
+        ),
+    )
+
+    def deal_cards(self, order: Sequence[int]) -> Dealt:
+        """Eight cards each to V, M, H, the talon (top first), eight each again. After a
+        knock the same cards are three blind packets of 16 (see the module text)."""
+        if len(order) != len(self.pack) or sum(1 << c for c in order) != self.pack.full:
+            raise ValueError("order must be a permutation of the pack")
+        bits = [1 << c for c in order]
+        hands = tuple(
+            sum(bits[8 * s : 8 * s + 8]) + sum(bits[30 + 8 * s : 38 + 8 * s]) for s in range(3)
+        )
+        return Dealt(hands, tuple(order[24:30]))
+
+    def deal_type(self) -> type[TarockZuDrittDeal]:
+        """Deals start in the auction (after a knock: the choice of packets)."""
+        return TarockZuDrittDeal
+
+    def summarize(self, outcome: JSON) -> JSON:
+        """Contract, declarer and result of a stored outcome (see :mod:`.outcome`)."""
+        from server.engine.games.tarock_zu_dritt.outcome import summarize
+
+        return summarize(outcome)
+
+
+class TarockZuDrittDeal(Deal):
+    """One deal of Tarock zu dritt (see the module text for the phases)."""
+
+    Phase = Phase
+    codec = CODEC
+
+    def _start(self) -> None:
+        """Check the dealer's seat and set up the deal's state."""
+        if self.dealer != self.seat_names[2]:
+            raise MalformedError(
+                "bad_dealer",
+                "the dealer is Hinterhand (seat 2)",
+                "Der Geber ist die Hinterhand (Sitz 2)",
+            )
+        self.talon = self.dealt.talon
+        self.packets = list(self.dealt.hands)
+        self.packet_of = [-1, -1, -1]
+        self.auction = Auction(LADDER, 3)
+        self.row: TzdContract | None = None
+        self.declarers: list[int] = []
+        self.taken = 0  # talon cards the declarer took
+        self.rest = 0  # talon cards for the opponents
+        self.talon_open = False  # the talon lies open (Dreier, Zweier, Einer games)
+        self.discards = 0
+        self.open_discards = 0
+        self.discards_left = 0
+        self.announced: dict[str, int] = {}
+        self.doubling: Doubling | None = None
+        self.start_hands: tuple[int, ...] = ()
+        self.play: TrickPlay | None = None
+        self._cache_at = -1
+        self._cache: dict[str, Any] = {}
+        if self.options["geklopft"]:
+            self.hands = [0, 0, 0]
+            self._phase = Phase.PACKET
+        else:
+            self.hands = list(self.dealt.hands)
+            self._phase = Phase.AUCTION
+        self._to_move: int | None = 0
+
+    # ------------------------------------------------------------------ state
+
+    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
+        """Values derived from the state, dropped when the position changes."""
+        position = len(self.history)
+        if self._cache_at != position:
+            self._cache_at = position
+            self._cache = {}
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    @property
+    def contract(self) -> str:
+        """The contract's code (``""`` until it is known)."""
+        return "" if self.row is None else self.row.name
+
+    @property
+    def declarer(self) -> int | None:
+        """The (first) declarer, or the high bidder during the auction."""
+        if self.declarers:
+            return self.declarers[0]
+        return self.auction.winner
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """The tricks taken: ``(leader, cards, winner)``."""
+        return [] if self.play is None else self.play.tricks
+
+    @property
+    def won(self) -> list[int]:
+        """Each seat's won cards (Trischaken: with its talon cards)."""
+        return [0, 0, 0] if self.play is None else self.play.won
+
+    def parties(self) -> tuple[int, ...]:
+        """Each seat's side: the declarer 0 and the opponents 1; in a "bei" game every
+        seat its own; in Trischaken every seat its own."""
+        row = self.row
+        if row is None or row.trischaken or len(self.declarers) > 1:
+            return (0, 1, 2)
+        return tuple(0 if s in self.declarers else 1 for s in range(3))
+
+    @property
+    def thirds_to_win(self) -> int:
+        """35 Punkte 2 Blatt, in thirds (TZ-A6)."""
+        return 107
+
+    # ------------------------------------------------------------------ the fast path
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted (cached until the next action)."""
+        if self._to_move is None:
+            return []
+        handler = self._handlers[self._phase].legal
+        moves: list[Move] = self._cached("legal", lambda: sorted(handler(self)))
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
+        play = self.play
+        if self._phase is Phase.PLAY and 0 <= move < 54:
+            assert play is not None
+            return bool((play.legal() >> move) & 1)
+        return move in self.legal_moves()
+
+    def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
+        """A uniformly random legal move; card plays are drawn straight from the legal mask."""
+        play = self.play
+        if self._phase is Phase.PLAY and play is not None:
+            legal = play.legal()
+            return None, nth_card(legal, int(rng.random() * legal.bit_count()))
+        return None, rng.choice(self.legal_moves())
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A uniformly random legal move of the seat to move."""
+        return self.random_action(rng)[1]
+
+    # ------------------------------------------------------------------ packet
+
+    def _legal_in_packet(self) -> list[Move]:
+        return [PACKET + p for p in range(3) if p not in self.packet_of]
+
+    def _apply_in_packet(self, seat: int, move: Move) -> None:
+        self.packet_of[seat] = move - PACKET
+        self.hands[seat] = self.packets[move - PACKET]
+        if seat == 1:  # Hinterhand keeps the last packet
+            (last,) = (p for p in range(3) if p not in self.packet_of)
+            self.packet_of[2] = last
+            self.hands[2] = self.packets[last]
+            self._phase = Phase.AUCTION
+            self._to_move = 0
+        else:
+            self._to_move = seat + 1
+
+    # ------------------------------------------------------------------ auction
+
+    def _legal_in_auction(self) -> list[Move]:
+        calls = self.auction.legal()
+        if not self.auction.calls:  # Vorhand must speak: "Vorhand!" or a game
+            calls = tuple(c for c in calls if c != PASS_CALL)
+        return [CALL_MOVES[c] for c in calls]
+
+    def _apply_in_auction(self, seat: int, move: Move) -> None:
+        auction = self.auction
+        auction.call(CALL_OF[move])
+        if not auction.finished:
+            assert auction.to_move is not None
+            self._to_move = auction.to_move
+            return
+        if auction.high == LADDER.opening:
+            self._phase = Phase.CHOOSE
+            self._to_move = 0
+            return
+        assert auction.high is not None
+        self._set_contract(CONTRACTS[auction.high], auction.holders)
+
+    def _explain_in_auction(self, seat: int, move: Move) -> IllegalActionError:
+        high = self.auction.high or ""
+        if move == PASS:
+            return auction_error("vorhand_must_speak", high=high)
+        if move == VORHAND:
+            return auction_error("not_vorhand", high=high)
+        if move in CALL_OF:
+            code = self.auction.explain(CALL_OF[move]) or "unknown_bid"
+            return auction_error(code, high=high)
+        if CODEC.is_verb(move, "bid"):
+            return auction_error("vorhandspiel_only", high=high)
+        return self.wrong_phase(move)
+
+    # ------------------------------------------------------------------ choose
+
+    def _legal_in_choose(self) -> list[Move]:
+        return [CODEC.move("bid", name) for name in VORHANDSPIELE]
+
+    def _apply_in_choose(self, seat: int, move: Move) -> None:
+        self._set_contract(CONTRACTS[CODEC.arg_of(move)], [0])
+
+    def _set_contract(self, row: TzdContract, declarers: Sequence[int]) -> None:
+        self.row = row
+        self.declarers = list(declarers)
+        declarer = self.declarers[0]
+        if row.trischaken:
+            self._begin_play()
+        elif row.negative:
+            self._begin_kontra()
+        elif row.talon_rule.kind == "none":
+            self._phase = Phase.ANNOUNCE
+            self._to_move = declarer
+        elif row.talon_rule.kind == "hidden":
+            (self.taken,) = row.talon_rule.choices(self.talon)
+            self.hands[declarer] |= self.taken
+            self._to_discard(row)
+        else:
+            self.talon_open = True
+            self._phase = Phase.TALON
+            self._to_move = declarer
+
+    # ------------------------------------------------------------------ talon
+
+    def talon_choices(self) -> list[int]:
+        """The masks the declarer may take, in talon order (``"take 1"`` is the first)."""
+        assert self.row is not None
+        return self.row.talon_rule.choices(self.talon)
+
+    def _legal_in_talon(self) -> list[Move]:
+        return [TAKE + i for i in range(len(self.talon_choices()))]
+
+    def _apply_in_talon(self, seat: int, move: Move) -> None:
+        assert self.row is not None
+        self.taken = self.talon_choices()[move - TAKE]
+        self.rest = mask_of(self.talon) & ~self.taken
+        self.hands[seat] |= self.taken
+        self._to_discard(self.row)
+
+    def _explain_in_talon(self, seat: int, move: Move) -> IllegalActionError:
+        if CODEC.is_verb(move, "take"):
+            return other_error("bad_talon_choice")
+        return self.wrong_phase(move)
+
+    def _to_discard(self, row: TzdContract) -> None:
+        self.discards_left = self.taken.bit_count()
+        self._phase = Phase.DISCARD
+        self._to_move = self.declarers[0]
+
+    # ------------------------------------------------------------------ discard
+
+    def _legal_in_discard(self) -> list[Move]:
+        assert self.row is not None
+        hand = self.hands[self.declarers[0]]
+        rule = self.row.discard_rule
+        return [DISCARD + c for c in cards_of(rule.discardable(hand, self.discards_left))]
+
+    def _apply_in_discard(self, seat: int, move: Move) -> None:
+        assert self.row is not None
+        card = move - DISCARD
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.discards |= bit
+        if self.row.discard_rule.face_up(card):
+            self.open_discards |= bit
+        self.discards_left -= 1
+        if not self.discards_left:
+            self._phase = Phase.ANNOUNCE
+
+    def _explain_in_discard(self, seat: int, move: Move) -> IllegalActionError:
+        if not CODEC.is_verb(move, "discard"):
+            return self.wrong_phase(move)
+        assert self.row is not None
+        card = move - DISCARD
+        code = self.row.discard_rule.explain(self.hands[seat], self.discards_left, card)
+        if code == "not_held":
+            return other_error("not_held")
+        if code == "never":
+            return other_error("discard_honour")
+        return other_error("discard_suit" if self.row.farben else "discard_tarock")
+
+    # ------------------------------------------------------------------ announce
+
+    def may_announce(self, seat: int, code: str) -> str | None:
+        """Why ``seat`` may not announce premium ``code`` now (an error code), or ``None``."""
+        row = self.row
+        if row is None or code not in row.premium_codes or code not in ANNOUNCEABLE:
+            return "premium_not_allowed"
+        if code in self.announced:
+            return "premium_twice"
+        card = BIRD_CARDS.get(code)
+        if card is not None and not (self.hands[seat] >> card) & 1:
+            return "bird_not_held"
+        parties = self.parties()
+        if code == "doppelsack":
+            sack = self.announced.get("sack")
+            if sack is None or parties[sack] != parties[seat]:
+                return "sack_first"
+        return None
+
+    def _announcements(self, seat: int) -> list[Move]:
+        return [
+            ANNOUNCE + i
+            for i, code in enumerate(ANNOUNCEABLE)
+            if self.may_announce(seat, code) is None
+        ]
+
+    def _legal_in_announce(self) -> list[Move]:
+        assert self._to_move is not None
+        return [*self._announcements(self._to_move), LIEGE]
+
+    def _apply_in_announce(self, seat: int, move: Move) -> None:
+        if move == LIEGE:
+            self._begin_kontra()
+            return
+        self.announced[CODEC.arg_of(move)] = seat
+
+    def _explain_in_announce(self, seat: int, move: Move) -> IllegalActionError:
+        if CODEC.is_verb(move, "announce"):
+            return other_error(self.may_announce(seat, CODEC.arg_of(move)) or "premium_not_allowed")
+        return self.wrong_phase(move)
+
+    # ------------------------------------------------------------------ kontra
+
+    def doubling_rules(self) -> DoublingRules:
+        """Kontra ×2, Rekontra ×4, Subkontra ×8; per opponent in negative games; Kontra
+        alone with the Skoty-Trophy (TZ-A9)."""
+        assert self.row is not None
+        per_opponent = self.row.negative
+        if self.options["skoty"]:
+            return DoublingRules(words=SKOTY_TROPHY.words, cap=1, per_opponent=per_opponent)
+        return TAROCK_ZU_DRITT_NEGATIVE if per_opponent else TAROCK_ZU_DRITT
+
+    def _begin_kontra(self) -> None:
+        parties = self.parties()
+        items = {"game": parties[self.declarers[0]]}
+        if len(self.declarers) > 1:
+            items["bei"] = parties[self.declarers[1]]
+        for code, seat in self.announced.items():
+            items[code] = parties[seat]
+        first = (self.declarers[0] + 1) % 3
+        self.doubling = Doubling(self.doubling_rules(), parties, first, items)
+        self._phase = Phase.KONTRA
+        self._to_move = self.doubling.to_move
+
+    def parse(self, text: str) -> Move:
+        """Read a move; in a negative game's Kontra round an opponent may leave out his
+        own seat (``"kontra game"`` for ``"kontra game@1"``) where only one chain is open
+        to him."""
+        move = super().parse(text)
+        doubling = self.doubling
+        if (
+            self._phase is Phase.KONTRA
+            and doubling is not None
+            and doubling.rules.per_opponent
+            and CODEC.verb_of(move)[0] in DOUBLING_WORDS
+            and "@" not in CODEC.arg_of(move)
+        ):
+            prefix = f"{CODEC.text(move)}@"
+            open_ = [m for m in self.legal_moves() if CODEC.text(m).startswith(prefix)]
+            if len(open_) == 1:
+                return open_[0]
+        return move
+
+    def _legal_in_kontra(self) -> list[Move]:
+        doubling = self.doubling
+        assert doubling is not None and self._to_move is not None
+        moves = [CODEC.by_text[text] for text in doubling.legal_texts()]
+        return [*moves, *self._announcements(self._to_move)]
+
+    def _apply_in_kontra(self, seat: int, move: Move) -> None:
+        doubling = self.doubling
+        assert doubling is not None
+        if CODEC.is_verb(move, "announce"):
+            code = CODEC.arg_of(move)
+            self.announced[code] = seat
+            doubling.announce(seat, code)
+        else:
+            doubling.act(seat, CODEC.text(move))
+        if doubling.finished:
+            self._begin_play()
+        else:
+            self._to_move = doubling.to_move
+
+    def _explain_in_kontra(self, seat: int, move: Move) -> IllegalActionError:
+        doubling = self.doubling
+        assert doubling is not None
+        if CODEC.is_verb(move, "announce"):
+            return other_error(self.may_announce(seat, CODEC.arg_of(move)) or "premium_not_allowed")
+        if CODEC.verb_of(move)[0] in DOUBLING_WORDS:
+            error = doubling.refusal(seat, CODEC.text(move))
+            if error is not None:
+                return error
+        return self.wrong_phase(move)
+
+    # ------------------------------------------------------------------ play
+
+    def _begin_play(self) -> None:
+        row = self.row
+        assert row is not None
+        self._phase = Phase.PLAY
+        self.start_hands = tuple(self.hands)
+        leader = 0 if row.leader == "vorhand" else self.declarers[0]
+        self.play = trick_play(
+            row,
+            self.hands,
+            leader,
+            declarers=self.declarers,
+            announced=self.announced,
+            talon=self.talon,
+            trischaken_stichzwang=bool(self.options["trischaken_stichzwang"]),
+        )
+        self._to_move = leader
+
+    def _legal_in_play(self) -> list[Move]:
+        assert self.play is not None
+        return cards_of(self.play.legal())
+
+    def _apply_in_play(self, seat: int, move: Move) -> None:
+        assert self.play is not None
+        self.play.play(move)
+        self._follow_tricks(self.play)
+
+    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
+        play = self.play
+        if not 0 <= move < 54 or play is None:
+            return self.wrong_phase(move)
+        rule = play.explain(move) or "illegal_card"
+        if rule == "pagat_last" and (self.hands[seat] >> move) & 1 and move != PAGAT:
+            rule = "kaiserstich"
+        suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
+        return play_error(rule, suit=suit, card=TAROCK.code(move))
+
+    # ------------------------------------------------------------------ views
+
+    def open_hands(self) -> int:
+        """The hands lying open: after trick 1 the declarer's (semi-ouvert) or all (ouvert)."""
+        row = self.row
+        if row is None or not row.ouvert or not self.tricks or self._phase is not Phase.PLAY:
+            return 0
+        seats = self.declarers if row.ouvert == "semi" else [0, 1, 2]
+        return sum(self.hands[s] for s in seats)
+
+    def action_seen_by(self, index: int, viewer: int | None) -> str:
+        """Face-down discards show only to the declarer (until the end)."""
+        seat, move = self.history[index]
+        if (
+            CODEC.is_verb(move, "discard")
+            and not (self.open_discards >> (move - DISCARD)) & 1
+            and viewer != seat
+            and self._phase is not Phase.FINISHED
+        ):
+            return "discard"
+        return self.move_text(move)
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator)."""
+        public, own = self.view_parts(seat)
+        return {**public, **own}
+
+    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """The part every seat sees alike (built once per position) and the seat's own:
+        its hand, its discards (the declarer), its legal actions, the outcome."""
+        finished = self._phase is Phase.FINISHED
+        own: JSON = {
+            "seat": seat,
+            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
+            "discards": TAROCK.codes(self.discards)
+            if finished or (seat is not None and seat in self.declarers)
+            else None,
+            "legal_actions": self.legal_texts()
+            if seat is not None and seat == self._to_move
+            else [],
+        }
+        if finished:
+            own["outcome"] = self.outcome()
+        return self._cached("public", self._public_view), own
+
+    def _public_view(self) -> JSON:
+        play = self.play
+        row = self.row
+        open_hands = self.open_hands()
+        return {
+            "game": self.rules.name,
+            "seats": list(self.seat_names),
+            "dealer": self.dealer,
+            "phase": str(self._phase),
+            "to_move": self._to_move,
+            "packets_chosen": [p for p in self.packet_of if p >= 0],
+            "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
+            "contract": self.contract or None,
+            "value": None if row is None else row.value,
+            "declarers": list(self.declarers) if self.declarers else [],
+            "high_bidder": self.auction.winner,
+            "talon": [TAROCK.code(c) for c in self.talon] if self.talon_open else None,
+            "talon_taken": TAROCK.codes(self.taken) if self.talon_open else [],
+            "discard_count": self.discards.bit_count(),
+            "open_discards": TAROCK.codes(self.open_discards),
+            "announced": [{"premium": c, "seat": s} for c, s in self.announced.items()],
+            "doubling": None if self.doubling is None else self.doubling.view(),
+            "open_hands": {
+                str(s): TAROCK.codes(self.hands[s] & open_hands)
+                for s in range(3)
+                if self.hands[s] & open_hands
+            },
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "trick": trick_json(TAROCK.code, 0, (), None)
+            if play is None
+            else play.trick_json(TAROCK.code),
+            "last_trick": trick_json(TAROCK.code, *play.tricks[-1])
+            if play is not None and play.tricks
+            else None,
+            "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
+        }
+
+    def hidden_from(self, seat: int | None) -> int:
+        """Cards ``seat`` may not see: other hands (unless open), the talon while unseen,
+        the declarer's face-down discards, the blind packets before they are chosen."""
+        if self._phase is Phase.FINISHED:
+            return 0
+        if self._phase is Phase.PACKET:
+            hidden = sum(self.packets) - (self.hands[seat] if seat is not None else 0)
+            return hidden | mask_of(self.talon)
+        hidden = 0
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                hidden |= hand
+        talon = mask_of(self.talon)
+        if not self.talon_open:  # taken unseen (Sechserdreier): a hand's cards from then on
+            hidden |= talon & ~self.taken
+        if seat is None or seat not in self.declarers:
+            hidden |= self.discards
+        public = self.open_discards | self.open_hands()
+        if self.talon_open:
+            public |= talon
+        return hidden & ~public
+
+    def replay_state(self) -> JSON:
+        """Every hand, the talon not taken, the discards, each seat's trick points and the
+        party count, every card open (never sent to a seat of a running deal)."""
+        party: JSON | None = None
+        piles = self.piles()
+        if piles is not None:
+            party = {
+                "declarer": format_thirds(COUNTER.thirds(piles[0])),
+                "opponents": format_thirds(COUNTER.thirds(piles[1])),
+            }
+        return {
+            "hands": [TAROCK.codes(h) for h in self.hands],
+            "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
+            "discards": TAROCK.codes(self.discards),
+            "card_points": [format_thirds(COUNTER.thirds(w)) for w in self.won],
+            "party_points": party,
+        }
+
+    def piles(self) -> tuple[int, int] | None:
+        """Positive games: the declarer's pile (tricks and discards) and the opponents'
+        (tricks and the talon not taken; the whole talon in the Solospiele); ``None``
+        otherwise."""
+        row = self.row
+        if row is None or row.kind != "positive" or self.play is None:
+            return None
+        declarer = self.declarers[0]
+        won = self.won
+        opponents = won[(declarer + 1) % 3] | won[(declarer + 2) % 3]
+        rest = mask_of(self.talon) & ~self.taken
+        return won[declarer] | self.discards, opponents | rest
+
+    def invariant_errors(self) -> list[str]:
+        """Every card ends in exactly one pile (full deals); card points add up to 70."""
+        errors: list[str] = []
+        if self._phase is not Phase.FINISHED:
+            return errors
+        assert self.row is not None
+        played = sum(1 << c for _l, cards, _w in self.tricks for c in cards)
+        if any(self.hands) and len(self.tricks) == 16:
+            errors.append("cards left in a hand after 16 tricks")
+        if played & self.discards:
+            errors.append("a discarded card was played")
+        rest = mask_of(self.talon) & ~self.taken
+        union = played | self.discards | rest | sum(self.hands)
+        if union != TAROCK.full:
+            errors.append("not every card is accounted for")
+        piles = self.piles()
+        if piles is not None:
+            if piles[0] & piles[1] or piles[0] | piles[1] != TAROCK.full:
+                errors.append("the two piles do not split the pack")
+            if COUNTER.thirds(piles[0]) + COUNTER.thirds(piles[1]) != 210:
+                errors.append("card points do not add up to 70")
+        full = len(self.tricks) == 16
+        if self.row.trischaken and full and sum(self.won) != TAROCK.full:
+            errors.append("the Trischaken piles do not hold every card")
+        return errors
+
+    # ------------------------------------------------------------------ outcome
+
+    def outcome(self) -> JSON | None:
+        """The result of the finished deal, or ``None`` while it runs."""
+        if self._phase is not Phase.FINISHED:
+            return None
+        from server.engine.games.tarock_zu_dritt.outcome import score
+
+        outcome: JSON = self._cached("outcome", lambda: score(self))
+        return outcome

@@ -1,0 +1,251 @@
+"""The Tarock zu dritt Partie: rounds of three deals, the Radl and the Schlussradl.
+
+* Three people play, listed in playing order (anticlockwise). The dealer passes to the
+  right, i.e. to the next person in that list; the three after the dealer are Vorhand,
+  Mittelhand and Hinterhand (the dealer). 'Hoch' is the first Vorhand.
+* A round is three deals. ``rounds`` regular rounds are played, then the Schlussradl
+  (TZ-A25): one more round that counts double and ends when the deal comes back to the
+  first Vorhand. With ``schlussradl="gstiess"`` the Partie goes on after the regular
+  rounds (at single value) until the player who held the Sküs (Gstieß) in the last
+  regular deal deals; the Schlussradl starts with that deal.
+* A Radl (TZ-A24): after a Trischaken and after a Fensterbankl (a deal settled with zero
+  for everybody) the next round (three deals) counts double; Radln overlap and multiply,
+  with the Schlussradl too (:class:`server.engine.match.Radl`); with the Skoty-Trophy
+  ("keine doppelten Radln") a deal counts at most double. A Radl still open when the
+  Partie ends lapses.
+* The sheet lists every deal with its factor, its points per person (the deal's
+  settlement times the factor) and the running totals; the running Radl is in
+  ``radl``. Money is points times the stake per point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from server.engine.base import JSON, Dealt, Option
+from server.engine.cards import TAROCK
+from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
+from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal
+from server.engine.match import DealSetup, Match, Radl, finished_outcome
+
+COLUMNS = ("number", "dealer", "contract", "declarer", "factor", "values", "totals")
+SKUS = TAROCK.parse("SK")
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of the score sheet."""
+
+    number: int
+    dealer: str
+    contract: str
+    declarer: str | None
+    factor: int
+    points: dict[str, int]
+    totals: dict[str, int]
+    note: str | None = None
+    detail: JSON = field(default_factory=dict)
+
+
+class TarockZuDrittMatch(Match):
+    """A Partie of Tarock zu dritt, computed purely from the outcomes of its deals."""
+
+    game = "tarock-zu-dritt"
+    kind = "points"
+    better = "higher"
+    match_options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "schlussradl",
+            "vorhand",
+            ("vorhand", "gstiess"),
+            "Schlussradl zur ersten Vorhand oder zum Gstieß.",
+            "The final Radl to the first Vorhand or to the Gstieß.",
+        ),
+    )
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        rounds: int = 4,
+        first_dealer: int = 0,
+        stake_cents: int = 10,
+        options: Mapping[str, object] | None = None,
+        schlussradl: str = "vorhand",
+    ) -> None:
+        self.rules = TarockZuDritt()
+        if len(players) != 3 or len(set(players)) != 3:
+            raise MalformedError(
+                "bad_players",
+                "Tarock zu dritt is played by three people",
+                "Tarock zu dritt spielen drei Personen",
+            )
+        if rounds < 1 or not 0 <= first_dealer < 3 or stake_cents < 0:
+            raise MalformedError(
+                "bad_match",
+                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
+                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
+            )
+        self.players = tuple(players)
+        self.rounds = rounds
+        self.first_dealer = first_dealer
+        self.stake_cents = stake_cents
+        self.options = self.rules.resolve_options(options)
+        self.schlussradl = schlussradl
+        self.radl = Radl(stack=not self.options["skoty"])
+        self.rows: list[SheetRow] = []
+        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: The number (0-based) of the deal that opens the Schlussradl, once known.
+        self.final_from: int | None = None if schlussradl == "gstiess" else 3 * rounds
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The Partie from a stored config (see :meth:`Match.from_config`)."""
+        extra = cls.read_match_options(config)
+        return cls(
+            players,
+            rounds=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            options=config.get("options"),
+            schlussradl=str(extra["schlussradl"]),
+        )
+
+    @property
+    def total_deals(self) -> int | None:
+        """The number of deals of the whole Partie (``None`` while the Gstieß decides)."""
+        return None if self.final_from is None else self.final_from + 3
+
+    @property
+    def finished(self) -> bool:
+        """Whether the Schlussradl has been played."""
+        total = self.total_deals
+        return total is not None and len(self.rows) >= total
+
+    def in_schlussradl(self, number: int) -> bool:
+        """Whether deal ``number`` (0-based) belongs to the Schlussradl."""
+        return self.final_from is not None and number >= self.final_from
+
+    def next_setup(self) -> DealSetup:
+        """The dealer, seats, options and factor of the next deal."""
+        if self.finished:
+            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
+        number = len(self.rows)
+        dealer = (self.first_dealer + number) % 3
+        seats = tuple(self.players[(dealer + k) % 3] for k in (1, 2, 3))
+        factor = self.radl.factor()
+        note = None
+        if self.in_schlussradl(number):
+            factor = factor * 2 if self.radl.stack else 2
+            note = "schlussradl"
+        elif factor > 1:
+            note = "radl"
+        return DealSetup(
+            number + 1, self.players[dealer], seats, None, dict(self.options), note,
+            factor=factor,
+        )  # fmt: skip
+
+    def start_deal(self, dealt: Dealt) -> TarockZuDrittDeal:
+        """Create the next deal from the dealt cards."""
+        setup = self.next_setup()
+        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+
+    def record(self, deal: TarockZuDrittDeal) -> SheetRow:
+        """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
+        setup = self.next_setup()
+        outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
+        points = dict.fromkeys(self.players, 0)
+        for seat, amount in enumerate(outcome["settlement"]):
+            points[setup.seats[seat]] += amount * setup.factor
+        for name, amount in points.items():
+            self.totals[name] += amount
+        declarer = outcome["declarer"]
+        row = SheetRow(
+            number=setup.number,
+            dealer=setup.dealer,
+            contract=outcome["contract"],
+            declarer=None if declarer is None else setup.seats[declarer],
+            factor=setup.factor,
+            points=points,
+            totals=dict(self.totals),
+            note=setup.note,
+            detail={k: v for k, v in outcome.items() if k != "tricks"},
+        )
+        self.rows.append(row)
+        self.radl.next_deal()
+        fensterbankl = not any(outcome["settlement"])
+        if CONTRACTS[outcome["contract"]].trischaken or fensterbankl:
+            self.radl.add(3)
+        if self.final_from is None and len(self.rows) == 3 * self.rounds:
+            self._find_the_gstiess(deal, setup.seats)
+        return row
+
+    def _find_the_gstiess(self, deal: TarockZuDrittDeal, seats: Sequence[str]) -> None:
+        """After the last regular deal: the Schlussradl starts when the holder of the Sküs
+        deals (in the talon: with the first Vorhand's round)."""
+        number = len(self.rows)
+        holder = next((s for s, hand in enumerate(deal.dealt.hands) if hand >> SKUS & 1), None)
+        if deal.options["geklopft"] and holder is not None:
+            holder = deal.packet_of.index(holder)
+        if holder is None:
+            self.final_from = number
+            return
+        target = self.players.index(seats[holder])
+        next_dealer = (self.first_dealer + number) % 3
+        self.final_from = number + (target - next_dealer) % 3
+
+    def standing(self) -> dict[str, int]:
+        """Each person's points so far."""
+        return dict(self.totals)
+
+    def balances_cents(self) -> dict[str, int]:
+        """Each person's total in cents at the stake per point."""
+        return {name: pts * self.stake_cents for name, pts in self.totals.items()}
+
+    def to_json(self) -> JSON:
+        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
+        total = self.total_deals
+        return {
+            "game": self.game,
+            "kind": self.kind,
+            "better": self.better,
+            "players": list(self.players),
+            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "start": dict.fromkeys(self.players, 0),
+            "rounds": self.rounds,
+            "deals": total,
+            "stake_cents": self.stake_cents,
+            "rows": [
+                {
+                    "number": r.number,
+                    "dealer": r.dealer,
+                    "sitting_out": None,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "factor": r.factor,
+                    "values": dict(r.points),
+                    "points": r.points,
+                    "totals": r.totals,
+                    "note": r.note,
+                    "obligatory": False,
+                }
+                for r in self.rows
+            ],
+            "totals": dict(self.totals),
+            "progress": {"done": len(self.rows), "of": total},
+            "radl": {
+                **self.radl.to_json(),
+                "schlussradl": self.final_from is not None and len(self.rows) >= self.final_from,
+            },
+            "lines": [],
+            "pots": {},
+            "finished": self.finished,
+            "placings": self.placings(),
+            "balances_cents": self.balances_cents(),
+            "payments": [
+                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
+            ],
+        }
