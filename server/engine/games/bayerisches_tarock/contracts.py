@@ -122,9 +122,17 @@ REIZ_LADDER = reiz_ladder(bettel=False)
 WISH_LADDER = Ladder(
     tuple(c.name for c in sorted(CONTRACTS.values(), key=lambda c: c.rank) if c.rank), rounds=1
 )
-#: Every word of every auction (the codec's ``bid`` arguments).
-BID_WORDS: tuple[str, ...] = tuple(
-    dict.fromkeys([*reiz_ladder(bettel=True).bids, *WISH_LADDER.bids])
+#: Every word of every auction (the codec's ``bid`` arguments), in an order that keeps
+#: both ladders in order (the legal moves are listed by move number).
+BID_WORDS: tuple[str, ...] = (
+    ICH_SPIELE,
+    "frage",
+    "frage_herz",
+    HAND,
+    "hand_herz",
+    BETTEL,
+    *POINT_BIDS,
+    DURCH,
 )
 #: What the declarer may announce as his game after the Reizen: the Stock game, a Hand game
 #: at 61, the Bettel, or a Hand game with a point target (his bid, or higher when he raises
