@@ -13,7 +13,7 @@ from server.engine.match import PotMove
 from tests.engine.bayerisches_tarock_deals import B2, B3, B4, dealt, first_legal_to_end, play
 
 GUT3 = ("gut", "gut", "gut")
-B3_ORDER = "HA H10 HK HO HU H9 H8 H7 H6 EA GA".split()
+B3_ORDER = ["HA", "H10", "HK", "HO", "HU", "H9", "H8", "H7", "H6", "EA", "GA"]
 PLAYERS = ("Anna", "Bernd", "Catrin")
 
 
