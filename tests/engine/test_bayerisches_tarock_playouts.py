@@ -23,6 +23,7 @@ from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
 from server.engine.infoset import InfosetOracle
 from server.engine.playout import run_playouts
 from server.engine.record import dump_record, load_record
+from server.engine.replay import replay_steps
 
 GAME = "bayerisches-tarock"
 GOLDEN = sorted((Path(__file__).parent.parent / "golden" / GAME / "records").glob("*.json"))
@@ -56,6 +57,7 @@ def test_a_thousand_random_deals_keep_every_invariant() -> None:
         {"selbststeigern": True, "bettel_beim_reizen": True},
         {"berliner": "herz", "frage_nur_herz": True},
         {"kontra": "off", "berliner": "on"},
+        {"kontra_rollentausch": True, "selbststeigern": True},
     ],
 )
 def test_random_deals_with_house_rules(options: dict[str, object]) -> None:
@@ -104,3 +106,18 @@ def test_golden_records_replay_to_their_outcome(path: Path) -> None:
 def test_there_are_golden_records_of_every_kind() -> None:
     contracts = {json.loads(p.read_text(encoding="utf-8"))["outcome"]["contract"] for p in GOLDEN}
     assert {"frage", "hand", "durch", "bettel", "hand_herz", "thrown_in"} <= contracts
+
+
+@pytest.mark.parametrize("path", GOLDEN[:4], ids=lambda p: p.stem)
+def test_the_archive_replays_a_record_step_by_step(path: Path) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    replay = replay_steps(record)
+    steps = replay["steps"]
+    assert len(steps) == len(record["actions"]) + 1
+    assert steps[0]["hands"] == record["hands"] and steps[0]["talon"] == record["talon"]
+    assert replay["outcome"] == record["outcome"]
+    last = steps[-1]
+    assert last["phase"] == "finished" and last["to_move"] is None
+    augen = record["outcome"]["augen"]
+    assert last["party_points"] == {k: str(v) for k, v in augen.items()}
+    assert len(replay["tricks"]) == len(record["outcome"]["tricks"])

@@ -420,3 +420,75 @@ def test_berliner_in_herz_and_with_the_dealer_sitting_out() -> None:
     four = new_deal(B1, {"berliner": "on"}, dealer="Dora")
     play(four, "pass", "pass")
     assert "bid ich_spiele" not in legal(four)
+
+
+def test_durch_ends_with_the_first_trick_lost() -> None:
+    deal = play(new_deal(B1), "bid ich_spiele", "bid durch", "pass", "pass", "trump H", *GUT3)
+    assert (deal.declarer, deal.contract) == (1, "durch")
+    play(deal, "play EA", "play E6")
+    assert legal(deal) == ["play H8", "play H7", "play H6"]  # Catrin must trump
+    play(deal, "play H6")
+    assert deal.finished and len(deal.tricks) == 1
+    outcome = deal.outcome()
+    assert outcome is not None
+    # 1 + Hand 1 + Durch as the twelfth announced step = 14 to each opponent
+    assert (outcome["declarer_won"], outcome["units"]) == (False, 14)
+    assert outcome["settlement"] == [14, -28, 14]
+    assert deal.invariant_errors() == []
+    # the opponents have EA + E6 + H6 = 11, Bernd the unseen Stock S10 S7 S6 = 10
+    summary = BayerischesTarock().summarize(outcome)
+    assert summary == {"contract": "durch", "declarer": 1, "declarer_won": False, "solo": True,
+                       "card_points": [11, 10, 11]}  # fmt: skip
+
+
+def test_sixty_to_sixty_loses_and_the_units_of_a_lost_game() -> None:
+    from server.engine.games.bayerisches_tarock.scoring import declarer_wins, reiz_lost_units
+
+    assert declarer_wins(60, 61) is False and declarer_wins(61, 61) is True
+    assert declarer_wins(70, 71) is False and declarer_wins(71, 71) is True
+    assert reiz_lost_units(target=61, hand=False) == 1  # a lost Stock game
+    assert reiz_lost_units(target=61, hand=True) == 2  # a lost Hand
+    assert reiz_lost_units(target=116, hand=True) == 13
+
+
+def test_kontra_with_the_literal_role_switch() -> None:
+    deal = play(new_deal(B1, {"kontra_rollentausch": True}), "bid ich_spiele", "bid 66",
+                "pass", "pass", "trump S", "kontra game", "gut", "gut", "gut")  # fmt: skip
+    assert deal.roles_switched
+    outcome = first_legal_to_end(deal).outcome()
+    assert outcome is not None
+    # the opponents, now the playing party, reach 66 with 110 Augen: Bernd loses, ×2
+    assert outcome["augen"] == {"declarer": 10, "opponents": 110}
+    assert (outcome["declarer_won"], outcome["roles_switched"]) == (False, True)
+    assert outcome["settlement"] == [6, -12, 6]
+    # a Re turns it back
+    deal = play(new_deal(B1, {"kontra_rollentausch": True}), "bid ich_spiele", "bid 66",
+                "pass", "pass", "trump S", "kontra game", "re game", "gut", "gut",
+                "gut")  # fmt: skip
+    assert not deal.roles_switched and deal.kontra_factor == 4
+
+
+def test_the_role_switch_decides_by_the_opponents_augen() -> None:
+    """Random deals with every Kontra: with the roles switched the declarer wins exactly
+    when the opponents stay below his target (60:60 at 61 is his), else when he reaches it."""
+    import random
+
+    rules = BayerischesTarock()
+    rng = random.Random(2026)
+    differ = 0
+    for _ in range(300):
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), {"kontra_rollentausch": True})
+        while not deal.finished:
+            moves = deal.legal_texts()
+            if deal.phase == "kontra":  # the opponents say Kontra, nobody says Re
+                moves = [m for m in moves if m.startswith("kontra")] or ["gut"]
+            deal.act(deal.to_move, rng.choice(moves))
+        outcome = deal.outcome()
+        assert outcome is not None
+        if outcome["contract"] not in ("frage", "hand") or len(outcome["tricks"]) < 11:
+            continue
+        assert outcome["roles_switched"]
+        augen, target = outcome["augen"], outcome["target"]
+        assert outcome["declarer_won"] == (augen["opponents"] < target)
+        differ += (augen["opponents"] < target) != (augen["declarer"] >= target)
+    assert differ > 0

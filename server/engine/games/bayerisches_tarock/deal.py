@@ -219,6 +219,14 @@ class BayerischesTarock(Rules["BayerischesTarockDeal"]):
             "Berliner: only the dealer may play with the Stock ('herz': only in Herz).",
         ),
         Option(
+            "kontra_rollentausch",
+            False,
+            (False, True),
+            "Nach Kontra müssen die Gegenspieler das Ziel erreichen (nach Re wieder der "
+            "Alleinspieler).",
+            "After Kontra the opponents must reach the target (after Re the declarer again).",
+        ),
+        Option(
             "kontra",
             "re",
             ("re", "off", "hirsch"),
@@ -359,6 +367,15 @@ class BayerischesTarockDeal(Deal):
     def kontra_factor(self) -> int:
         """The factor of Kontra, Re … on the game (1 without)."""
         return 1 if self.doubling is None else self.doubling.factor("game")
+
+    @property
+    def roles_switched(self) -> bool:
+        """Whether a Kontra made the opponents the playing party (``kontra_rollentausch``,
+        an odd number of calls on an Augen game, BT-A13)."""
+        row = self.row
+        if not self.options["kontra_rollentausch"] or self.doubling is None or row is None:
+            return False
+        return row.positive and not row.durch and self.doubling.level("game") % 2 == 1
 
     # ------------------------------------------------------------------ the fast path
 

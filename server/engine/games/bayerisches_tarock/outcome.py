@@ -93,6 +93,8 @@ def score(deal: BayerischesTarockDeal) -> JSON:
         won = taken == 0
     elif row.durch:
         won = taken == TRICKS
+    elif deal.roles_switched:  # the opponents must reach the target (BT-A13 literally)
+        won = not declarer_wins(deal.augen(parties[1]), deal.target)
     else:
         won = declarer_wins(augen, deal.target)
     if deal.reizen:
@@ -119,6 +121,7 @@ def score(deal: BayerischesTarockDeal) -> JSON:
         "declarer_won": won,
         "units": units,
         "factor": factor,
+        "roles_switched": deal.roles_switched,
         "lines": lines,
         "stock": stock,
         "discards": GERMAN.codes(deal.discards),
