@@ -77,7 +77,7 @@ def test_the_haferl_pays_stock_games_and_never_hand_games() -> None:
                                    haferl=True, haferl_einsatz=10)  # fmt: skip
     # deal 1: everybody pays 10 units in; Anna's won Stock game is paid from the Haferl
     row = match.record(frage_won_by_vorhand(match))
-    assert row.values == {"Anna": 12, "Bernd": 0, "Catrin": 0}
+    assert row.values == {"Anna": 0, "Bernd": 0, "Catrin": 0}
     assert match.pots_of_last_deal() == [
         PotMove("haferl", "Anna", 100, "einsatz"),
         PotMove("haferl", "Bernd", 100, "einsatz"),
@@ -89,7 +89,7 @@ def test_the_haferl_pays_stock_games_and_never_hand_games() -> None:
     # deal 2 (Anna deals; Bernd is Vorhand): Bernd loses a Stock game; Catrin, the first
     # opponent after him, is paid from the Haferl, Anna by Bernd
     row = match.record(frage_lost_by_vorhand(match))
-    assert row.values == {"Anna": 1, "Bernd": -1, "Catrin": 1}
+    assert row.values == {"Anna": 1, "Bernd": -1, "Catrin": 0}
     assert match.pots_of_last_deal() == [
         PotMove("haferl", "Catrin", -10, "stock_game", params=(("units", 1),))
     ]
@@ -101,11 +101,12 @@ def test_the_haferl_pays_stock_games_and_never_hand_games() -> None:
     assert row.values == {"Anna": -13, "Bernd": -13, "Catrin": 26}
     assert match.pots_of_last_deal() == [] and row.haferl_cents == 170
     assert match.finished
-    assert match.totals == {"Anna": 0, "Bernd": -14, "Catrin": 27}
+    assert match.totals == {"Anna": -12, "Bernd": -14, "Catrin": 26}
     # what is left in the Haferl is shared: 170 → 57, 57, 56
     assert match.balances_cents() == {"Anna": -43, "Bernd": -183, "Catrin": 226}
     assert match.pots() == {"haferl": {"Anna": -20, "Bernd": 100, "Catrin": 90}}
     assert sum(p.cents for p in match.settlement()) == 226
+    assert match.placings() == {"Anna": 2, "Bernd": 3, "Catrin": 1}
 
 
 def test_an_empty_haferl_is_filled_again_before_it_pays() -> None:
@@ -129,7 +130,7 @@ def test_four_people_the_dealer_sits_out_and_pays_only_the_einsatz() -> None:
     setup = match.next_setup()
     assert (setup.dealer, setup.seats, setup.sitting_out) == ("Dora", PLAYERS, "Dora")
     row = match.record(frage_won_by_vorhand(match))
-    assert row.values == {"Anna": 12, "Bernd": 0, "Catrin": 0, "Dora": 0}
+    assert row.values == {"Anna": 0, "Bernd": 0, "Catrin": 0, "Dora": 0}
     assert row.haferl_cents == 280
     assert match.balances_cents() == {"Anna": 90, "Bernd": -30, "Catrin": -30, "Dora": -30}
     setup = match.next_setup()

@@ -710,7 +710,7 @@ class BayerischesTarockDeal(Deal):
             "declarer": self.declarer,
             "contract": self.contract,
             "announced": self.word,
-            "target": self.target if row is not None and row.positive else None,
+            "target": self.target if row is not None and row.positive and not row.durch else None,
             "hand_game": None if row is None else row.hand,
             "trump": self.trump,
             "kontra": None if self.doubling is None else self.doubling.view(),

@@ -19,8 +19,10 @@
   than a payment out of it, everybody pays the Einsatz again first (our rule: the pot
   is refilled as at the start). What is left in the Haferl at the end is shared equally
   (the odd cents to the first people in the list).
-* The sheet (``docs/api.md``): a ``"points"`` sheet in units; each row carries the
-  Haferl's balance after the deal (``haferl_cents``, ``None`` in pocket mode);
+* The sheet (``docs/api.md``): a ``"points"`` sheet in units paid between the players
+  (each row adds up to zero); what the Haferl pays and takes is in ``pots`` (cents per
+  player, net), each row carries the Haferl's balance after the deal (``haferl_cents``,
+  ``None`` in pocket mode), and the placings go by money, the Haferl included;
   :meth:`pots_of_last_deal` lists the deal's payments into (positive) and out of
   (negative) the Haferl, with the reasons ``einsatz`` and ``stock_game`` (catalogue
   ``pot.reason.<reason>``).
@@ -35,7 +37,7 @@ from typing import Any, ClassVar, Self
 from server.engine.base import JSON, Dealt, Option
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
-from server.engine.match import DealSetup, Match, PotMove, finished_outcome
+from server.engine.match import DealSetup, Match, PotMove, finished_outcome, placings_of
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 POT = "haferl"
@@ -114,8 +116,6 @@ class BayerischesTarockMatch(Match):
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
         #: What each player paid into the Haferl and took out of it (cents, net).
         self.pot_totals: dict[str, int] = dict.fromkeys(self.players, 0)
-        #: What each player paid into the Haferl (cents).
-        self.paid_in: dict[str, int] = dict.fromkeys(self.players, 0)
         self.last_pots: list[PotMove] = []
 
     @classmethod
@@ -176,7 +176,6 @@ class BayerischesTarockMatch(Match):
         for name in self.players:
             moves.append(PotMove(POT, name, cents, "einsatz"))
             self.pot_totals[name] += cents
-            self.paid_in[name] += cents
 
     def _pay_out(self, moves: list[PotMove], name: str, units: int) -> None:
         """Pay ``units`` from the Haferl to ``name``, refilling it first if it holds too
@@ -188,7 +187,8 @@ class BayerischesTarockMatch(Match):
         self.pot_totals[name] -= cents
 
     def _values(self, setup: DealSetup, outcome: JSON, moves: list[PotMove]) -> dict[str, int]:
-        """Each player's units from the deal (pocket, or through the Haferl)."""
+        """Each player's units paid between the players in the deal (they add up to zero);
+        what the Haferl pays goes into ``moves``."""
         values = dict.fromkeys(self.players, 0)
         declarer = outcome["declarer"]
         if not self.haferl or declarer is None or outcome["hand"]:
@@ -198,13 +198,11 @@ class BayerischesTarockMatch(Match):
         units = outcome["units"] * outcome["factor"]
         name = setup.seats[declarer]
         if outcome["declarer_won"]:
-            values[name] += units
             self._pay_out(moves, name, units)
             return values
         first = setup.seats[(declarer + 1) % 3]
         second = setup.seats[(declarer + 2) % 3]
         values[name] -= units
-        values[first] += units
         values[second] += units
         self._pay_out(moves, first, units)
         return values
@@ -247,18 +245,23 @@ class BayerischesTarockMatch(Match):
         return {POT: dict(self.pot_totals)} if self.haferl else {}
 
     def standing(self) -> dict[str, int]:
-        """Each person's units so far (in pot mode without the Haferl's payments in)."""
+        """Each person's units paid between the players so far (the sheet's totals; what
+        the Haferl paid and took is in :meth:`pots`)."""
         return dict(self.totals)
 
+    def placings(self) -> dict[str, int]:
+        """Placing per person by money (:meth:`balances_cents`), the Haferl included."""
+        return placings_of(self.balances_cents(), higher_is_better=True)
+
     def balances_cents(self) -> dict[str, int]:
-        """Each person's money: the units at the stake (payments out of the Haferl are in
-        them), minus the Einsatz he put into the Haferl, plus an equal share of what is
+        """Each person's money: the units paid between the players at the stake, minus what
+        he put into the Haferl net of what it paid him, plus an equal share of what is
         left in it (the odd cents to the first people in the list). Sums to zero."""
         n = len(self.players)
         pot = self.pot_cents
         return {
             name: self.totals[name] * self.stake_cents
-            - self.paid_in[name]
+            - self.pot_totals[name]
             + pot // n
             + (1 if index < pot % n else 0)
             for index, name in enumerate(self.players)
