@@ -245,9 +245,19 @@ GAMES: dict[str, GameInfo] = {
             "Haferltarock mit der deutschen Karte.",
             "Bavarian Tarock with the German pack.",
             direction="clockwise",
-            phases=("auction", "talon", "discard", "play", "finished"),
-            action_groups=_groups("bid", "pass", "take", "discard", "play"),
+            phases=("auction", "game", "discard", "trump", "kontra", "play", "finished"),
+            action_groups=_groups(
+                "bid", "pass", "hold", "game", "discard", "trump", "kontra", "play"
+            ),
             pots=("haferl",),
+            rules=_rules(
+                "bayerisches-tarock",
+                ("rounds", None),
+                ("dealer", None),
+                ("reizen", "reizen"),
+                ("haferl", "haferl"),
+                ("settlement", None),
+            ),
         ),
     )
 }

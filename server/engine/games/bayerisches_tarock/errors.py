@@ -1,0 +1,95 @@
+"""Bayerisches Tarock's explanations of a refused action, as data: the error code and the
+English and German text for every rule code the trick core, the auction or the game gives.
+
+>>> error = play_error("must_beat", suit="E", card="E7")
+>>> error.code, error.message
+('stichzwang', 'Stichzwang: you must take the trick if you can')
+>>> play_error("follow_suit", suit="G", card="H7").message_de
+'Farbzwang: Gras ist ausgespielt und du hast Gras'
+"""
+
+from __future__ import annotations
+
+from server.engine.errors import IllegalActionError
+
+SUIT_NAMES = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
+
+#: rule code → (error code, English text, German text); ``{suit}`` is the led suit's name,
+#: ``{card}`` the card.
+PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
+    "not_held": ("card_not_in_hand", "you do not hold {card}", "du hast {card} nicht"),
+    "follow_suit": (
+        "farbzwang",
+        "Farbzwang: {suit} was led and you hold {suit}",
+        "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
+    ),
+    "follow_trump": (
+        "farbzwang",
+        "Farbzwang: trump ({suit}) was led and you hold a trump",
+        "Farbzwang: Trumpf ({suit}) ist ausgespielt und du hast Trumpf",
+    ),
+    "must_trump": (
+        "trumpfzwang",
+        "Trumpfzwang: you cannot follow {suit} and must play a trump",
+        "Trumpfzwang: du kannst {suit} nicht bedienen und musst Trumpf spielen",
+    ),
+    "must_beat": (
+        "stichzwang",
+        "Stichzwang: you must take the trick if you can",
+        "Stichzwang: du musst den Stich nehmen, wenn du kannst",
+    ),
+}
+ILLEGAL_CARD = (
+    "illegal_card",
+    "{card} may not be played now",
+    "{card} darf jetzt nicht gespielt werden",
+)
+
+#: auction refusal code → (error code, English text, German text)
+AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
+    "bid_too_low": (
+        "bid_too_low",
+        "you must name a higher level (or hold, if you sit before the high bidder)",
+        "du musst höher reizen (oder halten, wenn du vor dem Höchstbietenden sitzt)",
+    ),
+    "no_holding": (
+        "no_holding",
+        "only a player seated before the high bidder may hold",
+        "halten darf nur, wer vor dem Höchstbietenden sitzt",
+    ),
+    "not_first": (
+        "open_with_ich_spiele",
+        "the Reizen opens with 'Ich spiele'",
+        "das Reizen beginnt mit »Ich spiele«",
+    ),
+    "unknown_bid": (
+        "not_in_this_auction",
+        "this game cannot be named in this auction",
+        "dieses Spiel kann hier nicht angesagt werden",
+    ),
+    "stock_dealer_only": (
+        "stock_dealer_only",
+        "Berliner: only the dealer may play with the Stock",
+        "Berliner: nur der Geber darf mit dem Stock spielen",
+    ),
+    "stock_herz_only": (
+        "stock_herz_only",
+        "a game with the Stock is played only in Herz here",
+        "mit Stock wird hier nur in Herz gespielt",
+    ),
+}
+
+
+def play_error(rule: str, *, suit: str | None, card: str) -> IllegalActionError:
+    """The error for rule code ``rule`` (``suit``: the led suit's code, if any)."""
+    code, en, de = PLAY_ERRORS.get(rule, ILLEGAL_CARD)
+    name = SUIT_NAMES[suit] if suit is not None else ""
+    return IllegalActionError(
+        code, en.format(suit=name, card=card), de.format(suit=name, card=card)
+    )
+
+
+def auction_error(code: str) -> IllegalActionError:
+    """The error for an auction refusal ``code`` (:meth:`Auction.explain` or our own)."""
+    error, en, de = AUCTION_ERRORS.get(code, AUCTION_ERRORS["bid_too_low"])
+    return IllegalActionError(error, en, de)

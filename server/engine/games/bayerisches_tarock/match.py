@@ -1,0 +1,310 @@
+"""The Bayerisches Tarock session: rounds of deals, the dealer going clockwise, the Haferl.
+
+* Three or four people sit at the table, listed clockwise. The deal passes to the left,
+  i.e. to the next person in that list; the three people after the dealer are Vorhand,
+  Mittelhand and Hinterhand. With three the dealer is Hinterhand; with four the dealer
+  sits out and pays nothing (BT-A15). The first dealer is the config's ``first_dealer``
+  (the drawn card of BT-A18 is the runtime's: a random seat).
+* A round is one deal by every person at the table; a thrown-in deal (everybody passed,
+  BT-A16) counts as a deal and the next person deals.
+* Units are paid at the stake (``stake_cents``, the Grundbetrag) per unit.
+* **Pocket mode** (default, BT-A12): the declarer receives his units from, or pays them
+  to, each opponent.
+* **Pot mode** (match option ``haferl``, BT-A12): at the start every person at the table
+  (also a fourth who deals and sits out, BT-A15) pays ``haferl_einsatz`` units into the
+  Haferl. A won Stock game is paid to the declarer from the Haferl; a lost one is paid
+  to the first opponent after the declarer (clockwise) from the Haferl and to the other
+  opponent by the declarer. Hand games (Hand, Durch, Bettel) never touch the Haferl:
+  they are settled between the players as in pocket mode. When the Haferl holds less
+  than a payment out of it, everybody pays the Einsatz again first (our rule: the pot
+  is refilled as at the start). What is left in the Haferl at the end is shared equally
+  (the odd cents to the first people in the list).
+* The sheet (``docs/api.md``): a ``"points"`` sheet in units paid between the players
+  (each row adds up to zero); what the Haferl pays and takes is in ``pots`` (cents per
+  player, net), each row carries the Haferl's balance after the deal (``haferl_cents``,
+  ``None`` in pocket mode), and the placings go by money, the Haferl included;
+  :meth:`pots_of_last_deal` lists the deal's payments into (positive) and out of
+  (negative) the Haferl, with the reasons ``einsatz`` and ``stock_game`` (catalogue
+  ``pot.reason.<reason>``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from server.engine.base import JSON, Dealt, Option
+from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
+from server.engine.match import DealSetup, Match, PotMove, finished_outcome, placings_of
+
+COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
+POT = "haferl"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of the score sheet."""
+
+    number: int
+    dealer: str
+    sitting_out: str | None
+    contract: str
+    declarer: str | None
+    values: dict[str, int]
+    totals: dict[str, int]
+    haferl_cents: int | None
+    detail: JSON = field(default_factory=dict)
+
+
+class BayerischesTarockMatch(Match):
+    """A session of Bayerisches Tarock, computed purely from the outcomes of its deals."""
+
+    game = "bayerisches-tarock"
+    kind = "points"
+    better = "higher"
+    match_options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "haferl",
+            False,
+            (False, True),
+            "Haferl: Stockspiele werden aus dem gemeinsamen Topf bezahlt.",
+            "Haferl: Stock games are paid from the common pot.",
+        ),
+        Option(
+            "haferl_einsatz",
+            10,
+            (10, 5, 20, 50),
+            "Einsatz jedes Spielers in das Haferl, in Grundbeträgen.",
+            "What each player puts into the Haferl, in units of the stake.",
+        ),
+    )
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        rounds: int = 4,
+        first_dealer: int = 0,
+        stake_cents: int = 10,
+        options: Mapping[str, object] | None = None,
+        haferl: bool = False,
+        haferl_einsatz: int = 10,
+    ) -> None:
+        self.rules = BayerischesTarock()
+        if len(players) not in (3, 4) or len(set(players)) != len(players):
+            raise MalformedError(
+                "bad_players",
+                "Bayerisches Tarock is played by three or four people",
+                "Bayerisches Tarock spielen drei oder vier Personen",
+            )
+        if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
+            raise MalformedError(
+                "bad_match",
+                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
+                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
+            )
+        self.players = tuple(players)
+        self.rounds = rounds
+        self.first_dealer = first_dealer
+        self.stake_cents = stake_cents
+        self.options = self.rules.resolve_options(options)
+        self.haferl = haferl
+        self.haferl_einsatz = haferl_einsatz
+        self.rows: list[SheetRow] = []
+        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: What each player paid into the Haferl and took out of it (cents, net).
+        self.pot_totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        self.last_pots: list[PotMove] = []
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The session from a stored config (see :meth:`Match.from_config`)."""
+        extra = cls.read_match_options(config)
+        return cls(
+            players,
+            rounds=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            options=config.get("options"),
+            haferl=bool(extra["haferl"]),
+            haferl_einsatz=int(extra["haferl_einsatz"]),
+        )
+
+    @property
+    def total_deals(self) -> int:
+        """Number of deals in the whole session."""
+        return self.rounds * len(self.players)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every deal of the session has been played."""
+        return len(self.rows) >= self.total_deals
+
+    @property
+    def pot_cents(self) -> int:
+        """What the Haferl holds now (cents)."""
+        return sum(self.pot_totals.values())
+
+    def next_setup(self) -> DealSetup:
+        """The dealer, seats and options of the next deal."""
+        if self.finished:
+            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
+        n = len(self.players)
+        number = len(self.rows)
+        dealer = (self.first_dealer + number) % n
+        order = [self.players[(dealer + k) % n] for k in range(1, 4)]
+        return DealSetup(
+            number + 1,
+            self.players[dealer],
+            (order[0], order[1], order[2]),
+            self.players[dealer] if n == 4 else None,
+            dict(self.options),
+        )
+
+    def start_deal(self, dealt: Dealt) -> BayerischesTarockDeal:
+        """Create the next deal from the dealt cards."""
+        setup = self.next_setup()
+        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+
+    # ------------------------------------------------------------------ the Haferl
+
+    def _pay_in(self, moves: list[PotMove]) -> None:
+        """Everybody at the table pays the Einsatz into the Haferl."""
+        cents = self.haferl_einsatz * self.stake_cents
+        for name in self.players:
+            moves.append(PotMove(POT, name, cents, "einsatz"))
+            self.pot_totals[name] += cents
+
+    def _pay_out(self, moves: list[PotMove], name: str, units: int) -> None:
+        """Pay ``units`` from the Haferl to ``name``, refilling it first if it holds too
+        little (a stake of 0 moves nothing)."""
+        cents = units * self.stake_cents
+        while cents and self.pot_cents < cents:
+            self._pay_in(moves)
+        moves.append(PotMove(POT, name, -cents, "stock_game", params=(("units", units),)))
+        self.pot_totals[name] -= cents
+
+    def _values(self, setup: DealSetup, outcome: JSON, moves: list[PotMove]) -> dict[str, int]:
+        """Each player's units paid between the players in the deal (they add up to zero);
+        what the Haferl pays goes into ``moves``."""
+        values = dict.fromkeys(self.players, 0)
+        declarer = outcome["declarer"]
+        if not self.haferl or declarer is None or outcome["hand"]:
+            for seat, amount in enumerate(outcome["settlement"]):
+                values[setup.seats[seat]] += amount
+            return values
+        units = outcome["units"] * outcome["factor"]
+        name = setup.seats[declarer]
+        if outcome["declarer_won"]:
+            self._pay_out(moves, name, units)
+            return values
+        first = setup.seats[(declarer + 1) % 3]
+        second = setup.seats[(declarer + 2) % 3]
+        values[name] -= units
+        values[second] += units
+        self._pay_out(moves, first, units)
+        return values
+
+    # ------------------------------------------------------------------ the sheet
+
+    def record(self, deal: BayerischesTarockDeal) -> SheetRow:
+        """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
+        setup = self.next_setup()
+        outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
+        moves: list[PotMove] = []
+        if self.haferl and not self.rows:
+            self._pay_in(moves)  # the Haferl is filled at the start of the session
+        values = self._values(setup, outcome, moves)
+        for name, amount in values.items():
+            self.totals[name] += amount
+        self.last_pots = moves
+        declarer = outcome["declarer"]
+        row = SheetRow(
+            number=setup.number,
+            dealer=setup.dealer,
+            sitting_out=setup.sitting_out,
+            contract=outcome["contract"],
+            declarer=None if declarer is None else setup.seats[declarer],
+            values=values,
+            totals=dict(self.totals),
+            haferl_cents=self.pot_cents if self.haferl else None,
+            detail={k: v for k, v in outcome.items() if k != "tricks"},
+        )
+        self.rows.append(row)
+        return row
+
+    def pots_of_last_deal(self) -> list[PotMove]:
+        """The Haferl payments of the deal recorded last (the Einsatz with the first deal
+        and with every refill, payments out for Stock games)."""
+        return list(self.last_pots)
+
+    def pots(self) -> dict[str, dict[str, int]]:
+        """The Haferl's contents per player (cents paid in minus taken out)."""
+        return {POT: dict(self.pot_totals)} if self.haferl else {}
+
+    def standing(self) -> dict[str, int]:
+        """Each person's units paid between the players so far (the sheet's totals; what
+        the Haferl paid and took is in :meth:`pots`)."""
+        return dict(self.totals)
+
+    def placings(self) -> dict[str, int]:
+        """Placing per person by money (:meth:`balances_cents`), the Haferl included."""
+        return placings_of(self.balances_cents(), higher_is_better=True)
+
+    def balances_cents(self) -> dict[str, int]:
+        """Each person's money: the units paid between the players at the stake, minus what
+        he put into the Haferl net of what it paid him, plus an equal share of what is
+        left in it (the odd cents to the first people in the list). Sums to zero."""
+        n = len(self.players)
+        pot = self.pot_cents
+        return {
+            name: self.totals[name] * self.stake_cents
+            - self.pot_totals[name]
+            + pot // n
+            + (1 if index < pot % n else 0)
+            for index, name in enumerate(self.players)
+        }
+
+    def to_json(self) -> JSON:
+        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
+        return {
+            "game": self.game,
+            "kind": self.kind,
+            "better": self.better,
+            "players": list(self.players),
+            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "start": dict.fromkeys(self.players, 0),
+            "rounds": self.rounds,
+            "deals": self.total_deals,
+            "stake_cents": self.stake_cents,
+            "haferl": self.haferl,
+            "rows": [
+                {
+                    "number": r.number,
+                    "dealer": r.dealer,
+                    "sitting_out": r.sitting_out,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "values": dict(r.values),
+                    "points": dict(r.values),
+                    "totals": r.totals,
+                    "haferl_cents": r.haferl_cents,
+                    "note": None,
+                    "obligatory": False,
+                }
+                for r in self.rows
+            ],
+            "totals": dict(self.totals),
+            "progress": {"done": len(self.rows), "of": self.total_deals},
+            "lines": [],
+            "pots": self.pots(),
+            "haferl_cents": self.pot_cents if self.haferl else None,
+            "finished": self.finished,
+            "placings": self.placings(),
+            "balances_cents": self.balances_cents(),
+            "payments": [
+                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
+            ],
+        }
