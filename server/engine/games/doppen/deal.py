@@ -524,6 +524,8 @@ class DoppenDeal(Deal):
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
         play = self.play
+        if CODEC.is_verb(move, "cover"):
+            return refusal("play", "cover")
         if not 0 <= move < 54 or play is None:
             return self.wrong_phase(move)
         rule = play.explain(move) or "illegal_card"
