@@ -316,6 +316,8 @@ class DoppenDeal(Deal):
         moves = self.legal_moves()
         if self._phase is Phase.ANNOUNCE and rng.random() < 0.6:
             return None, GUT  # keeps random doubling chains short
+        if self._phase is Phase.AUCTION and rng.random() < 0.5:
+            return None, PASS  # thrown-in deals now and then
         return None, rng.choice(moves)
 
     # ------------------------------------------------------------------ auction
