@@ -71,9 +71,9 @@ def test_the_worked_example_through_the_partie(factor: int) -> None:
     match = DoppenMatch(PLAYERS, deals=4, stake_cents=2, kasse_base_cents=100)
     match.record(scripted(match, thrown_in()))
     assert pots(match) == [
-        ("Anne", 100, "fill"), ("Bert", 100, "fill"), ("Clara", 100, "fill"),
-        ("Anne", 50, "all_pass"), ("Bert", 50, "all_pass"), ("Clara", 50, "all_pass"),
-    ]  # fmt: skip
+        *((p, 100, "kasse_fill") for p in PLAYERS),
+        *((p, 50, "kasse_all_pass") for p in PLAYERS),
+    ]
     seats = match.next_setup().seats
     assert seats == ("Clara", "Anne", "Bert")  # the old Vorhand deals
     lost = {"event": "pagat_lost", "seat": seats.index("Bert"), "factor": 1}
@@ -96,7 +96,9 @@ def test_the_worked_example_through_the_partie(factor: int) -> None:
     assert row["totals"] == {"Anne": 50, "Bert": -60, "Clara": 0}
     # the last deal: the Kasse is filled again, then split at the end of the Partie
     match.record(scripted(match, thrown_in()))
-    assert [r for _p, _a, r in pots(match)] == ["fill"] * 3 + ["all_pass"] * 3 + ["split"] * 3
+    assert [r for _p, _a, r in pots(match)] == ["kasse_fill"] * 3 + ["kasse_all_pass"] * 3 + [
+        "kasse_split"
+    ] * 3
     assert match.finished and match.kasse.empty
     # pairwise: Anne 2·50 − (−60) = 160, Bert 2·(−60) − 50 = −170, Clara 0 − (−10) = 10
     assert pairwise(match.columns) == {"Anne": 160, "Bert": -170, "Clara": 10}
@@ -125,9 +127,10 @@ def test_the_kasse_split_at_the_end_pays_in_and_shares_out() -> None:
     match.record(scripted(match, game(seats, "Bert", 0, lost)))
     match.record(scripted(match, thrown_in()))
     # recorded: 150 each and Bert 300 more; content 750, 250 each
-    assert [(p, dict(m)["net"]) for p, m in
-            ((m.player, m.params) for m in match.pots_of_last_deal() if m.reason == "split")] == [
-        ("Anne", 100), ("Bert", -200), ("Clara", 100)]  # fmt: skip
+    split = [m for m in match.pots_of_last_deal() if m.reason == "kasse_split"]
+    assert [(m.player, dict(m.params)["net"]) for m in split] == [
+        ("Anne", 100), ("Bert", -200), ("Clara", 100),
+    ]  # fmt: skip
     assert match.balances_cents() == {"Anne": 100, "Bert": -200, "Clara": 100}
 
 

@@ -170,7 +170,7 @@ class DoppenMatch(Match):
         if kasse.empty:
             kasse.fill()
             for p in self.players:
-                self._move(p, kasse.base, "fill")
+                self._move(p, kasse.base, "kasse_fill")
         values = dict.fromkeys(self.players, 0)
         declarer = outcome["declarer"]
         declarer_name = None if declarer is None else setup.seats[declarer]
@@ -183,7 +183,7 @@ class DoppenMatch(Match):
         if kind == "all_pass":
             kasse.all_pass()
             for p in self.players:
-                self._move(p, kasse.base // 2, "all_pass")
+                self._move(p, kasse.base // 2, "kasse_all_pass")
         elif kind == "pagat_lost":
             loser = setup.seats[event["seat"]]
             amount = kasse.pagat_lost(loser, event["factor"])
@@ -203,7 +203,7 @@ class DoppenMatch(Match):
             owed = {p: kasse.owed(p) for p in self.players}
             for p, net in kasse.split().items():
                 self.kasse_money[p] += net
-                self._move(p, -owed[p], "split", net=net)
+                self._move(p, -owed[p], "kasse_split", net=net)
             kasse.clear()
         row = SheetRow(
             number=setup.number,
