@@ -236,3 +236,48 @@ def test_no_signal_without_the_option_or_on_an_opponents_lead() -> None:
                 "discard Ka2", "discard KaB", "gut", "gut", "gut", "play T3")  # fmt: skip
     # Bert declares; Anne (an opponent) led: nobody may cover
     assert deal.legal_texts(0) == [] and deal.legal_texts(2) == []
+
+
+# --------------------------------------------------------------------------- held premiums
+
+# D5: Anne holds SK, T21 and three Könige; the talon's middle pair is T1 and KrK.
+D5 = complete(
+    "SK T21 HK KaK PK T2 T3 T4 T5 HD HC HB PD PC PB P10",
+    "T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 KaD KaC KaB KaA Ka2",
+    "KrC KrB T1 KrK Kr10 Kr9",
+)
+
+
+def test_trull_and_koenige_count_as_held_after_the_exchange() -> None:
+    deal = play(new_deal(D5), "bid zweier", "pass", "pass", "take middle",
+                "discard HB", "discard PB", "gut", "gut", "gut")  # fmt: skip
+    assert deal.start_hands[0] & TAROCK.mask("SK T21 T1 HK KaK PK KrK") == TAROCK.mask(
+        "SK T21 T1 HK KaK PK KrK"
+    )
+    play_first_legal(deal)
+    got = premiums(deal)
+    # Zweier: Prämienfaktor 2; claimed after the deal, silent only
+    assert got["trull"] == (0, False, True, 20) and got["koenige"] == (0, False, True, 20)
+
+
+D6 = complete(
+    "SK T21 T1 HK KaK PK KrK HD HC HB PD PC PB P10 P9 P8",
+    "T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 KaD KaC KaB KaA",
+    "Kr7 Kr8 Kr9 Kr10 KrB KrC",
+)
+
+
+def test_an_opponents_trull_and_koenige_cost_the_declarer_against_each_opponent() -> None:
+    deal = play(new_deal(D6), "pass", "bid dreier", "pass", "take upper",
+                "discard Kr7", "discard Kr8", "discard Kr9", "gut", "gut", "gut")  # fmt: skip
+    play_first_legal(deal)
+    got = premiums(deal)
+    assert got["trull"] == (1, False, True, 10) and got["koenige"] == (1, False, True, 10)
+    outcome = deal.outcome()
+    assert outcome is not None
+    assert outcome["per_opponent"] == outcome["game_points"] - 20 + sum(
+        (p if (side == 0) == won else -p)
+        for code, (side, _a, won, p) in got.items()
+        if code not in ("trull", "koenige")
+    )
+    assert outcome["settlement"][1] == 2 * outcome["per_opponent"]

@@ -16,7 +16,11 @@ and the amounts of :mod:`.scoring`. The outcome holds codes and numbers only:
 * ``kasse``: the Pagatkasse's business of the deal for the match (DP-A17):
   ``{"event": "all_pass"}``, ``{"event": "pagat_won"|"pagat_lost", "seat", "factor"}``
   or ``None``;
-* ``ended_early``: play stopped after a lost announced Valat (DP-A16).
+* ``ended_early``: play stopped after a lost announced Valat (DP-A16);
+* ``lines``: the result lines as codes with flat parameters, for the catalogue keys
+  ``result.doppen.<code>`` (``game_won``/``game_lost`` ``{points, value}``, one per
+  premium ``{points, announced, won, side}``, ``ended_early``, ``per_opponent``
+  ``{value}``, ``kasse_won``/``kasse_lost`` ``{player}``, ``thrown_in``).
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ def thrown_in() -> JSON:
         "settlement": [0, 0, 0],
         "kasse": {"event": "all_pass"},
         "ended_early": False,
+        "lines": [{"code": "thrown_in"}],
         "tricks": [],
     }
 
@@ -101,6 +106,26 @@ def score(deal: DoppenDeal) -> JSON:
             "seat": announced["pagat"],
             "factor": chains["pagat"],
         }
+    lines: list[JSON] = []
+    if counted:
+        code = "game_won" if game > 0 else "game_lost"
+        lines.append({"code": code, "points": d_points, "value": abs(game)})
+    if deal.ended_early:
+        lines.append({"code": "ended_early"})
+    for r in results:
+        lines.append(
+            {
+                "code": r.code,
+                "points": r.points,
+                "announced": r.announced,
+                "won": r.won,
+                "side": r.side,
+            }
+        )
+    lines.append({"code": "per_opponent", "value": amount})
+    if kasse is not None:
+        code = "kasse_won" if kasse["event"] == "pagat_won" else "kasse_lost"
+        lines.append({"code": code, "player": deal.seat_names[announced["pagat"]]})
     return {
         "contract": row.name,
         "declarer": declarer,
@@ -116,5 +141,6 @@ def score(deal: DoppenDeal) -> JSON:
         "settlement": settlement(3, declarer, amount),
         "kasse": kasse,
         "ended_early": deal.ended_early,
+        "lines": lines,
         "tricks": play.tricks_json(TAROCK.code),
     }
