@@ -94,8 +94,13 @@ def check_outcome(deal: DoppenDeal) -> list[str]:
     outcome = deal.outcome()
     assert outcome is not None
     problems: list[str] = []
+    summary = Doppen().summarize(json.loads(json.dumps(outcome)))
     if outcome["thrown_in"]:
-        return [] if outcome["settlement"] == [0, 0, 0] else ["a thrown-in deal settles"]
+        if summary["declarer"] is not None or summary["card_points"] is not None:
+            problems.append(f"summary {summary} of a thrown-in deal")
+        return problems + ([] if outcome["settlement"] == [0, 0, 0] else ["thrown in, settled"])
+    if summary["contract"] != outcome["contract"] or summary["declarer"] != outcome["declarer"]:
+        problems.append(f"summary {summary}")
     row = CONTRACTS[outcome["contract"]]
     declarer = outcome["declarer"]
     points = outcome["card_points"]
