@@ -281,3 +281,23 @@ def test_an_opponents_trull_and_koenige_cost_the_declarer_against_each_opponent(
         if code not in ("trull", "koenige")
     )
     assert outcome["settlement"][1] == 2 * outcome["per_opponent"]
+
+
+def test_an_opponents_valat_takes_the_declarers_discards_too() -> None:
+    # D3: Anne holds the sixteen highest trumps; Bert (four Könige) plays a Dreier
+    deal = play(new_deal(D3), "pass", "bid dreier", "pass", "take upper",
+                "discard Kr7", "discard Kr8", "discard Kr9", "gut", "gut", "gut")  # fmt: skip
+    while not deal.finished:
+        legal = deal.legal_moves()
+        if deal.to_move == 0:
+            deal.apply(max(legal, key=lambda m: (TAROCK.cards[m].suit == "T", m)))
+        else:
+            deal.apply(legal[0])
+    assert deal.play is not None and deal.play.tricks_won == [16, 0, 0]
+    mine, theirs = deal.piles()
+    assert mine == 0 and theirs == TAROCK.full  # DP-A6: no trick, no discards
+    assert premiums(deal) == {"koenige": (0, False, True, 10), "valat": (1, False, True, 50)}
+    outcome = deal.outcome()
+    assert outcome is not None
+    assert outcome["card_points"] is None and outcome["per_opponent"] == -40
+    assert deal.invariant_errors() == []
