@@ -216,3 +216,26 @@ if __name__ == "__main__":  # pragma: no cover - writes the golden records
     for stem, one in golden_deals().items():
         text = json.dumps(dump_record(one), ensure_ascii=False, indent=1) + "\n"
         (GOLDEN / f"{stem}.json").write_text(text, encoding="utf-8")
+
+
+def test_view_parts_merge_into_the_view_and_share_one_object_per_position() -> None:
+    rules = Doppen()
+    rng = random.Random(11)
+    positions = 0
+    for _ in range(20):
+        deal = rules.new_deal(rules.shuffle_and_deal(rng))
+        while True:
+            shared_parts = []
+            for viewer in (0, 1, 2, None):
+                shared, own = deal.view_parts(viewer)
+                assert not set(shared) & set(own)
+                assert {**shared, **own} == deal.view(viewer)
+                assert own["seat"] == viewer
+                shared_parts.append(shared)
+            assert all(part is shared_parts[0] for part in shared_parts)
+            positions += 1
+            if deal.finished:
+                break
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+    assert positions > 20 * 30

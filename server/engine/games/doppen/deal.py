@@ -245,6 +245,8 @@ class DoppenDeal(Deal):
         self.play: TrickPlay | None = None
         self.covered: tuple[int, int] | None = None
         self.signal = bool(self.options["table_signal"])
+        self._public: JSON | None = None
+        self._public_at = -1
 
     # ------------------------------------------------------------------ state
 
@@ -586,8 +588,34 @@ class DoppenDeal(Deal):
 
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see (``None``: spectator or the sitting-out dealer)."""
+        public, own = self.view_parts(seat)
+        return {**public, **own}
+
+    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """The part of :meth:`view` every seat sees alike (built once per position and
+        shared; the caller must not change it) and the part only ``seat`` sees: its hand,
+        its discards (the declarer's), its covered card, its legal actions."""
+        if self._public_at != len(self.history) or self._public is None:
+            self._public = self._public_view()
+            self._public_at = len(self.history)
         finished = self._phase is Phase.FINISHED
-        declarer = self.declarer
+        covered = self.covered
+        own: JSON = {
+            "seat": seat,
+            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
+            "discards": TAROCK.codes(self.discards)
+            if finished or (seat is not None and seat == self.declarer)
+            else None,
+            "covered": TAROCK.code(covered[1])
+            if covered is not None and seat == covered[0]
+            else None,
+            "legal_actions": self.legal_texts(seat) if seat is not None and not finished else [],
+        }
+        return self._public, own
+
+    def _public_view(self) -> JSON:
+        """The part of the view that is the same for every seat."""
+        finished = self._phase is Phase.FINISHED
         covered = self.covered
         play = self.play
         row = self.row
@@ -600,7 +628,7 @@ class DoppenDeal(Deal):
             "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
             "high_bid": self.auction.high,
             "contract": self.contract or None,
-            "declarer": declarer,
+            "declarer": self.declarer,
             "factor": None if row is None else row.value,
             "premium_factor": None if row is None else row.premium_factor,
             "talon": [TAROCK.code(c) for c in self.talon] if self.talon_open or finished else None,
@@ -618,15 +646,6 @@ class DoppenDeal(Deal):
             if play is not None and play.tricks
             else None,
             "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
-            "seat": seat,
-            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
-            "discards": TAROCK.codes(self.discards)
-            if finished or (seat is not None and seat == declarer)
-            else None,
-            "covered": TAROCK.code(covered[1])
-            if covered is not None and seat == covered[0]
-            else None,
-            "legal_actions": self.legal_texts(seat) if seat is not None and not finished else [],
         }
         if finished:
             view["outcome"] = self.outcome()
