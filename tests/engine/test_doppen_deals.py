@@ -81,7 +81,7 @@ def play_first_legal(deal: DoppenDeal, until_trick: int = 16) -> DoppenDeal:
     return deal
 
 
-# --------------------------------------------------------------------------- the helpers
+# --------------------------------------------------------------------------- the hand-built deals
 
 
 def test_the_hand_built_deals_split_the_pack() -> None:
