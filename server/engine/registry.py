@@ -166,10 +166,25 @@ GAMES: dict[str, GameInfo] = {
             "Dreiertarock aus Kirchberg am Wechsel mit Pagatkasse.",
             "Three-handed Tarock from Kirchberg am Wechsel with the Pagatkasse.",
             phases=("auction", "talon", "discard", "announce", "play", "finished"),
-            action_groups=_groups(  # holding: DP-A4
-                "bid", "pass", "hold", "take", "discard", "announce", "kontra", "play"
+            action_groups=(
+                *_groups(  # holding: DP-A4; the face-down table signal: "cover"
+                    "bid", "pass", "hold", "take", "discard", "announce", "kontra", "play", "cover"
+                ),
+                ("gut", "group.kontra"),
+                ("re", "group.kontra"),
             ),
+            rounds=RoundsInfo(3, 60, 12, unit="deals"),  # DP-A24: deals, a multiple of three
+            sheet=SheetInfo("points", "higher", ("sheet.note.doppen.thrown_in",)),
             pots=("pagatkasse",),
+            rules=_rules(
+                "doppen",
+                ("deals", None),
+                ("dealer", None),
+                ("holding", None),
+                ("table_signal", "table_signal"),
+                ("kasse", "kasse_base_cents"),
+                ("settlement", None),
+            ),
         ),
         GameInfo(
             "dreierles",

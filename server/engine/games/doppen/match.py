@@ -1,0 +1,280 @@
+"""The Doppen Partie: dealer rotation, the Kirchberg sheet, the Pagatkasse, the settlement.
+
+* Three or four people sit at the table, listed in playing order (anticlockwise). The
+  dealer passes to the right: the next dealer is the old Vorhand, the next person in
+  that list (DP-A1); the three people after the dealer are Vorhand, Mittelhand and
+  Hinterhand. With three the dealer is Hinterhand; with four the dealer sits out and
+  counts to the opponents (DP-A20). A thrown-in deal is a deal too: Vorhand deals next.
+* The Partie is a configured number of deals (``rounds`` in the room's config counts
+  deals; the default, 12, is a multiple of three and of four), DP-A24.
+* The sheet (DP-A19, "Aufschreibsystem"): one column per player in cents; a deal's
+  balance against each opponent (points × the stake per point) is added to the
+  declarer's column. At the end the columns are settled pairwise: player ``i`` of ``N``
+  gets ``(N − 1)·col_i − Σ_{j≠i} col_j``.
+* The Pagatkasse (DP-A17, :mod:`.kasse`): recorded, not paid; filled when empty at the
+  start of a deal, half the base from everybody after an all-pass deal, the content
+  (× Kontra) recorded by the loser of an announced Pagat, paid out by the others to the
+  winner of one (× Kontra) at once; at the end the recorded amounts are paid in and the
+  content is split equally. Its movements per deal come from :meth:`pots_of_last_deal`
+  (pot ``"pagatkasse"``; positive: recorded into the Kasse, negative: struck out).
+
+Match options: the stake per point (``stake_cents``, common config), the Kasse's base
+amount (``kasse_base_cents``), the number of deals (``rounds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from server.engine.base import JSON, Dealt, Option
+from server.engine.errors import IllegalActionError
+from server.engine.games.doppen.deal import Doppen, DoppenDeal
+from server.engine.games.doppen.kasse import PagatKasse
+from server.engine.match import DealSetup, Match, PotMove, bad_config, finished_outcome
+
+COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
+POT = "pagatkasse"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of the sheet: the column entries (cents) and what the Kasse did."""
+
+    number: int
+    dealer: str
+    sitting_out: str | None
+    contract: str | None
+    declarer: str | None
+    values: dict[str, int]
+    totals: dict[str, int]
+    kasse: JSON = field(default_factory=dict)
+    detail: JSON = field(default_factory=dict)
+
+
+def pairwise(columns: Mapping[str, int]) -> dict[str, int]:
+    """The pairwise settlement of the sheet's columns (DP-A19).
+
+    >>> pairwise({"Anne": 30, "Bert": -10, "Clara": 0})
+    {'Anne': 70, 'Bert': -50, 'Clara': -20}
+    """
+    n = len(columns)
+    total = sum(columns.values())
+    return {p: (n - 1) * c - (total - c) for p, c in columns.items()}
+
+
+class DoppenMatch(Match):
+    """A Partie of Doppen, computed purely from the outcomes of its deals."""
+
+    game = "doppen"
+    kind = "points"
+    better = "higher"
+    match_options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "kasse_base_cents",
+            100,
+            (50, 100, 200, 500),
+            "Grundbetrag der Pagatkasse (Cent), den jeder zahlt, wenn sie leer ist.",
+            "The Pagatkasse's base amount (cents) everybody pays when it is empty.",
+        ),
+    )
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        deals: int = 12,
+        first_dealer: int = 0,
+        stake_cents: int = 2,
+        kasse_base_cents: int = 100,
+        options: Mapping[str, object] | None = None,
+    ) -> None:
+        self.rules = Doppen()
+        if len(players) not in (3, 4) or len(set(players)) != len(players):
+            raise bad_config(
+                "Doppen is played by three or four people",
+                "Doppen spielen drei oder vier Personen",
+            )
+        if deals < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
+            raise bad_config(
+                "deals ≥ 1, a seated first dealer and a stake ≥ 0",
+                "Spiele ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
+            )
+        if kasse_base_cents < 0 or kasse_base_cents % 2:
+            raise bad_config(
+                "the Kasse's base amount is an even number of cents",
+                "Der Grundbetrag der Kasse ist eine gerade Zahl von Cent",
+            )
+        self.players = tuple(players)
+        self.deals = deals
+        self.first_dealer = first_dealer
+        self.stake_cents = stake_cents
+        self.options = self.rules.resolve_options(options)
+        self.kasse = PagatKasse(self.players, kasse_base_cents)
+        self.rows: list[SheetRow] = []
+        self.columns: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: Money paid between players for won Pagatkassen (and the final split).
+        self.kasse_money: dict[str, int] = dict.fromkeys(self.players, 0)
+        self.last_pots: list[PotMove] = []
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
+        """The Partie from a stored config (see :meth:`Match.from_config`)."""
+        extra = cls.read_match_options(config)
+        return cls(
+            players,
+            deals=int(config["rounds"]),
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            kasse_base_cents=int(extra["kasse_base_cents"]),
+            options=config.get("options"),
+        )
+
+    @property
+    def finished(self) -> bool:
+        """Whether every deal of the Partie has been played."""
+        return len(self.rows) >= self.deals
+
+    def next_setup(self) -> DealSetup:
+        """The dealer, seats and options of the next deal."""
+        if self.finished:
+            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
+        n = len(self.players)
+        number = len(self.rows)
+        dealer = (self.first_dealer + number) % n
+        seats = tuple(self.players[(dealer + k) % n] for k in range(1, 4))
+        return DealSetup(
+            number + 1,
+            self.players[dealer],
+            seats,
+            self.players[dealer] if n == 4 else None,
+            dict(self.options),
+        )
+
+    def start_deal(self, dealt: Dealt) -> DoppenDeal:
+        """Create the next deal from the dealt cards."""
+        setup = self.next_setup()
+        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+
+    def _move(self, player: str, cents: int, reason: str, **params: int | str | bool) -> None:
+        if cents:
+            self.last_pots.append(PotMove(POT, player, cents, reason, params=tuple(params.items())))
+
+    def record(self, deal: DoppenDeal) -> SheetRow:
+        """Enter a finished deal on the sheet and do the Kasse's business of it."""
+        setup = self.next_setup()
+        outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
+        self.last_pots = []
+        kasse = self.kasse
+        if kasse.empty:
+            kasse.fill()
+            for p in self.players:
+                self._move(p, kasse.base, "kasse_fill")
+        values = dict.fromkeys(self.players, 0)
+        declarer = outcome["declarer"]
+        declarer_name = None if declarer is None else setup.seats[declarer]
+        if declarer_name is not None:
+            values[declarer_name] = outcome["per_opponent"] * self.stake_cents
+            self.columns[declarer_name] += values[declarer_name]
+        event = outcome["kasse"] or {}
+        kind = event.get("event")
+        note: JSON = {}
+        if kind == "all_pass":
+            kasse.all_pass()
+            for p in self.players:
+                self._move(p, kasse.base // 2, "kasse_all_pass")
+        elif kind == "pagat_lost":
+            loser = setup.seats[event["seat"]]
+            amount = kasse.pagat_lost(loser, event["factor"])
+            self._move(loser, amount, "pagat_lost", factor=event["factor"])
+            note = {"event": kind, "player": loser, "cents": amount}
+        elif kind == "pagat_won":
+            winner = setup.seats[event["seat"]]
+            owed = {p: kasse.owed(p) for p in self.players}
+            payments = kasse.pagat_won(winner, event["factor"])
+            for p in self.players:
+                paid = payments.get(p, 0)
+                self.kasse_money[p] -= paid
+                self.kasse_money[winner] += paid
+                self._move(p, -owed[p], "pagat_won", payee=winner, paid=paid)
+            note = {"event": kind, "player": winner, "cents": sum(payments.values())}
+        if len(self.rows) + 1 >= self.deals:
+            owed = {p: kasse.owed(p) for p in self.players}
+            for p, net in kasse.split().items():
+                self.kasse_money[p] += net
+                self._move(p, -owed[p], "kasse_split", net=net)
+            kasse.clear()
+        row = SheetRow(
+            number=setup.number,
+            dealer=setup.dealer,
+            sitting_out=setup.sitting_out,
+            contract=outcome["contract"],
+            declarer=declarer_name,
+            values=values,
+            totals=dict(self.columns),
+            kasse={**note, **kasse.to_json()},
+            detail={k: v for k, v in outcome.items() if k != "tricks"},
+        )
+        self.rows.append(row)
+        return row
+
+    def pots_of_last_deal(self) -> list[PotMove]:
+        """What the deal recorded last moved into (recorded) or out of (struck out) the
+        Pagatkasse."""
+        return list(self.last_pots)
+
+    def pots(self) -> dict[str, dict[str, int]]:
+        """What each player has recorded for the Pagatkasse (cents)."""
+        return {POT: {p: self.kasse.owed(p) for p in self.players}}
+
+    def balances_cents(self) -> dict[str, int]:
+        """Each player's money (cents): the pairwise settlement of the columns, the
+        Pagatkassen paid out, and the split of the Kasse as if the Partie ended now."""
+        game = pairwise(self.columns)
+        split = self.kasse.split()
+        return {p: game[p] + self.kasse_money[p] + split[p] for p in self.players}
+
+    def standing(self) -> dict[str, int]:
+        """Each player's balance in cents (see :meth:`balances_cents`)."""
+        return self.balances_cents()
+
+    def to_json(self) -> JSON:
+        """The sheet (``docs/api.md``, "The score sheet") with the Kasse column."""
+        return {
+            "game": self.game,
+            "kind": self.kind,
+            "better": self.better,
+            "players": list(self.players),
+            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "start": dict.fromkeys(self.players, 0),
+            "deals": self.deals,
+            "stake_cents": self.stake_cents,
+            "rows": [
+                {
+                    "number": r.number,
+                    "dealer": r.dealer,
+                    "sitting_out": r.sitting_out,
+                    "contract": r.contract,
+                    "declarer": r.declarer,
+                    "values": dict(r.values),
+                    "points": dict(r.values),
+                    "totals": dict(r.totals),
+                    "kasse": dict(r.kasse),
+                    "note": "thrown_in" if r.contract is None else None,
+                    "obligatory": False,
+                }
+                for r in self.rows
+            ],
+            "totals": dict(self.columns),
+            "progress": {"done": len(self.rows), "of": self.deals},
+            "lines": [],
+            "kasse": self.kasse.to_json(),
+            "pots": self.pots(),
+            "finished": self.finished,
+            "placings": self.placings(),
+            "balances_cents": self.balances_cents(),
+            "payments": [
+                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
+            ],
+        }
