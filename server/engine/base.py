@@ -128,8 +128,48 @@ class Dealt:
     talon: tuple[int, ...] = ()
 
 
+#: The talon as the receiver of a packet (:func:`deal_packets`).
+TALON = -1
+
+
+def deal_packets(pack: Pack, order: Sequence[int], packets: Sequence[tuple[int, int]]) -> Dealt:
+    """Deal the shuffled ``order`` packet by packet: ``(seat, count)`` gives the next
+    ``count`` cards to ``seat`` (:data:`TALON`: to the talon, which keeps their order).
+
+    >>> from server.engine.cards import TAROCK
+    >>> dealt = deal_packets(TAROCK, list(range(54)), [(TALON, 6), (0, 16), (1, 16), (2, 16)])
+    >>> dealt.talon, TAROCK.codes(dealt.hands[0])[:3]
+    ((0, 1, 2, 3, 4, 5), ['T7', 'T8', 'T9'])
+    >>> deal_packets(TAROCK, [0] * 54, [(0, 54)])
+    Traceback (most recent call last):
+    ...
+    ValueError: order must be a permutation of the pack
+    """
+    if len(order) != len(pack) or sorted(order) != list(range(len(pack))):
+        raise ValueError("order must be a permutation of the pack")
+    if sum(count for _, count in packets) != len(order):
+        raise ValueError("the packets must hand out the whole pack")
+    hands = [0] * (1 + max(seat for seat, _ in packets))
+    talon: list[int] = []
+    at = 0
+    for seat, count in packets:
+        cards = order[at : at + count]
+        at += count
+        if seat == TALON:
+            talon.extend(cards)
+        else:
+            for card in cards:
+                hands[seat] |= 1 << card
+    return Dealt(tuple(hands), tuple(talon))
+
+
 class Rules(ABC, Generic[DealT]):
-    """A game: a value with a name, a pack and options, that creates deals."""
+    """A game: a value with a name, a pack and options, that creates deals.
+
+    How the cards are dealt is data: ``dealing``, the packets in the order they are dealt
+    (:func:`deal_packets`); a game with a dealing that packets cannot describe overrides
+    :meth:`deal_cards`.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -154,9 +194,13 @@ class Rules(ABC, Generic[DealT]):
             resolved[name] = known[name].check(value)
         return resolved
 
-    @abstractmethod
+    #: ``(seat, count)`` per packet in dealing order (:data:`TALON` for the talon).
+    dealing: ClassVar[tuple[tuple[int, int], ...]] = ()
+
     def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Distribute a shuffled pack (``order``, a permutation of card indices)."""
+        """Distribute a shuffled pack (``order``, a permutation of card indices) as the
+        game's ``dealing`` says; ValueError for anything but a permutation of the pack."""
+        return deal_packets(self.pack, order, self.dealing)
 
     def stored_outcome(self, outcome: JSON) -> JSON:
         """A stored ``outcome`` in today's form, for comparing it with a replayed one (a game

@@ -74,11 +74,11 @@ Decisions where the text and DECISIONS.md are silent (what Bavarian players expe
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules
+from server.engine.base import JSON, TALON, Deal, Move, Option, Rules
 from server.engine.bits import cards_of
 from server.engine.cards import GERMAN
 from server.engine.counting import PointCounter
@@ -235,19 +235,8 @@ class BayerischesTarock(Rules["BayerischesTarockDeal"]):
         ),
     )
 
-    def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Clockwise from V: four each, three each, three to the Stock, four each."""
-        if len(order) != len(self.pack) or min(order) < 0:
-            raise ValueError("order must be a permutation of the pack")
-        bits = [1 << c for c in order]
-        if sum(bits) != self.pack.full:
-            raise ValueError("order must be a permutation of the pack")
-        hands = tuple(
-            sum(bits[4 * s : 4 * s + 4]) + sum(bits[12 + 3 * s : 15 + 3 * s])
-            + sum(bits[24 + 4 * s : 28 + 4 * s])
-            for s in range(3)
-        )  # fmt: skip
-        return Dealt(hands, tuple(order[21:24]))
+    #: Clockwise from V: four each, three each, three to the Stock, four each.
+    dealing = ((0, 4), (1, 4), (2, 4), (0, 3), (1, 3), (2, 3), (TALON, 3), (0, 4), (1, 4), (2, 4))
 
     def deal_type(self) -> type[BayerischesTarockDeal]:
         """Deals of Bayerisches Tarock start in the auction."""

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules
+from server.engine.base import JSON, Deal, Move, Option, Rules
 from server.engine.bits import cards_of
 from server.engine.cards import DOPPELKOPF
 from server.engine.counting import PointCounter
@@ -260,15 +260,8 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         ),
     )
 
-    def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Three cards at a time to P1, P2, P3, P4, four times round."""
-        if sorted(order) != list(range(48)):
-            raise ValueError("order must be a permutation of the pack")
-        hands = [0, 0, 0, 0]
-        for i in range(16):
-            for c in order[3 * i : 3 * i + 3]:
-                hands[i % 4] |= 1 << c
-        return Dealt(tuple(hands), ())
+    #: Three cards at a time to P1, P2, P3, P4, four times round.
+    dealing = tuple((i % 4, 3) for i in range(16))
 
     def deal_type(self) -> type[DoppelkopfDeal]:
         """Deals of Doppelkopf start with the Vorbehalt round (or an obligatory solo)."""

@@ -61,11 +61,10 @@ Decisions where the text and DECISIONS.md are silent (tested in
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules
+from server.engine.base import JSON, TALON, Deal, Move, Option, Rules
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter
@@ -175,16 +174,8 @@ class Doppen(Rules["DoppenDeal"]):
         ),
     )
 
-    def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Talon first (six cards in order), then twice eight to V, M, H (DP-A1)."""
-        if len(order) != len(self.pack) or min(order) < 0:
-            raise ValueError("order must be a permutation of the pack")
-        bits = [1 << c for c in order]
-        if sum(bits) != self.pack.full:
-            raise ValueError("order must be a permutation of the pack")
-        hands = tuple(sum(bits[6 + 8 * s : 14 + 8 * s]) + sum(bits[30 + 8 * s : 38 + 8 * s])
-                      for s in range(3))  # fmt: skip
-        return Dealt(hands, tuple(order[:6]))
+    #: Talon first (six cards in order), then twice eight to V, M, H (DP-A1).
+    dealing = ((TALON, 6), (0, 8), (1, 8), (2, 8), (0, 8), (1, 8), (2, 8))
 
     def deal_type(self) -> type[DoppenDeal]:
         """Deals of Doppen start in the auction."""

@@ -58,11 +58,11 @@ Decisions where DECISIONS.md is silent (players of Mittelbaden would expect thes
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
+from server.engine.base import JSON, TALON, Deal, Move, Option, Rules, malformed_action
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
@@ -184,17 +184,8 @@ class Dreierles(Rules["DreierlesDeal"]):
         ),
     )
 
-    def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Blind first (six cards, top first), then twice eight to V, M, H."""
-        if len(order) != len(self.pack) or min(order) < 0:
-            raise ValueError("order must be a permutation of the pack")
-        bits = [1 << c for c in order]
-        # 54 powers of two add up to the full pack only if they are all different
-        if sum(bits) != self.pack.full:
-            raise ValueError("order must be a permutation of the pack")
-        hands = tuple(sum(bits[6 + 8 * s : 14 + 8 * s]) + sum(bits[30 + 8 * s : 38 + 8 * s])
-                      for s in range(3))  # fmt: skip
-        return Dealt(hands, tuple(order[:6]))
+    #: Blind first (six cards, top first), then twice eight to V, M, H.
+    dealing = ((TALON, 6), (0, 8), (1, 8), (2, 8), (0, 8), (1, 8), (2, 8))
 
     def deal_type(self) -> type[DreierlesDeal]:
         """Deals of Dreierles start in the auction."""

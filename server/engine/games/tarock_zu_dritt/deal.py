@@ -75,7 +75,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, Deal, Dealt, Move, Option, Rules, malformed_action
+from server.engine.base import JSON, TALON, Deal, Move, Option, Rules, malformed_action
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
@@ -226,16 +226,9 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
         ),
     )
 
-    def deal_cards(self, order: Sequence[int]) -> Dealt:
-        """Eight cards each to V, M, H, the talon (top first), eight each again. After a
-        knock the same cards are three blind packets of 16 (see the module text)."""
-        if len(order) != len(self.pack) or sum(1 << c for c in order) != self.pack.full:
-            raise ValueError("order must be a permutation of the pack")
-        bits = [1 << c for c in order]
-        hands = tuple(
-            sum(bits[8 * s : 8 * s + 8]) + sum(bits[30 + 8 * s : 38 + 8 * s]) for s in range(3)
-        )
-        return Dealt(hands, tuple(order[24:30]))
+    #: Eight cards each to V, M, H, the talon (top first), eight each again. After a
+    #: knock the same cards are three blind packets of 16 (see the module text).
+    dealing = ((0, 8), (1, 8), (2, 8), (TALON, 6), (0, 8), (1, 8), (2, 8))
 
     def deal_type(self) -> type[TarockZuDrittDeal]:
         """Deals start in the auction (after a knock: the choice of packets)."""
