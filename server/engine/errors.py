@@ -8,9 +8,14 @@ As in python-chess, malformed input and illegal input are different errors:
   (out of turn, Farbzwang, a bid too low …). The message names the rule.
 * :class:`RecordError`: a deal record cannot be loaded; ``where`` names the position in
   the record (``"hands[1][4]"``, ``"actions[17]"``) and the cause is kept.
+
+A refused card is explained from the rule code the trick core gives (:class:`PlayErrors`:
+each game's table of codes and texts on top of the ones every trick game shares).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 
 class EngineError(ValueError):
@@ -46,3 +51,49 @@ class RecordError(EngineError):
         )
         self.where = where
         self.cause = cause
+
+
+#: rule code → (error code, English text, German text) shared by every trick game;
+#: ``{suit}`` is the led suit's name, ``{card}`` the card.
+COMMON_PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
+    "not_held": ("card_not_in_hand", "you do not hold {card}", "du hast {card} nicht"),
+    "follow_suit": (
+        "farbzwang",
+        "Farbzwang: {suit} was led and you hold {suit}",
+        "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
+    ),
+}
+#: A rule code nobody named (the card is simply not among the legal ones).
+ILLEGAL_CARD = (
+    "illegal_card",
+    "{card} may not be played now",
+    "{card} darf jetzt nicht gespielt werden",
+)
+
+
+class PlayErrors:
+    """A game's explanations of a refused card, as data: its suits' names and its table of
+    rule codes (on top of :data:`COMMON_PLAY_ERRORS`); called with a rule code it gives the
+    error, its texts filled in with the led suit and the card.
+
+    >>> explain = PlayErrors({"H": "Herz"}, {"must_beat": ("stichzwang", "beat it", "stich")})
+    >>> error = explain("follow_suit", suit="H", card="T5")
+    >>> error.code, error.message_de
+    ('farbzwang', 'Farbzwang: Herz ist ausgespielt und du hast Herz')
+    >>> explain("must_beat", suit=None, card="H4").code, explain("what", suit=None, card="H4").code
+    ('stichzwang', 'illegal_card')
+    """
+
+    def __init__(
+        self, suit_names: Mapping[str, str], own: Mapping[str, tuple[str, str, str]]
+    ) -> None:
+        self.suit_names = dict(suit_names)
+        self.table: dict[str, tuple[str, str, str]] = {**COMMON_PLAY_ERRORS, **own}
+
+    def __call__(self, rule: str, *, suit: str | None, card: str) -> IllegalActionError:
+        """The error for rule code ``rule`` (``suit``: the led suit's code, if any)."""
+        code, en, de = self.table.get(rule, ILLEGAL_CARD)
+        name = self.suit_names[suit] if suit is not None else ""
+        return IllegalActionError(
+            code, en.format(suit=name, card=card), de.format(suit=name, card=card)
+        )

@@ -13,7 +13,7 @@ import pytest
 from server.engine.cards import TAROCK
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.dreierles import DreierlesDeal
-from server.engine.games.dreierles.errors import PLAY_ERRORS
+from server.engine.games.dreierles.errors import play_error
 from server.engine.registry import get_rules
 from tests.engine.dreierles_deals import D1, D2, D3, D4, D5, new_deal, play
 
@@ -451,7 +451,7 @@ def test_views_built_from_the_shared_part_match_a_fresh_replay() -> None:
 def test_every_refused_card_is_explained_by_the_rule_that_removed_it() -> None:
     """Random deals (Räuber included): every held card that is not legal is refused with
     one of the play rules' codes, and every legal card passes the check."""
-    codes = {code for code, _en, _de in PLAY_ERRORS.values()}
+    codes = {code for code, _en, _de in play_error.table.values()}
     rules = get_rules("dreierles")
     rng = random.Random(17)
     seen: set[str] = set()

@@ -10,19 +10,13 @@ English and German text for every rule code the trick core, the auction or the g
 
 from __future__ import annotations
 
-from server.engine.errors import IllegalActionError
+from server.engine.errors import IllegalActionError, PlayErrors
 
 SUIT_NAMES = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
 
-#: rule code → (error code, English text, German text); ``{suit}`` is the led suit's name,
-#: ``{card}`` the card.
+#: rule code → (error code, English text, German text) of the game's own rules, on top of
+#: the shared ones; ``{suit}`` is the led suit's name, ``{card}`` the card.
 PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
-    "not_held": ("card_not_in_hand", "you do not hold {card}", "du hast {card} nicht"),
-    "follow_suit": (
-        "farbzwang",
-        "Farbzwang: {suit} was led and you hold {suit}",
-        "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
-    ),
     "follow_trump": (
         "farbzwang",
         "Farbzwang: trump ({suit}) was led and you hold a trump",
@@ -39,12 +33,6 @@ PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
         "Stichzwang: du musst den Stich nehmen, wenn du kannst",
     ),
 }
-ILLEGAL_CARD = (
-    "illegal_card",
-    "{card} may not be played now",
-    "{card} darf jetzt nicht gespielt werden",
-)
-
 #: auction refusal code → (error code, English text, German text)
 AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
     "bid_too_low": (
@@ -80,13 +68,7 @@ AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def play_error(rule: str, *, suit: str | None, card: str) -> IllegalActionError:
-    """The error for rule code ``rule`` (``suit``: the led suit's code, if any)."""
-    code, en, de = PLAY_ERRORS.get(rule, ILLEGAL_CARD)
-    name = SUIT_NAMES[suit] if suit is not None else ""
-    return IllegalActionError(
-        code, en.format(suit=name, card=card), de.format(suit=name, card=card)
-    )
+play_error = PlayErrors(SUIT_NAMES, PLAY_ERRORS)
 
 
 def auction_error(code: str) -> IllegalActionError:

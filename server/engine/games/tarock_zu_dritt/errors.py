@@ -10,19 +10,13 @@ every rule code the trick core, the auction, the talon or a play rule gives.
 
 from __future__ import annotations
 
-from server.engine.errors import IllegalActionError
+from server.engine.errors import IllegalActionError, PlayErrors
 
 SUIT_NAMES = {"T": "Tarock", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
 
-#: rule code → (error code, English text, German text); ``{suit}`` is the led suit's name,
-#: ``{card}`` the card.
+#: rule code → (error code, English text, German text) of the game's own rules, on top of
+#: the shared ones; ``{suit}`` is the led suit's name, ``{card}`` the card.
 PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
-    "not_held": ("card_not_in_hand", "you do not hold {card}", "du hast {card} nicht"),
-    "follow_suit": (
-        "farbzwang",
-        "Farbzwang: {suit} was led and you hold {suit}",
-        "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
-    ),
     "follow_trump": (
         "tarockzwang",
         "Tarockzwang: Tarock was led and you hold Tarock",
@@ -59,20 +53,7 @@ PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
         "ein angesagter Vogel bleibt für seinen Stich; erzwungen, dann der höchste zuerst",
     ),
 }
-ILLEGAL_CARD = (
-    "illegal_card",
-    "{card} may not be played now",
-    "{card} darf jetzt nicht gespielt werden",
-)
-
-
-def play_error(rule: str, *, suit: str | None, card: str) -> IllegalActionError:
-    """The error for rule code ``rule`` (``suit``: the led suit's code, if any)."""
-    code, en, de = PLAY_ERRORS.get(rule, ILLEGAL_CARD)
-    name = SUIT_NAMES[suit] if suit is not None else ""
-    return IllegalActionError(
-        code, en.format(suit=name, card=card), de.format(suit=name, card=card)
-    )
+play_error = PlayErrors(SUIT_NAMES, PLAY_ERRORS)
 
 
 #: auction refusal code → (English, German); ``{high}`` is the bid to beat.
