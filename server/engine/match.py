@@ -21,9 +21,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Generic, Self
 
-from server.engine.base import JSON, Deal, Dealt, Option, OptionValue
+from server.engine.base import JSON, Deal, DealT, Dealt, Option, OptionValue, Rules
 from server.engine.errors import IllegalActionError, MalformedError
 
 
@@ -178,8 +178,9 @@ def placings_of(totals: Mapping[str, int], *, higher_is_better: bool) -> dict[st
     return {name: ordered.index(value) + 1 for name, value in totals.items()}
 
 
-class Match(ABC):
-    """A match of one game: its deals' setup, the sheet, the pots and the settlement."""
+class Match(ABC, Generic[DealT]):
+    """A match of one game: its deals' setup, the sheet, the pots and the settlement
+    (``DealT``: the game's deal class)."""
 
     #: The game's name (as in the registry).
     game: ClassVar[str]
@@ -191,6 +192,8 @@ class Match(ABC):
     match_options: ClassVar[tuple[Option, ...]] = ()
 
     players: tuple[str, ...]
+    #: The game's rules value (it creates the deals).
+    rules: Rules[DealT]
 
     @classmethod
     @abstractmethod
@@ -212,9 +215,45 @@ class Match(ABC):
     def next_setup(self) -> DealSetup:
         """Dealer, seats and options of the next deal; raise when the match is over."""
 
-    @abstractmethod
-    def start_deal(self, dealt: Dealt) -> Deal:
-        """Create the next deal from the dealt cards."""
+    def start_deal(self, dealt: Dealt) -> DealT:
+        """Create the next deal from the dealt cards, as :meth:`next_setup` sets it up."""
+        setup = self.next_setup()
+        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+
+    def round_the_table(
+        self,
+        number: int,
+        first_dealer: int,
+        options: Mapping[str, OptionValue],
+        note: str | None = None,
+        *,
+        factor: int = 1,
+    ) -> DealSetup:
+        """Deal ``number`` (0-based) of a match in which the deal passes on by one seat
+        after every deal, from ``first_dealer`` (an index into :attr:`players`): the three
+        after the dealer play, in that order; with four people the dealer sits out. Raise
+        ``match_finished`` when the match is over.
+
+        >>> from types import SimpleNamespace
+        >>> four = SimpleNamespace(players=("A", "B", "C", "D"), finished=False)
+        >>> setup = Match.round_the_table(four, 1, 3, {})  # type: ignore[arg-type]
+        >>> setup.number, setup.dealer, setup.seats, setup.sitting_out
+        (2, 'A', ('B', 'C', 'D'), 'A')
+        """
+        if self.finished:
+            raise match_over()
+        n = len(self.players)
+        dealer = (first_dealer + number) % n
+        seats = tuple(self.players[(dealer + k) % n] for k in range(1, 4))
+        return DealSetup(
+            number + 1,
+            self.players[dealer],
+            seats,
+            self.players[dealer] if n > len(seats) else None,
+            dict(options),
+            note,
+            factor=factor,
+        )
 
     @abstractmethod
     def record(self, deal: Any) -> Any:
@@ -247,6 +286,11 @@ class Match(ABC):
     @abstractmethod
     def to_json(self) -> JSON:
         """The sheet (see the module text and ``docs/api.md``)."""
+
+
+def match_over() -> IllegalActionError:
+    """The refusal of a deal after the match's last one."""
+    return IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
 
 
 def bad_config(message: str, message_de: str) -> MalformedError:

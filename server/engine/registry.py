@@ -292,7 +292,7 @@ def _unknown_game(name: str, known: Sequence[str]) -> MalformedError:
     )
 
 
-def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match]]]:
+def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     # local imports: the games import the core
     from server.engine.games.doppelkopf import Doppelkopf
     from server.engine.games.doppelkopf.evening import DoppelkopfEvening
@@ -313,7 +313,7 @@ def get_rules(name: str) -> Rules[Any]:
     return implemented[name][0]()
 
 
-def match_type(name: str) -> type[Match]:
+def match_type(name: str) -> type[Match[Any]]:
     """The match class of the game ``name``; raise :class:`MalformedError` if unknown."""
     implemented = _implemented()
     if name not in implemented:
@@ -321,7 +321,7 @@ def match_type(name: str) -> type[Match]:
     return implemented[name][1]
 
 
-def new_match(game: str, players: Sequence[str], config: Mapping[str, Any]) -> Match:
+def new_match(game: str, players: Sequence[str], config: Mapping[str, Any]) -> Match[Any]:
     """The match (Partie, evening) of ``game`` from a stored config (``rounds``,
     ``first_dealer``, ``stake_cents``, ``options`` and the game's match options): the
     runtime's only entry to a game's match."""

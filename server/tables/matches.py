@@ -53,7 +53,7 @@ class LiveMatch:
     players: list[str]
     player_ids: list[int]
     config: dict[str, Any]
-    engine: Match
+    engine: Match[Any]
     deal: Deal | None = None
     deal_id: int = 0
     deal_number: int = 0
@@ -87,7 +87,7 @@ class LiveMatch:
         return {"note": setup.note, "params": dict(setup.note_params)}
 
     def next_deal(
-        self, rng: random.Random, engine: Match | None = None
+        self, rng: random.Random, engine: Match[Any] | None = None
     ) -> tuple[Deal, dict[str, Any]]:
         """Shuffle and create the next deal (of ``engine``, by default the match's own);
         return it with its record (no actions yet)."""
@@ -130,7 +130,7 @@ class LiveMatch:
 class ClosedDeal:
     """A finished deal's consequences (see :meth:`LiveMatch.close_deal`)."""
 
-    engine: Match
+    engine: Match[Any]
     points: dict[str, int]
     pots: list[PotMove]
     following: tuple[Deal, dict[str, Any]] | None

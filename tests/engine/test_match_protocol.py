@@ -137,7 +137,7 @@ def golden(game: str, name: str) -> dict[str, Any]:
     return record
 
 
-def play_golden(match: Match, game: str, name: str) -> Deal:
+def play_golden(match: Match[Deal], game: str, name: str) -> Deal:
     """The next deal of ``match`` with the cards and actions of a golden record (played by
     whoever the match seats; seats are positions, so the play and the outcome per seat
     are the record's), recorded on the sheet."""
@@ -149,7 +149,9 @@ def play_golden(match: Match, game: str, name: str) -> Deal:
     return deal
 
 
-def recovered(game: str, players: list[str], config: dict[str, Any], deals: list[Deal]) -> Match:
+def recovered(
+    game: str, players: list[str], config: dict[str, Any], deals: list[Deal]
+) -> Match[Any]:
     """A new match of the same config with the deals replayed from their records."""
     match = new_match(game, players, config)
     for deal in deals:

@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, Option
-from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.base import JSON, Option
+from server.engine.errors import MalformedError
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
 from server.engine.match import DealSetup, Match, PotMove, finished_outcome, placings_of
 
@@ -58,7 +58,7 @@ class SheetRow:
     detail: JSON = field(default_factory=dict)
 
 
-class BayerischesTarockMatch(Match):
+class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
     """A session of Bayerisches Tarock, computed purely from the outcomes of its deals."""
 
     game = "bayerisches-tarock"
@@ -149,24 +149,7 @@ class BayerischesTarockMatch(Match):
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
-        if self.finished:
-            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
-        n = len(self.players)
-        number = len(self.rows)
-        dealer = (self.first_dealer + number) % n
-        order = [self.players[(dealer + k) % n] for k in range(1, 4)]
-        return DealSetup(
-            number + 1,
-            self.players[dealer],
-            (order[0], order[1], order[2]),
-            self.players[dealer] if n == 4 else None,
-            dict(self.options),
-        )
-
-    def start_deal(self, dealt: Dealt) -> BayerischesTarockDeal:
-        """Create the next deal from the dealt cards."""
-        setup = self.next_setup()
-        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+        return self.round_the_table(len(self.rows), self.first_dealer, self.options)
 
     # ------------------------------------------------------------------ the Haferl
 

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, Option
+from server.engine.base import JSON, Option
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import SOLOS
 from server.engine.games.doppelkopf.deal import Doppelkopf, DoppelkopfDeal
@@ -68,7 +68,7 @@ class SheetRow:
     detail: JSON = field(default_factory=dict)
 
 
-class DoppelkopfEvening(Match):
+class DoppelkopfEvening(Match[DoppelkopfDeal]):
     """A Doppelkopf evening, computed purely from the outcomes of its deals."""
 
     game = "doppelkopf"
@@ -233,11 +233,6 @@ class DoppelkopfEvening(Match):
                     break
         dealer = self.players[self.dealer]
         return DealSetup(len(self.rows) + 1, dealer, seats, None, options, note, params)
-
-    def start_deal(self, dealt: Dealt) -> DoppelkopfDeal:
-        """Create the next deal from the dealt cards."""
-        setup = self.next_setup()
-        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
 
     # ------------------------------------------------------------------ recording
 

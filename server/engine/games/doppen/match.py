@@ -28,8 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, Option
-from server.engine.errors import IllegalActionError
+from server.engine.base import JSON, Option
 from server.engine.games.doppen.deal import Doppen, DoppenDeal
 from server.engine.games.doppen.kasse import PagatKasse
 from server.engine.match import DealSetup, Match, PotMove, bad_config, finished_outcome
@@ -64,7 +63,7 @@ def pairwise(columns: Mapping[str, int]) -> dict[str, int]:
     return {p: (n - 1) * c - (total - c) for p, c in columns.items()}
 
 
-class DoppenMatch(Match):
+class DoppenMatch(Match[DoppenDeal]):
     """A Partie of Doppen, computed purely from the outcomes of its deals."""
 
     game = "doppen"
@@ -138,24 +137,7 @@ class DoppenMatch(Match):
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
-        if self.finished:
-            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
-        n = len(self.players)
-        number = len(self.rows)
-        dealer = (self.first_dealer + number) % n
-        seats = tuple(self.players[(dealer + k) % n] for k in range(1, 4))
-        return DealSetup(
-            number + 1,
-            self.players[dealer],
-            seats,
-            self.players[dealer] if n == 4 else None,
-            dict(self.options),
-        )
-
-    def start_deal(self, dealt: Dealt) -> DoppenDeal:
-        """Create the next deal from the dealt cards."""
-        setup = self.next_setup()
-        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+        return self.round_the_table(len(self.rows), self.first_dealer, self.options)
 
     def _move(self, player: str, cents: int, reason: str, **params: int | str | bool) -> None:
         if cents:

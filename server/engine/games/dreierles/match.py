@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, Option
-from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.base import JSON, Option
+from server.engine.errors import MalformedError
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
 from server.engine.match import DealSetup, Match, finished_outcome
 
@@ -44,7 +44,7 @@ class SheetRow:
     detail: JSON = field(default_factory=dict)
 
 
-class DreierlesMatch(Match):
+class DreierlesMatch(Match[DreierlesDeal]):
     """A Partie of Dreierles, computed purely from the outcomes of its deals."""
 
     game = "dreierles"
@@ -117,27 +117,12 @@ class DreierlesMatch(Match):
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
-        if self.finished:
-            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
-        n = len(self.players)
         number = len(self.rows)
-        dealer = (self.first_dealer + number) % n
-        order = [self.players[(dealer + k) % n] for k in range(1, 4)]
-        final = self.final_round_special and number >= self.total_deals - n
+        final = self.final_round_special and number >= self.total_deals - len(self.players)
         options = dict(self.options, final_round=final)
-        return DealSetup(
-            number + 1,
-            self.players[dealer],
-            (order[0], order[1], order[2]),
-            self.players[dealer] if n == 4 else None,
-            options,
-            "final_round" if final else None,  # the table says "Räuber oder Solo"
-        )
-
-    def start_deal(self, dealt: Dealt) -> DreierlesDeal:
-        """Create the next deal from the dealt cards."""
-        setup = self.next_setup()
-        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+        # the table says "Räuber oder Solo" in the final round
+        note = "final_round" if final else None
+        return self.round_the_table(number, self.first_dealer, options, note)
 
     def record(self, deal: DreierlesDeal) -> SheetRow:
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""

@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from server.engine.base import JSON, Dealt, Option
+from server.engine.base import JSON, Option
 from server.engine.cards import TAROCK
-from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.errors import MalformedError
 from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal
 from server.engine.match import DealSetup, Match, Radl, finished_outcome
@@ -50,7 +50,7 @@ class SheetRow:
     detail: JSON = field(default_factory=dict)
 
 
-class TarockZuDrittMatch(Match):
+class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
     """A Partie of Tarock zu dritt, computed purely from the outcomes of its deals."""
 
     game = "tarock-zu-dritt"
@@ -131,11 +131,7 @@ class TarockZuDrittMatch(Match):
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats, options and factor of the next deal."""
-        if self.finished:
-            raise IllegalActionError("match_finished", "the match is over", "die Partie ist aus")
         number = len(self.rows)
-        dealer = (self.first_dealer + number) % 3
-        seats = tuple(self.players[(dealer + k) % 3] for k in (1, 2, 3))
         factor = self.radl.factor()
         note = None
         if self.in_schlussradl(number):
@@ -143,15 +139,7 @@ class TarockZuDrittMatch(Match):
             note = "schlussradl"
         elif factor > 1:
             note = "radl"
-        return DealSetup(
-            number + 1, self.players[dealer], seats, None, dict(self.options), note,
-            factor=factor,
-        )  # fmt: skip
-
-    def start_deal(self, dealt: Dealt) -> TarockZuDrittDeal:
-        """Create the next deal from the dealt cards."""
-        setup = self.next_setup()
-        return self.rules.new_deal(dealt, setup.options, setup.seats, setup.dealer)
+        return self.round_the_table(number, self.first_dealer, self.options, note, factor=factor)
 
     def record(self, deal: TarockZuDrittDeal) -> SheetRow:
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
