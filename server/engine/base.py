@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from server.engine.bits import cards_of
 from server.engine.cards import Pack
-from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.errors import IllegalActionError, MalformedError, PlayErrors
 from server.engine.moves import MoveCodec
 from server.engine.moves import malformed_action as malformed_action
 
@@ -562,3 +563,38 @@ def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
             "the deal does not use the whole pack",
             "das Spiel verwendet nicht das ganze Blatt",
         )
+
+
+class CardPlayDeal(Deal):
+    """A deal whose play phase (``play``) sends every card through one
+    :class:`~server.engine.tricks.TrickPlay`, ``self.play``: the legal cards are its legal
+    ones, a card goes through it and then :meth:`Deal._follow_tricks`, and a refused card is
+    explained by the game's :attr:`play_error` from the rule code the trick core gives
+    (:meth:`_refusal_rule` lets a game name it more exactly)."""
+
+    #: The game's texts for refused cards.
+    play_error: ClassVar[PlayErrors]
+    #: The running tricks (None before the play phase).
+    play: TrickPlay | None
+
+    def _legal_in_play(self) -> list[Move]:
+        assert self.play is not None
+        return cards_of(self.play.legal())
+
+    def _apply_in_play(self, seat: int, move: Move) -> None:
+        assert self.play is not None
+        self.play.play(move)
+        self._follow_tricks(self.play)
+
+    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
+        play = self.play
+        pack = self.rules.pack
+        if not 0 <= move < len(pack) or play is None:
+            return self.wrong_phase(move)
+        rule = self._refusal_rule(seat, move, play.explain(move) or "illegal_card")
+        suit = pack.cards[play.trick[0]].suit if play.trick else None
+        return self.play_error(rule, suit=suit, card=pack.code(move))
+
+    def _refusal_rule(self, seat: int, move: Move, rule: str) -> str:
+        """The rule code a refused card is explained with (by default the trick core's)."""
+        return rule

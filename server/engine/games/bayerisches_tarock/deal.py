@@ -78,7 +78,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, TALON, Deal, Move, Option, Rules
+from server.engine.base import JSON, TALON, CardPlayDeal, Move, Option, Rules
 from server.engine.bits import cards_of
 from server.engine.cards import GERMAN
 from server.engine.counting import PointCounter
@@ -261,11 +261,12 @@ class BayerischesTarock(Rules["BayerischesTarockDeal"]):
         }
 
 
-class BayerischesTarockDeal(Deal):
+class BayerischesTarockDeal(CardPlayDeal):
     """One deal of Bayerisches Tarock (see the module text)."""
 
     Phase = Phase
     codec = CODEC
+    play_error = play_error
 
     auction: Auction
     hands: list[int]
@@ -632,23 +633,6 @@ class BayerischesTarockDeal(Deal):
             self.trick_rules(), self.hands, leader=0, tricks=TRICKS, ends_early=ends_early
         )
         self._to_move = 0
-
-    def _legal_in_play(self) -> list[Move]:
-        assert self.play is not None
-        return cards_of(self.play.legal())
-
-    def _apply_in_play(self, seat: int, move: Move) -> None:  # pragma: no cover - fast path
-        assert self.play is not None
-        self.play.play(move)
-        self._follow_tricks(self.play)
-
-    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
-        play = self.play
-        if not 0 <= move < N_CARDS or play is None:
-            return self.wrong_phase(move)
-        rule = play.explain(move) or "illegal_card"
-        suit = GERMAN.cards[play.trick[0]].suit if play.trick else None
-        return play_error(rule, suit=suit, card=GERMAN.code(move))
 
     # ------------------------------------------------------------------ views
 

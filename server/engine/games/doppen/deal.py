@@ -64,7 +64,7 @@ import random
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, TALON, Deal, Move, Option, Rules
+from server.engine.base import JSON, TALON, CardPlayDeal, Move, Option, Rules
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter
@@ -203,11 +203,12 @@ class Doppen(Rules["DoppenDeal"]):
         }
 
 
-class DoppenDeal(Deal):
+class DoppenDeal(CardPlayDeal):
     """One deal of Doppen (see the module text for the phases)."""
 
     Phase = Phase
     codec = CODEC
+    play_error = play_error
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -508,24 +509,15 @@ class DoppenDeal(Deal):
             play.play(covered[1])
         self._follow_tricks(play)
 
-    def _legal_in_play(self) -> list[Move]:
-        assert self.play is not None
-        return cards_of(self.play.legal())
-
     def _apply_in_play(self, seat: int, move: Move) -> None:
         assert self.play is not None
         self.play.play(move)
         self._after_card(self.play)
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
-        play = self.play
         if CODEC.is_verb(move, "cover"):
             return refusal("play", "cover")
-        if not 0 <= move < 54 or play is None:
-            return self.wrong_phase(move)
-        rule = play.explain(move) or "illegal_card"
-        suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
-        return play_error(rule, suit=suit, card=TAROCK.code(move))
+        return super()._explain_in_play(seat, move)
 
     def _cover_cards(self, seat: int) -> int:
         """The cards ``seat`` may put face down now (0: the signal is not open to it)."""

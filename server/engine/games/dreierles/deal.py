@@ -62,7 +62,15 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, TALON, Deal, Move, Option, Rules, malformed_action
+from server.engine.base import (
+    JSON,
+    TALON,
+    CardPlayDeal,
+    Move,
+    Option,
+    Rules,
+    malformed_action,
+)
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
@@ -225,7 +233,7 @@ def points_value(text: str) -> float:
     return int(whole) + thirds / 3
 
 
-class DreierlesDeal(Deal):
+class DreierlesDeal(CardPlayDeal):
     """One deal of Dreierles (see the module text for the phases).
 
     State: the :class:`Auction` (``calls``), the contract row, the blind's parts
@@ -237,6 +245,7 @@ class DreierlesDeal(Deal):
 
     Phase = Phase
     codec = CODEC
+    play_error = play_error
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -526,23 +535,6 @@ class DreierlesDeal(Deal):
             row.trick_rules, self.hands, leader=leader, tricks=16, restrictions=restrictions
         )
         self._to_move = leader
-
-    def _legal_in_play(self) -> list[Move]:
-        assert self.play is not None
-        return cards_of(self.play.legal())
-
-    def _apply_in_play(self, seat: int, move: Move) -> None:
-        assert self.play is not None
-        self.play.play(move)
-        self._follow_tricks(self.play)
-
-    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
-        play = self.play
-        if not 0 <= move < 54 or play is None:
-            return self.wrong_phase(move)
-        rule = play.explain(move) or "illegal_card"
-        suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
-        return play_error(rule, suit=suit, card=TAROCK.code(move))
 
     def _not_held(self, card: int) -> IllegalActionError:
         return play_error("not_held", suit=None, card=TAROCK.code(card))

@@ -75,7 +75,15 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from server.engine.base import JSON, TALON, Deal, Move, Option, Rules, malformed_action
+from server.engine.base import (
+    JSON,
+    TALON,
+    CardPlayDeal,
+    Move,
+    Option,
+    Rules,
+    malformed_action,
+)
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
@@ -241,11 +249,12 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
         return summarize(outcome)
 
 
-class TarockZuDrittDeal(Deal):
+class TarockZuDrittDeal(CardPlayDeal):
     """One deal of Tarock zu dritt (see the module text for the phases)."""
 
     Phase = Phase
     codec = CODEC
+    play_error = play_error
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -630,24 +639,12 @@ class TarockZuDrittDeal(Deal):
         )
         self._to_move = leader
 
-    def _legal_in_play(self) -> list[Move]:
-        assert self.play is not None
-        return cards_of(self.play.legal())
-
-    def _apply_in_play(self, seat: int, move: Move) -> None:
-        assert self.play is not None
-        self.play.play(move)
-        self._follow_tricks(self.play)
-
-    def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
-        play = self.play
-        if not 0 <= move < 54 or play is None:
-            return self.wrong_phase(move)
-        rule = play.explain(move) or "illegal_card"
+    def _refusal_rule(self, seat: int, move: Move, rule: str) -> str:
+        """A card other than the Pagat refused because the Pagat must come last is
+        refused for the Kaiserstich (the Pagat may go only to make it)."""
         if rule == "pagat_last" and (self.hands[seat] >> move) & 1 and move != PAGAT:
-            rule = "kaiserstich"
-        suit = TAROCK.cards[play.trick[0]].suit if play.trick else None
-        return play_error(rule, suit=suit, card=TAROCK.code(move))
+            return "kaiserstich"
+        return rule
 
     # ------------------------------------------------------------------ views
 
