@@ -152,7 +152,8 @@ def test_every_contract_has_a_name(catalogs: Catalogs, game: str) -> None:
     ``contract.<game>.<code>`` (web/static/js/game-info.js), in both languages."""
     import importlib
 
-    contracts = importlib.import_module(f"server.engine.games.{game}.contracts").CONTRACTS
+    package = game.replace("-", "_")  # "tarock-zu-dritt" lives in tarock_zu_dritt
+    contracts = importlib.import_module(f"server.engine.games.{package}.contracts").CONTRACTS
     assert len(contracts) >= 5
     for lang in LANGUAGES:
         missing = [c for c in contracts if f"contract.{game}.{c}" not in catalogs.messages[lang]]

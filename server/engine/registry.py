@@ -209,7 +209,7 @@ GAMES: dict[str, GameInfo] = {
             "Tarock zu dritt",
             (3,),  # the rules text: "wird zu dritt mit 54 Karten gespielt"
             "tarock",
-            False,
+            True,
             "Österreichisches Dreiertarock nach Hausregeln.",
             "Austrian three-handed Tarock, house rules.",
             dealer_sits_out=False,
@@ -298,10 +298,13 @@ def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     from server.engine.games.doppelkopf.evening import DoppelkopfEvening
     from server.engine.games.dreierles import Dreierles
     from server.engine.games.dreierles.match import DreierlesMatch
+    from server.engine.games.tarock_zu_dritt import TarockZuDritt
+    from server.engine.games.tarock_zu_dritt.match import TarockZuDrittMatch
 
     return {
         "doppelkopf": (Doppelkopf, DoppelkopfEvening),
         "dreierles": (Dreierles, DreierlesMatch),
+        "tarock-zu-dritt": (TarockZuDritt, TarockZuDrittMatch),
     }
 
 

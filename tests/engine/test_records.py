@@ -43,6 +43,12 @@ def test_there_is_a_golden_record_for_every_contract() -> None:
         "normal", "stille_hochzeit", "hochzeit", "armut", "schmeissen", "trumpf", "kreuz",
         "pik", "herz", "karo", "damen", "buben", "international", "fleischlos",
     }  # fmt: skip
+    assert contracts_of("tarock-zu-dritt") == {
+        "trischaken", "sechserdreier", "farbdreier", "dreier", "triccolo", "zwiccolo",
+        "piccolo", "bettler", "farbenzweier", "zweier", "triccolo_semi", "zwiccolo_semi",
+        "piccolo_semi", "bettel_semi", "farbeneiner", "einer", "triccolo_ouvert",
+        "zwiccolo_ouvert", "piccolo_ouvert", "bettel_ouvert", "farbensolo", "solodreier",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -66,7 +72,11 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
         d = outcome["declarer"]
         pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
         pile += [text.split()[1] for seat, text in record["actions"] if text.startswith("discard")]
-        if record["options"]["counting"] == "thirds":
+        # Tarock zu dritt counts in thirds always (TZ-A6), its negative games count tricks
+        if record["game"] == "tarock-zu-dritt":
+            if outcome["card_points"] is not None:
+                assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
+        elif record["options"]["counting"] == "thirds":
             assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
         else:
             assert outcome["card_points"]["declarer"] == str(whole_count(pile))
