@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from server.engine.base import JSON, Option
@@ -139,7 +139,10 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
             note = "schlussradl"
         elif factor > 1:
             note = "radl"
-        return self.round_the_table(number, self.first_dealer, self.options, note, factor=factor)
+        setup = self.round_the_table(number, self.first_dealer, self.options, note, factor=factor)
+        if note is None:
+            return setup
+        return replace(setup, note_params={"factor": factor})  # the banner says what it counts
 
     def record(self, deal: TarockZuDrittDeal) -> SheetRow:
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
