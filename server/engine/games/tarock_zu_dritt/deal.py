@@ -706,6 +706,10 @@ class TarockZuDrittDeal(CardPlayDeal):
             "contract": self.contract or None,
             "value": None if row is None else row.value,
             "declarers": list(self.declarers) if self.declarers else [],
+            # who plays alone (the first of a "bei" game), as every game's view names it
+            "declarer": self.declarers[0]
+            if self.declarers and row is not None and not row.trischaken
+            else None,
             "high_bidder": self.auction.winner,
             "talon": [TAROCK.code(c) for c in self.talon] if self.talon_open else None,
             "talon_taken": TAROCK.codes(self.taken) if self.talon_open else [],

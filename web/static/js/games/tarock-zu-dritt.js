@@ -87,7 +87,8 @@ export function seatBadges(view, seat, ctx) {
     badges.push(callText(calls[calls.length - 1].call, ctx));
   }
   const declarers = declarersOf(view);
-  if (view.contract && declarers.includes(seat)) {
+  // the core names the first declarer; the second of a "bei" game is named here
+  if (view.contract && declarers.indexOf(seat) > 0) {
     badges.push(ctx.t("table.badge.declarer", { contract: ctx.contract(view.contract) }));
   }
   const announced = (view.announced || []).filter((/** @type {any} */ a) => a.seat === seat);
@@ -132,12 +133,9 @@ export function infoLines(view, name, ctx) {
   const lines = [];
   const declarers = declarersOf(view);
   if (view.contract && view.phase !== "auction") {
-    const contract = ctx.contract(view.contract);
-    const players = declarers.map(name).join(", ");
-    const text = players && view.contract !== "trischaken"
-      ? ctx.t(`info.${g}.contract`, { player: players, contract, value: view.value })
-      : ctx.t(`info.${g}.contract_all`, { contract, value: view.value });
-    lines.push({ text });
+    // the core's line names the contract and its player; here its Wert and a "bei" player
+    const key = declarers.length > 1 ? `info.${g}.value_bei` : `info.${g}.value`;
+    lines.push({ text: ctx.t(key, { value: view.value, player: declarers.length > 1 ? name(declarers[1]) : "" }) });
   }
   if (view.phase === "packet") {
     lines.push({ text: ctx.t(`info.${g}.packets`, { n: (view.packets_chosen || []).length }), hidden: true });
