@@ -21,6 +21,7 @@ from tests.browser.table_driver import (
     hand_outside_viewport,
     move,
     play_until,
+    register_by_api,
     version,
     wait_for_turn,
 )
@@ -196,3 +197,49 @@ def test_a_piccolo_ouvert_lays_the_hands_open_after_the_first_trick(
         expect(info.locator(".info-line", has_text=f"Offen: {person.name}")).to_have_count(0)
     vorhand.page.screenshot(path=artifacts / "table-tarock-zu-dritt-ouvert-360.png")
     assert hand_outside_viewport(vorhand.page) == []
+
+
+def test_the_room_form_offers_every_house_rule_and_the_packets_are_chosen_at_the_table(
+    new_person: NewPerson, module_server: LiveServer, artifacts: Path
+) -> None:
+    base = module_server.base_url
+    host = new_person()
+    register_by_api(host, base, "Gerda")
+    host.goto(f"{base}/rooms/new?game={GAME}")
+    helps = {
+        "Stille Säcke": "Sack und Doppelsack zählen auch unangesagt (je 1).",
+        "Trischaken mit Stichzwang": "ohne: nur Farb- und Tarockzwang",
+        "Skoty-Trophy": "nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln",
+        "Paketwahl (geklopft)": "die Vorhand wählt ihr Paket zuerst",
+        "Schlussradl": "Schlussradl zur ersten Vorhand oder zum Gstieß.",
+    }
+    for label, help_text in helps.items():
+        control = host.get_by_label(label, exact=True)
+        expect(control).to_be_visible()
+        described = control.get_attribute("aria-describedby")
+        expect(host.locator(f"#{described}")).to_contain_text(help_text)
+    expect(host.get_by_label("Trischaken mit Stichzwang", exact=True)).to_be_checked()
+    host.get_by_label("Paketwahl (geklopft)", exact=True).check()
+    host.get_by_label("Schlussradl", exact=True).select_option(label="zum Gstieß")
+    host.screenshot(path=artifacts / "room-form-tarock-zu-dritt-360.png", full_page=True)
+    host.get_by_label("Name des Raums").fill("Tarock am Dienstag")
+    host.get_by_role("button", name="Raum anlegen").click()
+    expect(host).to_have_url(re.compile(r"/rooms/\d+$"))
+    rule = host.locator('#rules li[data-rule="rule.tarock-zu-dritt.schlussradl"]')
+    expect(rule.locator(".rule-value")).to_have_text("Schlussradl: zum Gstieß")
+
+    # A room that deals in packets: Vorhand chooses first, then Mittelhand.
+    _room, people = seat_people(
+        new_person, base, ["Hanna", "Ida", "Jakob"], GAME, options={"geklopft": True}
+    )
+    vorhand = wait_for_turn(people)
+    assert sorted(vorhand.options()) == ["Paket 1", "Paket 2", "Paket 3"]
+    for person in people:
+        expect(person.page.locator("#hand button")).to_have_count(0)
+    press(vorhand, "Paket 2")
+    mittelhand = wait_for_turn(people)
+    assert sorted(mittelhand.options()) == ["Paket 1", "Paket 3"]
+    press(mittelhand, "Paket 1")
+    for person in people:
+        expect(person.page.locator("#hand button")).to_have_count(16)
+    assert "Vorhand!" in wait_for_turn(people).options()
