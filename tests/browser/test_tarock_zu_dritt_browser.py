@@ -168,6 +168,26 @@ def test_a_zweier_with_an_overbid_a_talon_pair_a_pagat_and_a_kontra(
     expect(sheet.locator("tbody tr").first).to_contain_text("Zweier")
     expect(sheet.locator("tbody tr").first).to_contain_text(holder.name)
 
+    # The archive: the match's sheet, the deal's replay with the talon, the announcement and
+    # the Kontra, the result; the statistics count the Zweier for its declarer.
+    page = holder.page
+    listed = page.request.get(f"{base}/api/history/matches?game={GAME}").json()["matches"]
+    page.goto(f"{base}/archive/matches/{listed[0]['id']}")
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet tbody tr").first).to_contain_text("Zweier")
+    page.locator(".deal-item a").first.click()
+    expect(page.locator("#step-counter")).to_be_visible()
+    page.keyboard.press("End")
+    info = page.locator("#replay-info")
+    expect(info).to_contain_text("Aus dem Blinden genommen")
+    expect(info).to_contain_text(f"{holder.name} sagt an: Pagat")
+    expect(info).to_contain_text("Kontriert: Pagat: Kontra ×2")
+    expect(page.locator("#replay-result")).to_contain_text("Pagat (angesagt)")
+    page.screenshot(path=artifacts / "archive-replay-tarock-zu-dritt-360.png", full_page=True)
+    page.goto(f"{base}/archive/stats?game={GAME}")
+    card = page.locator(".stats-card", has_text=holder.name)
+    expect(card.locator(".declarer-games")).to_contain_text("Zweier")
+
 
 def test_a_piccolo_ouvert_lays_the_hands_open_after_the_first_trick(
     new_person: NewPerson, module_server: LiveServer, artifacts: Path
