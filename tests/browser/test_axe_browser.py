@@ -43,12 +43,15 @@ pytestmark = pytest.mark.live_server
 
 NAMES = ["Anna", "Bernd", "Catrin"]
 DOKO_NAMES = ["Dora", "Emil", "Fritz", "Gerda"]
+TZD_NAMES = ["Hanna", "Ida", "Jakob"]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 #: Actions played into the second Dreierles deal, so that the table shows a trick being played.
 MID_DEAL_ACTIONS = 8
 #: Actions played into the first Doppelkopf deal: the four Vorbehalt calls and two cards.
 DOKO_MID_DEAL_ACTIONS = 6
+#: Actions played into the first Tarock zu dritt deal: into the Lizitation or past it.
+TZD_MID_DEAL_ACTIONS = 5
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class Evening:
     doko_room_id: int
     #: Dora's session cookie.
     doko_cookie: str
+    tzd_room_id: int
+    #: Hanna's session cookie.
+    tzd_cookie: str
 
 
 async def play_into_the_second_deal(
@@ -93,16 +99,24 @@ async def play_into_the_second_deal(
             await client.aclose()
 
 
-async def play_into_a_doppelkopf_deal(base_url: str, seed: int = 5) -> tuple[int, str]:
-    """Open a Doppelkopf room for :data:`DOKO_NAMES` and play :data:`DOKO_MID_DEAL_ACTIONS`
-    actions of its first deal; the room id and Dora's cookie."""
-    clients, room, _ = await make_room(base_url, "doppelkopf", DOKO_NAMES, name="Doko barrierefrei")
+async def play_into_a_doppelkopf_deal(
+    base_url: str,
+    seed: int = 5,
+    game: str = "doppelkopf",
+    names: list[str] = DOKO_NAMES,
+    actions: int = DOKO_MID_DEAL_ACTIONS,
+    room_name: str = "Doko barrierefrei",
+) -> tuple[int, str]:
+    """Open a Doppelkopf room (or one of ``game``) for :data:`DOKO_NAMES` (``names``) and
+    play :data:`DOKO_MID_DEAL_ACTIONS` (``actions``) actions of its first deal; the room id
+    and the first player's cookie."""
+    clients, room, _ = await make_room(base_url, game, names, name=room_name)
     try:
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)
         rng = random.Random(seed)
-        for _ in range(DOKO_MID_DEAL_ACTIONS):
+        for _ in range(actions):
             if not await step(clients, rng):
                 break
         return room, clients[0].cookie
@@ -117,8 +131,10 @@ def evening(module_server: LiveServer) -> Evening:
     base = module_server.base_url
     room, match, token, cookies = off_the_loop(asyncio.run, play_into_the_second_deal(base))
     doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_doppelkopf_deal(base))
+    tzd = play_into_a_doppelkopf_deal(base, 3, "tarock-zu-dritt", TZD_NAMES, TZD_MID_DEAL_ACTIONS)
+    tzd_room, tzd_cookie = off_the_loop(asyncio.run, tzd)
     deal = first_deal_id(module_server, match)
-    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie)
+    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie, tzd_room, tzd_cookie)
 
 
 @dataclass(frozen=True)
@@ -165,6 +181,11 @@ SCREENS: dict[str, Screen] = {
     "doppelkopf table mid-deal": Screen(
         lambda e: f"/rooms/{e.doko_room_id}/table",
         cookie=lambda e: e.doko_cookie,
+        ready=table_ready,
+    ),
+    "tarock-zu-dritt table mid-deal": Screen(
+        lambda e: f"/rooms/{e.tzd_room_id}/table",
+        cookie=lambda e: e.tzd_cookie,
         ready=table_ready,
     ),
     "archive": Screen(lambda e: "/archive", ready=archive_ready),
