@@ -263,3 +263,34 @@ def test_the_room_form_offers_every_house_rule_and_the_packets_are_chosen_at_the
     for person in people:
         expect(person.page.locator("#hand button")).to_have_count(16)
     assert "Vorhand!" in wait_for_turn(people).options()
+
+
+def test_a_trischaken_hangs_a_radl_shown_on_the_table_and_the_sheet(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    _room, people = seat_people(new_person, base, ["Karl", "Lena", "Moritz"], GAME)
+    vorhand = wait_for_turn(people)
+    press(vorhand, "Vorhand!")
+    for _ in range(2):
+        press(wait_for_turn(people), "Weiter")
+    # Everybody passed Vorhand: she chooses a Vorhandspiel.
+    assert sorted(vorhand.options()) == ["Sechserdreier", "Trischaken"]
+    press(vorhand, "Trischaken")
+    for person in people:
+        expect(person.page.locator("#setup-note")).to_be_hidden()
+    play_until(
+        people, lambda: vorhand.page.locator("#result-dialog").is_visible(), random.Random(9)
+    )
+    expect(vorhand.page.locator("#result-dialog")).to_contain_text("Trischaken")
+    for person in people:
+        expect(person.page.locator("#result-dialog")).to_be_visible()
+        person.close_result()
+    # The next round counts double: the banner over the table and the line under the sheet.
+    for person in people:
+        expect(person.page.locator("#setup-note")).to_have_text("Radl: dieses Spiel zählt 2-fach")
+    vorhand.page.get_by_role("button", name="Schreibe").click()
+    sheet = vorhand.page.locator("#sheet-dialog")
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.locator("tbody tr").first).to_contain_text("Trischaken")
+    expect(sheet).to_contain_text("Radl: das nächste Spiel zählt ×2, das Radl läuft noch 3 Spiele")
