@@ -77,6 +77,10 @@ def test_a_zweier_with_an_overbid_a_talon_pair_a_pagat_and_a_kontra(
     # Vorhand opens with "Vorhand!" or a game; she may not pass.
     options = vorhand.options()
     assert "Vorhand!" in options and "Dreier" in options and "Weiter" not in options
+    vorhand.page.screenshot(path=artifacts / "table-tarock-zu-dritt-auction-360.png")
+    vorhand.page.locator("#actions summary").click()
+    vorhand.page.screenshot(path=artifacts / "table-tarock-zu-dritt-auction-open-360.png")
+    vorhand.page.locator("#actions summary").click()
     holder = next((p for p in people if holds(p.page, PAGAT)), vorhand)
     order = [
         vorhand,

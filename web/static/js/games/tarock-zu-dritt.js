@@ -248,10 +248,13 @@ export function resultTitle(view, _name, ctx) {
   return o.declarer === null || o.declarer === undefined ? ctx.contract(o.contract) : null;
 }
 
-/** The buttons that stand apart: the Speisezettel, the announcements, the Kontra calls. */
+/**
+ * The buttons that stand apart: the Speisezettel (folded: up to twenty games, in the order
+ * of their rank, only those that may be bid now), the announcements, the Kontra calls.
+ */
 export const actionGroups = {
   packet: {},
-  bid: {},
+  bid: { fold: true },
   announce: {},
   kontra: { fold: true },
   rekontra: { fold: true },
@@ -282,6 +285,7 @@ export function turnText(view, ctx) {
     const rule = FARBEN.includes(view.contract) ? "discard_farben" : "discard";
     return ctx.t(`turn.${g}.${rule}`, { n });
   }
+  if (view.phase === "auction" && !(view.calls || []).length) return ctx.t(`turn.${g}.opening`);
   if (["packet", "choose", "talon", "announce", "kontra", "auction"].includes(view.phase)) {
     return ctx.t(`turn.${g}.${view.phase}`);
   }
