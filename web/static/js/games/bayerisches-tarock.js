@@ -192,7 +192,7 @@ export function turnText(view, ctx) {
   if (view.phase === "game") return t("turn.bayerisches-tarock.game");
   if (view.phase === "discard") {
     const n = 3 - (view.discard_count || 0);
-    if (n > 0) return t("turn.bayerisches-tarock.discard", { n });
+    if (n > 0) return t(n === 1 ? "turn.bayerisches-tarock.discard.one" : "turn.bayerisches-tarock.discard", { n });
   }
   if (view.phase === "trump") return t("turn.bayerisches-tarock.trump");
   if (view.phase === "kontra") return t("turn.bayerisches-tarock.kontra");
