@@ -121,21 +121,25 @@ export function infoLines(view, name, ctx) {
   if (Array.isArray(view.discards) && view.discards.length && view.phase !== "finished") {
     lines.push({ text: t("info.bayerisches-tarock.discards"), cards: view.discards });
   } else if (view.discard_count && view.phase !== "finished" && view.seat !== view.declarer) {
-    lines.push({ text: t("info.bayerisches-tarock.discarded", { n: view.discard_count }) });
+    // hidden: the replay lists the discards themselves
+    lines.push({ text: t("info.bayerisches-tarock.discarded", { n: view.discard_count }), hidden: true });
   }
   return lines;
 }
 
 /**
- * A deal everybody passed is titled by its contract (thrown in).
+ * The result's head: who won or lost which game ("Anna gewinnt: Hand"); a deal everybody
+ * passed is titled by its contract (thrown in).
  * @param {any} view
- * @param {(seat: number) => string} _name
+ * @param {(seat: number) => string} name
  * @param {GameContext} ctx
  * @returns {string | null}
  */
-export function resultTitle(view, _name, ctx) {
+export function resultTitle(view, name, ctx) {
   const o = view.outcome;
-  return o.declarer === null || o.declarer === undefined ? ctx.contract(o.contract) : null;
+  if (o.declarer === null || o.declarer === undefined) return ctx.contract(o.contract);
+  const key = o.declarer_won ? "result.bayerisches-tarock.title_won" : "result.bayerisches-tarock.title_lost";
+  return ctx.t(key, { player: name(o.declarer), contract: ctx.contract(o.contract) });
 }
 
 /**
