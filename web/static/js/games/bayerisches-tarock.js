@@ -99,10 +99,15 @@ export function infoLines(view, name, ctx) {
     if (!high) {
       lines.push({ text: t("info.bayerisches-tarock.no_bid") });
     } else {
-      const holder = [...(view.calls || [])].reverse().find((/** @type {any} */ c) => c.call === high);
-      const params = { bid: bidWithTarget(high, ctx), player: holder ? name(holder.seat) : "?" };
+      // the view's declarer is the seat holding the highest bid while the Reizen runs
+      const holder = typeof view.declarer === "number" ? name(view.declarer) : "?";
+      const params = { bid: bidWithTarget(high, ctx), player: holder };
       lines.push({ text: t("info.bayerisches-tarock.high_bid", params) });
     }
+  }
+  if (view.phase === "game" && view.high_bid && view.declarer !== null && view.declarer !== undefined) {
+    const params = { player: name(view.declarer), bid: bidWithTarget(view.high_bid, ctx) };
+    lines.push({ text: t("info.bayerisches-tarock.won_bid", params) });
   }
   if (view.phase !== "auction" && view.phase !== "finished" && view.declarer !== null && view.declarer !== undefined) {
     if (view.target) lines.push({ text: t("info.bayerisches-tarock.target", { target: view.target }) });
