@@ -147,6 +147,20 @@ def test_the_stock_game_as_the_declarer_and_the_others_see_it() -> None:
     assert seen[-1]["title"] == f"{seats[0]} gewinnt: Frage (Stockspiel)"
 
 
+def test_without_reizen_the_table_asks_for_game_requests() -> None:
+    seats, views = views_of("bettel-ohne-reizen.json", "mover")
+    out = run_module(seats, views)
+    assert out[0]["turn"] == "Du bist am Zug: sag deinen Spielwunsch oder weiter"
+    assert out[0]["info"][0] == "Spielwünsche: noch keiner"
+    assert out[1]["turn"] == "Du bist am Zug: Bettel liegt – ein höherer Wunsch oder weiter"
+    assert out[1]["info"][0] == f"Spielwünsche: höchster Bettel ({seats[0]})"
+    assert out[3]["info"][:2] == [
+        "Bettel: kein Stich",
+        "Ohne Trumpf, der Zehner zwischen Unter und Neuner",
+    ]
+    assert out[-1]["title"] == f"{seats[0]} gewinnt: Bettel"
+
+
 def test_a_thrown_in_deal_is_titled_by_its_contract() -> None:
     seats, views = views_of("thrown-in.json", "spectator")
     out = run_module(seats, views)

@@ -96,13 +96,14 @@ export function infoLines(view, name, ctx) {
   const lines = [];
   if (view.phase === "auction") {
     const high = view.high_bid;
+    const wishes = view.reizen === false; // the variant without Reizen: one wish each
     if (!high) {
-      lines.push({ text: t("info.bayerisches-tarock.no_bid") });
+      lines.push({ text: t(wishes ? "info.bayerisches-tarock.no_wish" : "info.bayerisches-tarock.no_bid") });
     } else {
       // the view's declarer is the seat holding the highest bid while the Reizen runs
       const holder = typeof view.declarer === "number" ? name(view.declarer) : "?";
       const params = { bid: bidWithTarget(high, ctx), player: holder };
-      lines.push({ text: t("info.bayerisches-tarock.high_bid", params) });
+      lines.push({ text: t(wishes ? "info.bayerisches-tarock.high_wish" : "info.bayerisches-tarock.high_bid", params) });
     }
   }
   if (view.phase === "game" && view.high_bid && view.declarer !== null && view.declarer !== undefined) {
@@ -193,6 +194,10 @@ export function turnText(view, ctx) {
   if (view.phase === "auction") {
     const legal = view.legal_actions || [];
     const high = view.high_bid;
+    if (view.reizen === false) {
+      if (!high) return t("turn.bayerisches-tarock.wish");
+      return t("turn.bayerisches-tarock.wish_over", { bid: bidWithTarget(high, ctx) });
+    }
     if (!high) return t("turn.bayerisches-tarock.open");
     const params = { bid: bidWithTarget(high, ctx) };
     if (legal.includes("hold")) return t("turn.bayerisches-tarock.hold", params);
