@@ -152,7 +152,9 @@ def test_every_contract_has_a_name(catalogs: Catalogs, game: str) -> None:
     ``contract.<game>.<code>`` (web/static/js/game-info.js), in both languages."""
     import importlib
 
-    contracts = importlib.import_module(f"server.engine.games.{game}.contracts").CONTRACTS
+    contracts = importlib.import_module(
+        f"server.engine.games.{game.replace('-', '_')}.contracts"
+    ).CONTRACTS
     assert len(contracts) >= 5
     for lang in LANGUAGES:
         missing = [c for c in contracts if f"contract.{game}.{c}" not in catalogs.messages[lang]]

@@ -256,7 +256,7 @@ GAMES: dict[str, GameInfo] = {
             "Bayerisches Tarock",
             (3, 4),
             "german",
-            False,
+            True,
             "Haferltarock mit der deutschen Karte.",
             "Bavarian Tarock with the German pack.",
             direction="clockwise",
@@ -294,12 +294,15 @@ def _unknown_game(name: str, known: Sequence[str]) -> MalformedError:
 
 def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     # local imports: the games import the core
+    from server.engine.games.bayerisches_tarock import BayerischesTarock
+    from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
     from server.engine.games.doppelkopf import Doppelkopf
     from server.engine.games.doppelkopf.evening import DoppelkopfEvening
     from server.engine.games.dreierles import Dreierles
     from server.engine.games.dreierles.match import DreierlesMatch
 
     return {
+        "bayerisches-tarock": (BayerischesTarock, BayerischesTarockMatch),
         "doppelkopf": (Doppelkopf, DoppelkopfEvening),
         "dreierles": (Dreierles, DreierlesMatch),
     }

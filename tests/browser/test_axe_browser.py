@@ -43,18 +43,21 @@ pytestmark = pytest.mark.live_server
 
 NAMES = ["Anna", "Bernd", "Catrin"]
 DOKO_NAMES = ["Dora", "Emil", "Fritz", "Gerda"]
+BT_NAMES = ["Hanna", "Ida", "Jakob"]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 #: Actions played into the second Dreierles deal, so that the table shows a trick being played.
 MID_DEAL_ACTIONS = 8
 #: Actions played into the first Doppelkopf deal: the four Vorbehalt calls and two cards.
 DOKO_MID_DEAL_ACTIONS = 6
+#: Actions played into the first Bayerisches Tarock deal (German cards at the table).
+BT_MID_DEAL_ACTIONS = 6
 
 
 @dataclass(frozen=True)
 class Evening:
     """A Dreierles match with one finished deal and a second one under way, and a
-    Doppelkopf match in the middle of its first deal."""
+    Doppelkopf and a Bayerisches Tarock match in the middle of their first deals."""
 
     room_id: int
     match_id: int
@@ -65,6 +68,9 @@ class Evening:
     doko_room_id: int
     #: Dora's session cookie.
     doko_cookie: str
+    bt_room_id: int
+    #: Hanna's session cookie.
+    bt_cookie: str
 
 
 async def play_into_the_second_deal(
@@ -93,16 +99,22 @@ async def play_into_the_second_deal(
             await client.aclose()
 
 
-async def play_into_a_doppelkopf_deal(base_url: str, seed: int = 5) -> tuple[int, str]:
-    """Open a Doppelkopf room for :data:`DOKO_NAMES` and play :data:`DOKO_MID_DEAL_ACTIONS`
-    actions of its first deal; the room id and Dora's cookie."""
-    clients, room, _ = await make_room(base_url, "doppelkopf", DOKO_NAMES, name="Doko barrierefrei")
+async def play_into_a_first_deal(
+    base_url: str,
+    seed: int = 5,
+    game: str = "doppelkopf",
+    names: list[str] = DOKO_NAMES,
+    actions: int = DOKO_MID_DEAL_ACTIONS,
+) -> tuple[int, str]:
+    """Open a room of ``game`` (Doppelkopf for :data:`DOKO_NAMES` unless told) and play
+    ``actions`` actions of its first deal; the room id and the first player's cookie."""
+    clients, room, _ = await make_room(base_url, game, names, name=f"{game} barrierefrei")
     try:
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)
         rng = random.Random(seed)
-        for _ in range(DOKO_MID_DEAL_ACTIONS):
+        for _ in range(actions):
             if not await step(clients, rng):
                 break
         return room, clients[0].cookie
@@ -116,9 +128,11 @@ def evening(module_server: LiveServer) -> Evening:
     """The matches the pages of this module show."""
     base = module_server.base_url
     room, match, token, cookies = off_the_loop(asyncio.run, play_into_the_second_deal(base))
-    doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_doppelkopf_deal(base))
+    doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_first_deal(base))
+    bt = play_into_a_first_deal(base, 16, "bayerisches-tarock", BT_NAMES, BT_MID_DEAL_ACTIONS)
+    bt_room, bt_cookie = off_the_loop(asyncio.run, bt)
     deal = first_deal_id(module_server, match)
-    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie)
+    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie, bt_room, bt_cookie)
 
 
 @dataclass(frozen=True)
@@ -165,6 +179,11 @@ SCREENS: dict[str, Screen] = {
     "doppelkopf table mid-deal": Screen(
         lambda e: f"/rooms/{e.doko_room_id}/table",
         cookie=lambda e: e.doko_cookie,
+        ready=table_ready,
+    ),
+    "bayerisches-tarock table mid-deal": Screen(
+        lambda e: f"/rooms/{e.bt_room_id}/table",
+        cookie=lambda e: e.bt_cookie,
         ready=table_ready,
     ),
     "archive": Screen(lambda e: "/archive", ready=archive_ready),

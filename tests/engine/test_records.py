@@ -43,6 +43,9 @@ def test_there_is_a_golden_record_for_every_contract() -> None:
         "normal", "stille_hochzeit", "hochzeit", "armut", "schmeissen", "trumpf", "kreuz",
         "pik", "herz", "karo", "damen", "buben", "international", "fleischlos",
     }  # fmt: skip
+    assert contracts_of("bayerisches-tarock") == {
+        "frage", "hand", "durch", "bettel", "hand_herz", "thrown_in",
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -60,6 +63,14 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
             re_augen = sum(pips[c.split(".")[0][1:]] for t in outcome["tricks"]
                            if t["winner"] in outcome["re"] for c in t["cards"])  # fmt: skip
             assert outcome["augen"]["re"] == re_augen
+        return
+    if record["game"] == "bayerisches-tarock":
+        if outcome["declarer"] is not None:  # recount the declarer's Augen from the tricks
+            d = outcome["declarer"]
+            augen = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
+            pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
+            pile += outcome["stock"] if outcome["hand"] else outcome["discards"]
+            assert outcome["augen"]["declarer"] == sum(augen.get(c[1:], 0) for c in pile)
         return
     # recount the declarer's pile independently of the engine
     if outcome["declarer"] is not None:

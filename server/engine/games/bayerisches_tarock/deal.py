@@ -645,7 +645,8 @@ class BayerischesTarockDeal(CardPlayDeal):
             "hand_game": None if row is None else row.hand,
             "trump": self.trump,
             "kontra": None if self.doubling is None else self.doubling.view(),
-            "factor": self.kontra_factor,
+            # the table shows "(×2)" after the contract once it is doubled, nothing before
+            "factor": self.kontra_factor if self.kontra_factor > 1 else None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "stock_size": len(self.stock),
             "stock_taken": bool(self.taken),
