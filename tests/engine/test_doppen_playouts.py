@@ -19,7 +19,7 @@ from server.engine.infoset import InfosetOracle
 from server.engine.playout import PlayoutReport, check_finished, information_leaks, leaks
 from server.engine.record import dump_record, load_record
 from tests.engine.test_doppen_deals import D1, new_deal, play
-from tests.engine.test_doppen_play import D4
+from tests.engine.test_doppen_play import D4, D5
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "doppen"
 COUNTER = PointCounter(TAROCK)
@@ -163,10 +163,27 @@ def golden_deals() -> dict[str, DoppenDeal]:
     while not covered.finished:
         covered.apply(covered.legal_moves()[0])
     thrown = play(new_deal(D1), "pass", "pass", "pass")
-    return {"solo-birds-valat": bird_solo, "unterer-covered": covered, "thrown-in": thrown}
+    dreier = play(new_deal(D1), "bid dreier", "pass", "pass", "take lower",
+                  "discard HD", "discard PD", "discard Kr7",
+                  "gut", "kontra game", "gut", "gut", "gut")  # fmt: skip
+    zweier = play(new_deal(D5), "bid zweier", "pass", "pass", "take middle",
+                  "discard HB", "discard PB", "gut", "gut", "gut")  # fmt: skip
+    einer = play(new_deal(D1), "bid einer", "pass", "pass", "take Kr10", "discard HB",
+                 "gut", "gut", "gut")  # fmt: skip
+    for deal in (dreier, zweier, einer):
+        while not deal.finished:
+            deal.apply(deal.legal_moves()[0])
+    return {
+        "solo-birds-valat": bird_solo,
+        "unterer-covered": covered,
+        "thrown-in": thrown,
+        "dreier-lower-kontra": dreier,
+        "zweier-middle-pair": zweier,
+        "einer-one-card": einer,
+    }
 
 
-@pytest.mark.parametrize("name", ["solo-birds-valat", "unterer-covered", "thrown-in"])
+@pytest.mark.parametrize("name", sorted(golden_deals()))
 def test_golden_record_replays_to_its_stored_outcome(name: str) -> None:
     path = GOLDEN / f"{name}.json"
     record = json.loads(path.read_text(encoding="utf-8"))
