@@ -1,17 +1,17 @@
 """``make bench``: engine throughput, as medians of several runs, with ratios.
 
-Measures, for Dreierles and Doppelkopf:
+Measures, for every playable game of the registry:
 
-* **engine**: full random deals through the real engine (auction, blind, discards,
-  knocks, 16 tricks, scoring) — the figure the foundation issue asks for;
-* **Doppelkopf**: full random deals (Vorbehalte, Armut, Hochzeit, knocks, 12 tricks,
-  scoring) the same way, with and without the checks;
+* **engine**: full random deals through the real engine (auction, talon, discards,
+  announcements, every trick, scoring) — the figure the foundation issue asks for;
 * **engine + checks**: the same with every invariant of ``stammtisch playout`` checked
   (views after every action, replay of the record), i.e. what the test suite pays;
 * **baseline**: a minimal bitmask trick loop (deal, 16 tricks with Farb-/Trumpfzwang,
   no auction, no scoring), written here only to put the engine's overhead in proportion.
 
-Run ``python bench/run.py --help`` for the knobs. Results go into docs/benchmarks.md.
+Each game's engine figure is also given as a ratio to Dreierles' (measured in the same
+run), the yardstick the game issues name. Run ``python bench/run.py --help`` for the
+knobs. Results go into docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.engine.bits import nth_card
 from server.engine.cards import TAROCK
 from server.engine.playout import play_random, run_playouts
-from server.engine.registry import get_rules
+from server.engine.registry import get_rules, list_games
 from server.engine.tricks import tarock_rules
 
 
@@ -132,52 +132,67 @@ def measure(
     }
 
 
+def key(game: str) -> str:
+    """A game's name as a JSON key ("tarock-zu-dritt" → "tarock_zu_dritt")."""
+    return game.replace("-", "_")
+
+
 def main() -> int:
     """Run the benchmarks and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=5000, help="deals per run (engine)")
     parser.add_argument("--repeats", type=int, default=5, help="runs; the median is reported")
+    parser.add_argument("--game", action="append", help="only these games (default: all playable)")
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
 
-    engine = measure(engine_run("dreierles"), args.deals, args.repeats)
-    checked = measure(checked_run("dreierles"), max(50, args.deals // 25), args.repeats)
-    doppelkopf = measure(engine_run("doppelkopf"), args.deals, args.repeats)
-    doppelkopf_checked = measure(checked_run("doppelkopf"), max(50, args.deals // 25), args.repeats)
-    baseline = measure(baseline_run, args.deals, args.repeats)
-    result = {
-        "machine": machine(),
-        "dreierles_engine": engine,
-        "dreierles_engine_with_checks": checked,
-        "doppelkopf_engine": doppelkopf,
-        "doppelkopf_engine_with_checks": doppelkopf_checked,
-        "minimal_bitmask_baseline": baseline,
-        "ratio_engine_to_baseline": round(
-            engine["deals_per_second"] / baseline["deals_per_second"], 2
-        ),
-        "ratio_checked_to_engine": round(
-            checked["deals_per_second"] / engine["deals_per_second"], 3
-        ),
+    games = args.game or [info.name for info in list_games() if info.implemented]
+    if "dreierles" not in games:
+        games.insert(0, "dreierles")  # the yardstick of the ratios
+    checked_deals = max(50, args.deals // 25)
+    result: dict[str, object] = {"machine": machine()}
+    rows: list[tuple[str, str]] = []
+    for game in games:
+        title = next(info.title for info in list_games() if info.name == game)
+        result[f"{key(game)}_engine"] = measure(engine_run(game), args.deals, args.repeats)
+        result[f"{key(game)}_engine_with_checks"] = measure(
+            checked_run(game), checked_deals, args.repeats
+        )
+        rows += [
+            (f"{title}, engine", f"{key(game)}_engine"),
+            (f"{title}, engine + all checks", f"{key(game)}_engine_with_checks"),
+        ]
+    result["minimal_bitmask_baseline"] = measure(baseline_run, args.deals, args.repeats)
+    rows.append(("minimal bitmask trick loop", "minimal_bitmask_baseline"))
+
+    def dps(name: str) -> float:
+        row = result[name]
+        assert isinstance(row, dict)
+        return float(row["deals_per_second"])
+
+    result["ratio_engine_to_baseline"] = round(
+        dps("dreierles_engine") / dps("minimal_bitmask_baseline"), 2
+    )
+    result["ratio_checked_to_engine"] = round(
+        dps("dreierles_engine_with_checks") / dps("dreierles_engine"), 3
+    )
+    result["ratio_to_dreierles"] = {
+        game: round(dps(f"{key(game)}_engine") / dps("dreierles_engine"), 2) for game in games
     }
     if not args.json:
         print(f"machine: {result['machine']}")
         print(
-            f"{'benchmark':34} {'deals/s':>10} {'actions/s':>12}   (median of {args.repeats} runs)"
+            f"{'benchmark':42} {'deals/s':>10} {'actions/s':>12}   (median of {args.repeats} runs)"
         )
-        for name, key in (
-            ("Dreierles, engine", "dreierles_engine"),
-            ("Dreierles, engine + all checks", "dreierles_engine_with_checks"),
-            ("Doppelkopf, engine", "doppelkopf_engine"),
-            ("Doppelkopf, engine + all checks", "doppelkopf_engine_with_checks"),
-            ("minimal bitmask trick loop", "minimal_bitmask_baseline"),
-        ):
-            row = result[key]
+        for name, row_key in rows:
+            row = result[row_key]
             assert isinstance(row, dict)
-            print(f"{name:34} {row['deals_per_second']:>10,} {row['actions_per_second']:>12,}")
+            print(f"{name:42} {row['deals_per_second']:>10,} {row['actions_per_second']:>12,}")
         print(
             f"engine / baseline: {result['ratio_engine_to_baseline']}   "
             f"checked / engine: {result['ratio_checked_to_engine']}"
         )
+        print(f"engine / Dreierles engine: {result['ratio_to_dreierles']}")
     print(json.dumps(result))
     return 0
 

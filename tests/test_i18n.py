@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from server.api.i18n import LANGUAGES, Catalogs, load_catalogs, pick_language
-from server.engine.registry import get_rules
+from server.engine.registry import get_rules, list_games
 from tests.support import REPO_ROOT
 
 WEB = REPO_ROOT / "web"
@@ -99,10 +99,30 @@ def test_language_choice(
     assert pick_language(connection, user) == expected  # type: ignore[arg-type]
 
 
-CARD_VERBS = {"play", "discard", "push", "return"}
+def _card_verbs() -> set[str]:
+    """The verbs the table sends by a tap on a card (``CARD_VERBS`` in table-games.js)."""
+    source = (WEB / "static/js/table-games.js").read_text(encoding="utf-8")
+    found = re.search(r"export const CARD_VERBS = \[([^\]]*)\]", source)
+    assert found, "CARD_VERBS not found in table-games.js"
+    return set(re.findall(r'"([a-z]+)"', found.group(1)))
 
 
-@pytest.mark.parametrize("game", ["dreierles", "doppelkopf"])
+CARD_VERBS = _card_verbs()
+PLAYABLE = [game.name for game in list_games() if game.implemented]
+
+
+def test_the_card_verbs_are_read_from_the_table() -> None:
+    assert {"play", "discard", "cover"} <= CARD_VERBS
+
+
+@pytest.mark.parametrize("verb", sorted(_card_verbs()))
+def test_every_card_verb_has_a_label_for_the_switch(catalogs: Catalogs, verb: str) -> None:
+    """Two card verbs legal at once get a switch labelled ``action.<verb>``."""
+    for lang in LANGUAGES:
+        assert "action." + verb in catalogs.messages[lang], (lang, verb)
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
 def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
     """The table labels its buttons ``action.<text>`` (web/static/js/table-games.js): every
     non-card action the engine can offer needs one, in both languages."""
@@ -126,7 +146,7 @@ def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
         assert missing == [], lang
 
 
-@pytest.mark.parametrize("game", ["dreierles", "doppelkopf"])
+@pytest.mark.parametrize("game", PLAYABLE)
 def test_every_contract_has_a_name(catalogs: Catalogs, game: str) -> None:
     """Views, outcomes and sheets carry contract codes; the client names them with
     ``contract.<game>.<code>`` (web/static/js/game-info.js), in both languages."""

@@ -16,9 +16,15 @@
  *
  * - `seatBadges(view, seat, ctx) → string[]`: short texts under a seat's name (its bid,
  *   its party, its announcements). The core adds the declarer's badge itself.
- * - `infoLines(view, name, ctx) → {text, cards?, hidden?}[]`: lines about the deal for the
- *   middle of the table after the contract line. `hidden: true` marks a line that only
- *   says the talon is covered (the replay shows the talon itself and leaves it out).
+ * - `infoLines(view, name, ctx) → {text, cards?, choices?, hidden?}[]`: lines about the
+ *   deal for the middle of the table after the contract line. `choices: [{action, cards}]`
+ *   are groups of cards to choose from (the talon's halves, pairs or single cards): the
+ *   table draws each as a button that sends `action` while that is legal, and gives the
+ *   action no button of its own; the replay shows their cards in a row. `hidden: true`
+ *   marks a line that only says the talon is covered (the replay shows the talon itself
+ *   and leaves it out).
+ * - Card verbs (`play`, `discard`, `push`, `return`, `cover`) are sent by tapping a card;
+ *   when two are legal at once, the table shows a switch labelled `action.<verb>`.
  * - `resultTitle(view, name, ctx) → string | null`: the head of the result panel.
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed

@@ -328,7 +328,7 @@ export async function mountReplay(root, replay, options = {}) {
     // The talon is shown below from the replay itself (the spectator's view hides it).
     for (const info of infoLines(game, view, name)) {
       if (info.hidden) continue;
-      line(info.text, info.cards || []);
+      line(info.text, info.cards || (info.choices || []).flatMap((c) => c.cards));
     }
     if (step.talon && step.talon.length) line(t("archive.replay.talon"), step.talon);
     const extra = step.replay || {};

@@ -13,7 +13,7 @@ import { has, lang, t } from "./i18n.js";
 export { actionLabel, contractLabel };
 
 /** The verbs whose argument is a card: tapping a card in the hand sends them. */
-export const CARD_VERBS = ["play", "discard", "push", "return"];
+export const CARD_VERBS = ["play", "discard", "push", "return", "cover"];
 
 /**
  * A card code without its copy number: "H10.2" → "H10" (the engine's actions name kinds).
@@ -82,9 +82,16 @@ export function seatBadges(game, view, seat) {
 }
 
 /**
+ * @typedef {object} InfoChoice a group of cards the player may choose (a talon half)
+ * @property {string} action the action that chooses it ("take upper")
+ * @property {string[]} cards the cards it takes
+ */
+
+/**
  * @typedef {object} InfoLine
  * @property {string} text
  * @property {string[]} [cards]
+ * @property {InfoChoice[]} [choices] the table makes each legal one a button
  * @property {boolean} [hidden] a line that only says the talon is covered
  */
 

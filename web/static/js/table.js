@@ -54,6 +54,8 @@ const state = {
   /** the socket the pending action went out on */
   /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
+  /** the card verb the player switched to when two are legal at once (play / lay face down) */
+  cardVerb: /** @type {string | null} */ (null),
   /** the turn timer: the seat to move and when its time ends (performance.now() ms) */
   turn: /** @type {{seat: number | null, end: number | null}} */ ({ seat: null, end: null }),
   /** between two deals (spec13 §2): who we wait for, when the pause ends; else null */
@@ -127,6 +129,7 @@ function send(message) {
 /** @param {string} action */
 function act(action) {
   if (state.pending) return;
+  state.cardVerb = null; // the switch falls back to the first verb after every move
   const message = { type: "action", action, v: state.v, id: `${idPrefix}.${nextId++}` };
   if (send(message)) {
     state.pending = message;
@@ -505,6 +508,19 @@ const pictures = new Map();
  */
 function handCard(code) {
   const node = el("button", "card");
+  node.append(cardPicture(code));
+  node.dataset.card = code;
+  node.setAttribute("title", nameOf(code, pack));
+  return node;
+}
+
+/**
+ * A card's picture as an image without text of its own (`alt=""`): the control it sits in
+ * carries the name.
+ * @param {string} code
+ * @returns {HTMLImageElement}
+ */
+function cardPicture(code) {
   let url = pictures.get(code);
   if (!url) {
     url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(cardSvg(code, pack))}`;
@@ -517,10 +533,7 @@ function handCard(code) {
   img.height = 300;
   img.src = url;
   img.draggable = false;
-  node.append(img);
-  node.dataset.card = code;
-  node.setAttribute("title", nameOf(code, pack));
-  return node;
+  return img;
 }
 
 /**
@@ -594,6 +607,7 @@ function renderTrick() {
 function renderInfo() {
   const box = $("info");
   box.replaceChildren();
+  const offered = new Set(legalActions());
   for (const line of infoLines(game, state.view, seatName)) {
     const p = el("div", "info-line");
     p.append(el("span", "", line.text));
@@ -602,35 +616,100 @@ function renderInfo() {
       for (const code of line.cards) row.append(cardElement(code));
       p.append(row);
     }
+    if (line.choices) p.append(choiceRow(line.choices, offered));
     box.append(p);
   }
 }
 
-/** The legal actions of my seat, split into card actions and buttons. */
-function legal() {
+/**
+ * The choices of an info line (the talon's halves, pairs or cards): each a group of cards,
+ * a button that sends its action when that is legal now, else only the cards.
+ * @param {import("./table-games.js").InfoChoice[]} choices
+ * @param {Set<string>} offered the legal actions
+ * @returns {HTMLElement}
+ */
+function choiceRow(choices, offered) {
+  const row = el("span", "choices");
+  for (const choice of choices) {
+    const legal = offered.has(choice.action);
+    const node = el(legal ? "button" : "span", legal ? "choice legal" : "choice");
+    for (const code of choice.cards) {
+      const card = el("span", "card");
+      card.dataset.card = code;
+      card.append(cardPicture(code));
+      node.append(card);
+    }
+    if (legal) {
+      const button = /** @type {HTMLButtonElement} */ (node);
+      button.type = "button";
+      button.dataset.action = choice.action;
+      const names = choice.cards.map((code) => nameOf(code, pack)).join(", ");
+      button.setAttribute("aria-label", `${actionLabel(choice.action)}: ${names}`);
+      button.title = actionLabel(choice.action);
+      button.disabled = state.pending !== null;
+      button.addEventListener("click", () => act(choice.action));
+    } else {
+      node.setAttribute("aria-label", choice.cards.map((code) => nameOf(code, pack)).join(", "));
+      node.setAttribute("role", "img");
+    }
+    row.append(node);
+  }
+  return row;
+}
+
+/** The actions my seat may take now (none once the match has ended). */
+function legalActions() {
   const match = state.snapshot && state.snapshot.match;
   // a match ended by agreement leaves its last deal unfinished: nothing to do there
-  const actions = (!(match && match.finished) && state.view && state.view.legal_actions) || [];
-  /** @type {Map<string, string>} kind → action */
-  const cards = new Map();
+  return /** @type {string[]} */ ((!(match && match.finished) && state.view && state.view.legal_actions) || []);
+}
+
+/** The actions an info line offers as a choice of cards (no button of their own then). */
+function choiceActions() {
+  const actions = new Set();
+  for (const line of infoLines(game, state.view, seatName)) {
+    for (const choice of line.choices || []) actions.add(choice.action);
+  }
+  return actions;
+}
+
+/**
+ * The legal actions of my seat, split into card actions and buttons. When two card verbs
+ * are legal at once (play a card or lay it face down), `cards` holds those of the verb the
+ * player has switched to (`state.cardVerb`, else the first), `verbs` all of them.
+ */
+function legal() {
+  /** @type {Map<string, Map<string, string>>} verb → kind → action */
+  const byVerb = new Map();
   /** @type {string[]} */
   const buttons = [];
-  for (const action of actions) {
+  for (const action of legalActions()) {
     const [verb, arg] = action.split(" ");
-    if (CARD_VERBS.includes(verb) && arg) cards.set(arg, action);
-    else buttons.push(action);
+    if (CARD_VERBS.includes(verb) && arg) {
+      let cards = byVerb.get(verb);
+      if (!cards) byVerb.set(verb, (cards = new Map()));
+      cards.set(arg, action);
+    } else {
+      buttons.push(action);
+    }
   }
-  return { cards, buttons, verb: cards.size ? [...cards.values()][0].split(" ")[0] : null };
+  const verbs = [...byVerb.keys()];
+  const verb = state.cardVerb && byVerb.has(state.cardVerb) ? state.cardVerb : verbs[0] || null;
+  const cards = (verb && byVerb.get(verb)) || new Map();
+  return { cards, buttons, verb, verbs };
 }
 
 function renderActions() {
   const box = $("actions");
   box.replaceChildren();
   if (!state.view) return;
-  const { buttons } = legal();
+  const { buttons, verb, verbs } = legal();
+  if (verbs.length > 1) box.append(verbSwitch(verbs, verb));
+  const chosen = choiceActions();
   /** @type {Map<string, {row: HTMLElement, group: import("./table-games.js").ActionGroup}>} */
   const groups = new Map();
   for (const action of buttons) {
+    if (chosen.has(action)) continue; // tapped as cards in the info line
     const group = actionGroup(game, action);
     let entry = groups.get(group.key);
     if (!entry) {
@@ -664,6 +743,31 @@ function renderActions() {
       box.append(row);
     }
   }
+}
+
+/**
+ * The switch between the card verbs legal at once: which one a tap on a card sends.
+ * @param {string[]} verbs
+ * @param {string | null} current
+ * @returns {HTMLElement}
+ */
+function verbSwitch(verbs, current) {
+  const row = el("div", "action-row verb-switch");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", t("tableui.card_verb"));
+  for (const verb of verbs) {
+    const button = /** @type {HTMLButtonElement} */ (el("button", "action verb", actionLabel(verb)));
+    button.type = "button";
+    button.dataset.verb = verb;
+    button.setAttribute("aria-pressed", verb === current ? "true" : "false");
+    button.addEventListener("click", () => {
+      state.cardVerb = verb;
+      renderActions();
+      renderHand();
+    });
+    row.append(button);
+  }
+  return row;
 }
 
 /** Where a button group goes: the main row, labelled rows, folded groups. */
