@@ -1,0 +1,215 @@
+"""Doppen at the table in a real browser (Debian's chromium through Playwright): three
+people play a deal with holding in the auction, a talon half, an announced Pagat and a
+Kontra to the score sheet and the Pagatkasse; a phone keeps the hand and the talon's
+choices in view; four people start a table where the dealer sits out and sees no cards.
+
+The server runs in this process so that its dealing can be fixed: every Doppen deal of
+this module is the hand-built deal D1 of the engine tests (Vorhand T1–T10 with four
+Herz pictures and PK PD, Mittelhand T11–T20 and six Karo, Hinterhand T21, SK and the rest;
+the talon KrC KrB Kr10 Kr9 Kr8 Kr7). Who deals first is drawn, so the test finds Vorhand,
+Mittelhand and Hinterhand from the turn banner.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect
+
+from server.api.app import create_app
+from server.engine.base import Dealt
+from server.engine.games.doppen import Doppen
+from server.settings import Settings
+from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
+from tests.browser.table_driver import move, play_until, trick_cards, wait_for_turn
+from tests.browser.test_table_browser import seat_people
+from tests.engine.test_doppen_deals import D1, dealt
+from tests.support import LiveServer, free_port, sqlite_url, upgrade
+
+pytestmark = pytest.mark.live_server
+
+
+def fixed_deal(_self: Doppen, _rng: random.Random) -> Dealt:
+    """Every deal is D1 (tests/engine/test_doppen_deals.py)."""
+    return dealt(D1)
+
+
+@pytest.fixture(scope="module")
+def doppen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real server in a thread of this process, on its own migrated SQLite file, whose
+    Doppen deals are all D1."""
+    directory = tmp_path_factory.mktemp("doppen-server")
+    path = directory / "stammtisch.sqlite3"
+    off_the_loop(upgrade, sqlite_url(path))
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    settings = Settings(database_url=sqlite_url(path), public_origins=(base_url,))
+    config = uvicorn.Config(
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Doppen, "shuffle_and_deal", fixed_deal)
+        thread = threading.Thread(target=server.run, name="doppen-server", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive(), "the server stopped before it started"
+            assert time.monotonic() < deadline, "the server did not start in time"
+            time.sleep(0.05)
+        try:
+            yield LiveServer(base_url, path)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+
+
+def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
+) -> None:
+    base = doppen_server.base_url
+    names = ["Anne", "Bert", "Clara"]
+    _room, people = seat_people(
+        new_person, base, names, "doppen", stake_cents=10,
+        match_options={"kasse_base_cents": 100}, rounds=3,
+    )  # fmt: skip
+    # The auction: Vorhand bids a Dreier, Mittelhand the Unterer, Hinterhand says Weiter,
+    # Vorhand holds (he sits before the high bidder), Mittelhand gives up.
+    vorhand = wait_for_turn(people)
+    for person in people:
+        expect(person.page.locator("#hand button")).to_have_count(16)
+        expect(person.page.locator("#info")).to_contain_text("6 Karten verdeckt")
+    expect(vorhand.page.locator("#turn")).to_have_text("Du bist am Zug: höher bieten oder weiter")
+    move(vorhand, "Dreier")
+    mittelhand = wait_for_turn(people)
+    assert "Unterer" in mittelhand.options() and "Halten" not in mittelhand.options()
+    move(mittelhand, "Unterer")
+    hinterhand = wait_for_turn(people)
+    move(hinterhand, "Weiter")
+    assert wait_for_turn(people) is vorhand
+    expect(vorhand.page.locator("#turn")).to_have_text(
+        "Du bist am Zug: halten, höher bieten oder weiter"
+    )
+    move(vorhand, "Halten")
+    expect(mittelhand.page.locator(".seat", has_text=vorhand.name)).to_contain_text("hält")
+    assert wait_for_turn(people) is mittelhand
+    move(mittelhand, "Weiter")
+
+    # The talon is turned up for everybody; the declarer chooses a half by its cards.
+    for person in people:
+        expect(person.page.locator("#info")).to_contain_text(f"{vorhand.name} spielt Unterer")
+        expect(person.page.locator("#info")).to_contain_text("Der Talon ist aufgedeckt")
+        expect(person.page.locator("#info .choice .card")).to_have_count(6)
+    expect(vorhand.page.locator("#turn")).to_have_text(
+        "Nimm die oberen oder die unteren drei Karten des Talons"
+    )
+    expect(mittelhand.page.locator("#info button.choice")).to_have_count(0)
+    upper = vorhand.page.locator('#info button.choice[title="Die oberen nehmen"]')
+    expect(upper.locator(".card")).to_have_count(3)
+    assert vorhand.page.locator("#actions button", has_text="Die oberen nehmen").count() == 0
+    upper.click()
+    expect(vorhand.page.locator("#hand button")).to_have_count(19)
+    # Discards: the restriction is explained; the Könige and trumps are not offered.
+    expect(vorhand.page.locator("#turn")).to_contain_text("keine Könige")
+    discardable = [o for o in vorhand.options() if o.startswith("card:")]
+    assert discardable == [
+        "card:Herz Dame", "card:Herz Cavall", "card:Herz Bube", "card:Pik Dame",
+        "card:Kreuz Cavall", "card:Kreuz Bube", "card:Kreuz 10",
+    ]  # fmt: skip
+    for card in ("card:Kreuz Cavall", "card:Kreuz Bube", "card:Kreuz 10"):
+        move(vorhand, card)
+    expect(vorhand.page.locator("#hand button")).to_have_count(16)
+
+    # Announcements: Vorhand announces the Pagat, Mittelhand gives Kontra on the game.
+    assert wait_for_turn(people) is vorhand
+    move(vorhand, "Pagat ansagen")
+    assert wait_for_turn(people) is mittelhand
+    assert "Kontra" in mittelhand.options()
+    move(mittelhand, "Kontra")
+    for _ in range(3):
+        move(wait_for_turn(people), "Gut")
+    for person in people:
+        seat = person.page.locator(".seat", has_text=vorhand.name)
+        expect(seat).to_contain_text("Pagat angesagt")
+        expect(person.page.locator(".seat", has_text=mittelhand.name)).to_contain_text(
+            "Kontra: Spiel"
+        )
+        expect(person.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
+    vorhand.page.screenshot(path=artifacts / "table-doppen-announced.png")
+
+    # The play, to the end of the deal (random legal cards; the Pagat is held back).
+    rng = random.Random(14)
+    play_until(people, lambda: vorhand.page.locator("#result-dialog").is_visible(), rng)
+    result = vorhand.page.locator("#result-dialog")
+    expect(result).to_contain_text(f"{vorhand.name}")
+    expect(result).to_contain_text("Kartenpunkte")
+    expect(result).to_contain_text("Pagat: 20 (angesagt")
+    expect(result).to_contain_text("Pagatkasse")
+    for person in people:
+        expect(person.page.locator("#result-dialog")).to_be_visible()
+        person.close_result()
+    vorhand.page.get_by_role("button", name="Schreibe").click()
+    sheet = vorhand.page.locator("#sheet-dialog")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.locator("tbody tr").first).to_contain_text("Unterer")
+    expect(sheet).to_contain_text("Pagatkasse")
+    vorhand.page.screenshot(path=artifacts / "table-doppen-sheet.png")
+
+
+def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
+) -> None:
+    base = doppen_server.base_url
+    _room, people = seat_people(new_person, base, ["Dora", "Emil", "Fritz"], "doppen")
+    vorhand = wait_for_turn(people)
+    move(vorhand, "Einer")
+    for _ in range(2):
+        move(wait_for_turn(people), "Weiter")
+    page = vorhand.page
+    choices = page.locator("#info button.choice")
+    expect(choices).to_have_count(6)  # the Einer: every card of the talon on its own
+    page.screenshot(path=artifacts / "table-doppen-talon-360.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    boxes = choices.evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    for left, top, right, bottom in boxes:
+        assert left >= 0 and top >= 0 and right <= 360 and bottom <= 740, boxes
+    hand_bottom = page.locator("#hand").evaluate("n => n.getBoundingClientRect().bottom")
+    assert hand_bottom <= 740
+    choices.first.click()
+    expect(page.locator("#hand button")).to_have_count(17)
+    expect(page.locator("#turn")).to_contain_text("Lege noch 1 ab")
+
+
+def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(
+    new_person: NewPerson, doppen_server: LiveServer
+) -> None:
+    base = doppen_server.base_url
+    names = ["Gerd", "Hanna", "Ida", "Jakob"]
+    _room, people = seat_people(new_person, base, names, "doppen", viewport=DESKTOP)
+    holding = [p for p in people if p.page.locator("#hand button").count() == 16]
+    expect(people[0].page.locator("#turn")).not_to_have_text("")
+    deadline = time.monotonic() + 10
+    while len(holding) != 3:
+        assert time.monotonic() < deadline, "three hands of sixteen were not dealt"
+        time.sleep(0.1)
+        holding = [p for p in people if p.page.locator("#hand button").count() == 16]
+    dealer = next(p for p in people if p not in holding)
+    expect(dealer.page.locator("#hand button")).to_have_count(0)
+    # The auction: a Dreier and two Weiter; the dealer is never asked and sees no card.
+    move(wait_for_turn(holding), "Dreier")
+    for _ in range(2):
+        move(wait_for_turn(holding), "Weiter")
+    expect(dealer.page.locator("#info")).to_contain_text("spielt Dreier")
+    expect(dealer.page.locator("#hand button")).to_have_count(0)
+    assert not dealer.my_turn()
+    assert trick_cards(dealer) == 0
