@@ -165,7 +165,7 @@ export function infoLines(view, name, ctx) {
 function declarerWon(o) {
   if (o.card_points) return o.card_points.declarer > 35;
   const valat = (o.premiums || []).find((/** @type {any} */ p) => p.code === "valat");
-  return Boolean(valat && valat.won === (valat.side === o.declarer));
+  return Boolean(valat && (valat.side === 0) === valat.won); // side 0: the declarer's
 }
 
 /**
