@@ -162,6 +162,34 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     expect(sheet).to_contain_text("Pagatkasse")
     vorhand.page.screenshot(path=artifacts / "table-doppen-sheet.png")
 
+    # The archive: the match's sheet page, the replay with the talon and the
+    # announcements, the statistics per contract.
+    page = vorhand.page
+    page.goto(f"{base}/archive")
+    item = page.locator(".match-item", has_text="Doppen")
+    expect(item).to_be_visible()
+    item.get_by_role("link").click()
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet tbody tr").first).to_contain_text("Unterer")
+    expect(page.locator("main")).to_contain_text("Pagatkasse")
+    page.screenshot(path=artifacts / "archive-doppen-sheet.png", full_page=True)
+    page.locator(".deal-item a").first.click()
+    expect(page.locator("#step-counter")).to_contain_text("Schritt")
+    for _ in range(6):  # the five calls of the auction and the talon half
+        page.keyboard.press("ArrowRight")
+    info = page.locator("#replay-info")
+    expect(info).to_contain_text("Halten")
+    expect(info).to_contain_text("Die oberen nehmen")
+    expect(info.locator(".card")).not_to_have_count(0)
+    for _ in range(7):  # three discards and the announcement round
+        page.keyboard.press("ArrowRight")
+    expect(info).to_contain_text("Pagat ansagen")
+    expect(info).to_contain_text("Kontra")
+    page.screenshot(path=artifacts / "archive-doppen-replay.png", full_page=True)
+    page.goto(f"{base}/archive/stats")
+    expect(page.locator("main")).to_contain_text("Unterer")
+    page.screenshot(path=artifacts / "archive-doppen-stats.png", full_page=True)
+
 
 def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
     new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
