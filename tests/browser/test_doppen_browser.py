@@ -26,6 +26,7 @@ from server.api.app import create_app
 from server.engine.base import Dealt
 from server.engine.games.doppen import Doppen
 from server.settings import Settings
+from tests.browser.axe import describe, run_axe, serious
 from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
 from tests.browser.table_driver import move, play_until, trick_cards, wait_for_turn
 from tests.browser.test_table_browser import seat_people
@@ -241,3 +242,30 @@ def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(
     expect(dealer.page.locator("#hand button")).to_have_count(0)
     assert not dealer.my_turn()
     assert trick_cards(dealer) == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_talon_choices_and_the_announcement_round_pass_axe(
+    new_person: NewPerson, doppen_server: LiveServer, scheme: str
+) -> None:
+    """axe-core (tests/browser/axe.py) finds nothing serious on a phone while the talon's
+    halves are offered and while the Pagat is announced and the game kontriert."""
+    base = doppen_server.base_url
+    _room, people = seat_people(new_person, base, ["Kurt", "Lena", "Mia"], "doppen")
+    for person in people:
+        person.page.emulate_media(color_scheme=scheme)
+    vorhand = wait_for_turn(people)
+    move(vorhand, "Dreier")
+    for _ in range(2):
+        move(wait_for_turn(people), "Weiter")
+    expect(vorhand.page.locator("#info button.choice")).to_have_count(2)
+    for person in people:
+        assert describe(serious(run_axe(person.page))) == [], person.name
+    vorhand.page.locator('#info button.choice[title="Die unteren nehmen"]').click()
+    for card in ("card:Kreuz 9", "card:Kreuz 8", "card:Kreuz 7"):
+        move(vorhand, card)
+    move(wait_for_turn(people), "Pagat ansagen")
+    move(wait_for_turn(people), "Kontra")
+    expect(vorhand.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
+    for person in people:
+        assert describe(serious(run_axe(person.page))) == [], person.name
