@@ -160,7 +160,9 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.locator("tbody tr").first).to_contain_text("Unterer")
-    expect(sheet).to_contain_text("Pagatkasse")
+    # The Kasse: filled with 1,00 € each, then doubled by the lost announced Pagat.
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 600 Cent")
+    expect(sheet).to_contain_text(f"Pagatkasse: {vorhand.name} 4,00 €")
     vorhand.page.screenshot(path=artifacts / "table-doppen-sheet.png")
 
     # The archive: the match's sheet page, the replay with the talon and the
