@@ -255,7 +255,7 @@ def test_the_talon_choices_and_the_announcement_round_pass_axe(
     base = doppen_server.base_url
     _room, people = seat_people(new_person, base, ["Kurt", "Lena", "Mia"], "doppen")
     for person in people:
-        person.page.emulate_media(color_scheme=scheme)
+        person.page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
     vorhand = wait_for_turn(people)
     move(vorhand, "Dreier")
     for _ in range(2):
