@@ -144,6 +144,27 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
         expect(person.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
     vorhand.page.screenshot(path=artifacts / "table-doppen-announced.png")
 
+    # The table signal: Vorhand leads the Tarock III; Hinterhand, able to win the trick,
+    # lays the Sküs face down at once; his partner sees a card back, not which card.
+    move(vorhand, "card:Tarock III")
+    expect(hinterhand.page.locator("#info")).to_contain_text("Du darfst deine stechende Karte")
+    assert not hinterhand.my_turn()
+    assert hinterhand.options() == ["card:Tarock XXI (Mond)", "card:Sküs"]
+    move(hinterhand, "card:Sküs")
+    expect(hinterhand.page.locator("#info")).to_contain_text("Du hast verdeckt hingelegt")
+    expect(hinterhand.page.locator('#info .card[data-card="SK"]')).to_have_count(1)
+    for person in (vorhand, mittelhand):
+        info = person.page.locator("#info")
+        expect(info).to_contain_text(f"{hinterhand.name} hat eine Karte verdeckt hingelegt")
+        expect(info.locator('.card[data-card="SK"]')).to_have_count(0)
+        seat = person.page.locator(".seat", has_text=hinterhand.name)
+        expect(seat).to_contain_text("verdeckt gelegt")
+        assert "SK" not in person.page.content()
+    assert trick_cards(mittelhand) == 1
+    mittelhand.page.screenshot(path=artifacts / "table-doppen-covered.png")
+    move(mittelhand, "card:Tarock XI")  # the face-down Sküs is turned and wins the trick
+    expect(vorhand.page.locator("#trick .card")).to_have_count(3)
+
     # The play, to the end of the deal (random legal cards; the Pagat is held back).
     rng = random.Random(14)
     play_until(people, lambda: vorhand.page.locator("#result-dialog").is_visible(), rng)

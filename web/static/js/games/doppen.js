@@ -69,6 +69,7 @@ export function seatBadges(view, seat, ctx) {
       badges.push(ctx.t("badge.doppen.announced", { item: itemName(item, ctx) }));
     }
   }
+  if (view.covered_by === seat && view.phase === "play") badges.push(ctx.t("badge.doppen.covered"));
   for (const chain of doubled(view)) {
     const callers = chain.callers || [];
     callers.forEach((/** @type {number} */ caller, /** @type {number} */ i) => {
@@ -110,10 +111,11 @@ export function talonChoices(view) {
 }
 
 /**
- * The talon (covered during the auction, turned up with its choices, in a Solo unseen),
- * the cards taken, trumps laid away face up, the doubled items, the face-down card of
- * the table signal (a card back for everybody but its owner) and, for the player who may
- * give it, a hint.
+ * The face-down card of the table signal (a card back for everybody but its owner) and,
+ * for the player who may give it, a hint; the doubled items; trumps laid away face up;
+ * before the play the talon (covered during the auction, turned up with its choices, in
+ * a Solo unseen) and the cards taken. In the play the talon is no longer shown: everybody
+ * has seen it, and a phone needs the room.
  * @param {any} view
  * @param {(seat: number) => string} name
  * @param {GameContext} ctx
@@ -121,20 +123,14 @@ export function talonChoices(view) {
  */
 export function infoLines(view, name, ctx) {
   const lines = [];
-  if (view.phase === "auction") {
-    lines.push({ text: ctx.t("table.info.talon_hidden", { n: 6 }), hidden: true });
-  } else if (view.talon && view.talon.length && view.phase !== "finished") {
-    const choices = view.phase === "talon" ? talonChoices(view) : [];
-    if (choices.length) lines.push({ text: ctx.t("info.doppen.talon_choose"), choices });
-    else lines.push({ text: ctx.t("info.doppen.talon_open"), cards: view.talon });
-  } else if (view.contract === "solo" && view.phase !== "finished") {
-    lines.push({ text: ctx.t("info.doppen.talon_solo"), hidden: true });
-  }
-  if (view.talon_taken && view.talon_taken.length) {
-    lines.push({ text: ctx.t("table.info.talon_taken"), cards: view.talon_taken });
-  }
-  if (view.open_discards && view.open_discards.length) {
-    lines.push({ text: ctx.t("table.info.open_discards"), cards: view.open_discards });
+  const legal = /** @type {string[]} */ (view.legal_actions || []);
+  if (legal.some((a) => a.startsWith("cover "))) lines.push({ text: ctx.t("info.doppen.may_cover") });
+  if (view.covered_by !== null && view.covered_by !== undefined && view.phase === "play") {
+    if (view.covered) {
+      lines.push({ text: ctx.t("info.doppen.covered_own"), cards: [view.covered] });
+    } else {
+      lines.push({ text: ctx.t("info.doppen.covered", { player: name(view.covered_by) }), cards: [""] });
+    }
   }
   for (const chain of doubled(view)) {
     lines.push({
@@ -145,14 +141,21 @@ export function infoLines(view, name, ctx) {
       }),
     });
   }
-  const legal = /** @type {string[]} */ (view.legal_actions || []);
-  if (legal.some((a) => a.startsWith("cover "))) lines.push({ text: ctx.t("info.doppen.may_cover") });
-  if (view.covered_by !== null && view.covered_by !== undefined && view.phase === "play") {
-    if (view.covered) {
-      lines.push({ text: ctx.t("info.doppen.covered_own"), cards: [view.covered] });
-    } else {
-      lines.push({ text: ctx.t("info.doppen.covered", { player: name(view.covered_by) }), cards: [""] });
-    }
+  if (view.open_discards && view.open_discards.length) {
+    lines.push({ text: ctx.t("table.info.open_discards"), cards: view.open_discards });
+  }
+  if (view.phase === "play" || view.phase === "finished") return lines; // the talon was seen
+  if (view.phase === "auction") {
+    lines.push({ text: ctx.t("table.info.talon_hidden", { n: 6 }), hidden: true });
+  } else if (view.talon && view.talon.length) {
+    const choices = view.phase === "talon" ? talonChoices(view) : [];
+    if (choices.length) lines.push({ text: ctx.t("info.doppen.talon_choose"), choices });
+    else lines.push({ text: ctx.t("info.doppen.talon_open"), cards: view.talon });
+  } else if (view.contract === "solo") {
+    lines.push({ text: ctx.t("info.doppen.talon_solo"), hidden: true });
+  }
+  if (view.talon_taken && view.talon_taken.length) {
+    lines.push({ text: ctx.t("table.info.talon_taken"), cards: view.talon_taken });
   }
   return lines;
 }
