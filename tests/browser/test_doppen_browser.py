@@ -132,6 +132,7 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     move(vorhand, "Pagat ansagen")
     assert wait_for_turn(people) is mittelhand
     assert "Kontra" in mittelhand.options()
+    mittelhand.page.screenshot(path=artifacts / "table-doppen-kontra.png")
     move(mittelhand, "Kontra")
     for _ in range(3):
         move(wait_for_turn(people), "Gut")
