@@ -420,7 +420,7 @@ class DoppenDeal(CardPlayDeal):
         doubling = self.doubling
         seat = self._to_move
         assert doubling is not None and seat is not None
-        moves = [CODEC.parse(text) for text in doubling.legal_texts()]
+        moves = [CODEC.by_text[text] for text in doubling.legal_texts()]
         moves += [ANNOUNCE[c] for c in ANNOUNCEABLE if self._may_announce(seat, c) is None]
         return sorted(moves)
 

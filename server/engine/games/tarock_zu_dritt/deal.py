@@ -328,12 +328,17 @@ class TarockZuDrittDeal(CardPlayDeal):
     # ------------------------------------------------------------------ the fast path
 
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
-        """A uniformly random legal move; card plays are drawn straight from the legal mask."""
+        """A random legal move; card plays are drawn straight from the legal mask. In the
+        Kontra round "gut" is taken more often than the rest (as at a real table: a
+        uniform choice among a dozen doublings and announcements makes every round long)."""
         play = self.play
         if self._phase is Phase.PLAY and play is not None:
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
-        return None, rng.choice(self.legal_moves())
+        moves = self.legal_moves()
+        if self._phase is Phase.KONTRA and GUT_MOVE in moves and rng.random() < 0.6:
+            return None, GUT_MOVE
+        return None, rng.choice(moves)
 
     def random_move(self, rng: random.Random) -> Move:
         """A uniformly random legal move of the seat to move."""
