@@ -293,3 +293,29 @@ def test_the_talon_choices_and_the_announcement_round_pass_axe(
     expect(vorhand.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
     for person in people:
         assert describe(serious(run_axe(person.page))) == [], person.name
+
+
+def test_everybody_passes_the_deal_is_thrown_in_and_the_kasse_grows(
+    new_person: NewPerson, doppen_server: LiveServer
+) -> None:
+    base = doppen_server.base_url
+    _room, people = seat_people(
+        new_person, base, ["Nora", "Otto", "Pia"], "doppen", viewport=DESKTOP,
+        match_options={"kasse_base_cents": 200},
+    )  # fmt: skip
+    vorhand = wait_for_turn(people)
+    for _ in range(3):
+        move(wait_for_turn(people), "Weiter")
+    result = vorhand.page.locator("#result-dialog")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text("Zusammengeworfen")
+    expect(result).to_contain_text("halber Einsatz in die Pagatkasse")
+    for person in people:
+        person.close_result()
+    vorhand.page.get_by_role("button", name="Schreibe").click()
+    sheet = vorhand.page.locator("#sheet-dialog")
+    expect(sheet.locator("tbody tr").first).to_contain_text("zusammengeworfen")
+    # filled with 2,00 € each, then half of it each because everybody passed
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 900 Cent")
+    for person in people:
+        expect(sheet).to_contain_text(f"Pagatkasse: {person.name} 3,00 €")
