@@ -12,26 +12,31 @@ Mittelhand and Hinterhand from the turn banner.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
 from playwright.sync_api import expect
 
 from server.api.app import create_app
+from server.api.i18n import Catalogs, load_catalogs
 from server.engine.base import Dealt
 from server.engine.games.doppen import Doppen
 from server.settings import Settings
 from tests.browser.axe import describe, run_axe, serious
 from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
-from tests.browser.table_driver import move, play_until, trick_cards, wait_for_turn
+from tests.browser.table_driver import move, play_until, register_by_api, trick_cards, wait_for_turn
+from tests.browser.test_game_info_browser import text
 from tests.browser.test_table_browser import seat_people
 from tests.engine.test_doppen_deals import D1, dealt
-from tests.support import LiveServer, free_port, sqlite_url, upgrade
+from tests.support import REPO_ROOT, LiveServer, free_port, sqlite_url, upgrade
 
 pytestmark = pytest.mark.live_server
 
@@ -319,3 +324,64 @@ def test_everybody_passes_the_deal_is_thrown_in_and_the_kasse_grows(
     expect(sheet).to_contain_text("Inhalt der Pagatkasse: 900 Cent")
     for person in people:
         expect(sheet).to_contain_text(f"Pagatkasse: {person.name} 3,00 €")
+
+
+GOLDEN = REPO_ROOT / "tests" / "golden" / "doppen"
+
+
+def expected_title(catalogs: Catalogs, lang: str, record: dict[str, Any]) -> str:
+    """The result panel's head for a Doppen record, worked out from its outcome."""
+    outcome = record["outcome"]
+    if outcome["thrown_in"]:
+        return text(catalogs, lang, "result.doppen.title_thrown_in")
+    if outcome["card_points"] is not None:
+        won = outcome["card_points"]["declarer"] > 35
+    else:  # a Valat: the declarer's side (0) won it, or the opponents did
+        valat = next(p for p in outcome["premiums"] if p["code"] == "valat")
+        won = (valat["side"] == 0) == valat["won"]
+    contract = text(catalogs, lang, f"contract.doppen.{outcome['contract']}")
+    player = record["seats"][outcome["declarer"]]
+    key = "table.result.won" if won else "table.result.lost"
+    return text(catalogs, lang, key, player=player, contract=contract)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(
+    "golden", ["zweier-middle-pair", "unterer-covered", "solo-birds-valat", "thrown-in"]
+)
+def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str, golden: str
+) -> None:
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / f"{golden}.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    actions = [action for _seat, action in record["actions"]]
+    takes = [i for i, a in enumerate(actions) if a.startswith("take ")]
+    if takes:  # the step after the talon choice: the turned-up talon, the cards taken
+        for _ in range(takes[0] + 1):
+            page.keyboard.press("ArrowRight")
+        info = page.locator("#replay-info")
+        label = text(catalogs, lang, "action." + actions[takes[0]].replace(" ", "_"))
+        expect(info).to_contain_text(label)
+        expect(info).to_contain_text(text(catalogs, lang, "info.doppen.talon_open"))
+        shown = info.locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+        assert shown[:6] == record["talon"]
+    page.keyboard.press("End")
+    expect(page.locator("#replay-result")).to_be_visible()
+    expect(page.locator("#result-head")).to_have_text(expected_title(catalogs, lang, record))
+    shown_lines = page.locator("#result-lines li").all_inner_texts()
+    for line in record["outcome"]["lines"]:
+        expected = text(catalogs, lang, f"result.doppen.{line['code']}", **line)
+        expected = re.sub(r"-(?=\d)", "\u2212", expected)  # the client's minus sign
+        assert any(expected in s for s in shown_lines), (expected, shown_lines)
+    assert not [s for s in shown_lines if s.startswith(("{", "result."))]
+    assert errors == []
