@@ -113,7 +113,7 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
         expect(person.page.locator("#info")).to_contain_text("Der Talon ist aufgedeckt")
         expect(person.page.locator("#info .choice .card")).to_have_count(6)
     expect(vorhand.page.locator("#turn")).to_have_text(
-        "Nimm die oberen oder die unteren drei Karten des Talons"
+        "Du bist am Zug: nimm die oberen oder die unteren drei Karten des Talons"
     )
     expect(mittelhand.page.locator("#info button.choice")).to_have_count(0)
     upper = vorhand.page.locator('#info button.choice[title="Die oberen nehmen"]')
@@ -245,7 +245,10 @@ def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
     assert hand_bottom <= 740
     choices.first.click()
     expect(page.locator("#hand button")).to_have_count(17)
-    expect(page.locator("#turn")).to_contain_text("Lege noch 1 ab")
+    expect(page.locator("#turn")).to_have_text(
+        "Du bist am Zug: lege noch 1 Karte ab (keinen König, keine Trullkarte; "
+        "Tarock nur, wenn nichts anderes bleibt)"
+    )
 
 
 def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(

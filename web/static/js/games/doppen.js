@@ -242,7 +242,8 @@ export function turnText(view, ctx) {
   if (view.phase === "discard") {
     const n = (view.talon_taken || []).length - (view.discard_count || 0);
     const trumps = legal.some((a) => /^discard (T\d+|SK)$/.test(a));
-    if (n > 0) return ctx.t(trumps ? "turn.doppen.discard_trumps" : "turn.doppen.discard", { n });
+    if (n > 0 && trumps) return ctx.t("turn.doppen.discard_trumps", { n });
+    if (n > 0) return ctx.t(n === 1 ? "turn.doppen.discard.one" : "turn.doppen.discard", { n });
   }
   if (view.phase === "announce") return ctx.t("turn.doppen.announce");
   return null;
