@@ -388,3 +388,27 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
         assert any(expected in s for s in shown_lines), (expected, shown_lines)
     assert not [s for s in shown_lines if s.startswith(("{", "result."))]
     assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_room_form_offers_every_doppen_option(
+    new_person: NewPerson, doppen_server: LiveServer, lang: str
+) -> None:
+    """Stake per point, number of deals, the Kasse base and the table signal, each with
+    its help, in both languages; axe-core finds nothing serious."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    page = new_person(lang=lang)
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/rooms/new?game=doppen&lang={lang}")
+    page.locator("select[name=game]").select_option("doppen")
+    form = page.locator("form")
+    expect(page.locator('label[for="room-rounds"]')).to_have_text(text(catalogs, lang, "new.deals"))
+    expect(page.locator("#room-rounds")).to_have_value("12")
+    expect(form).to_contain_text(text(catalogs, lang, "new.stake"))
+    for option in ("table_signal", "kasse_base_cents"):
+        expect(form).to_contain_text(text(catalogs, lang, f"option.doppen.{option}"))
+        expect(form).to_contain_text(text(catalogs, lang, f"option.doppen.{option}.help"))
+    expect(page.locator("#mopt-kasse_base_cents")).to_have_value("100")
+    expect(page.locator("#opt-table_signal")).to_be_checked()
+    assert describe(serious(run_axe(page))) == []
