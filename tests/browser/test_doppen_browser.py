@@ -278,7 +278,7 @@ def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_talon_choices_and_the_announcement_round_pass_axe(
-    new_person: NewPerson, doppen_server: LiveServer, scheme: str
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path, scheme: str
 ) -> None:
     """axe-core (tests/browser/axe.py) finds nothing serious on a phone while the talon's
     halves are offered and while the Pagat is announced and the game kontriert."""
@@ -291,6 +291,7 @@ def test_the_talon_choices_and_the_announcement_round_pass_axe(
     for _ in range(2):
         move(wait_for_turn(people), "Weiter")
     expect(vorhand.page.locator("#info button.choice")).to_have_count(2)
+    vorhand.page.screenshot(path=artifacts / f"table-doppen-halves-360-{scheme}.png")
     for person in people:
         assert describe(serious(run_axe(person.page))) == [], person.name
     vorhand.page.locator('#info button.choice[title="Die unteren nehmen"]').click()
