@@ -162,7 +162,7 @@ GAMES: dict[str, GameInfo] = {
             "Doppen",
             (3, 4),
             "tarock",
-            False,
+            True,
             "Dreiertarock aus Kirchberg am Wechsel mit Pagatkasse.",
             "Three-handed Tarock from Kirchberg am Wechsel with the Pagatkasse.",
             phases=("auction", "talon", "discard", "announce", "play", "finished"),
@@ -298,12 +298,15 @@ def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
     from server.engine.games.doppelkopf import Doppelkopf
     from server.engine.games.doppelkopf.evening import DoppelkopfEvening
+    from server.engine.games.doppen import Doppen
+    from server.engine.games.doppen.match import DoppenMatch
     from server.engine.games.dreierles import Dreierles
     from server.engine.games.dreierles.match import DreierlesMatch
 
     return {
         "bayerisches-tarock": (BayerischesTarock, BayerischesTarockMatch),
         "doppelkopf": (Doppelkopf, DoppelkopfEvening),
+        "doppen": (Doppen, DoppenMatch),
         "dreierles": (Dreierles, DreierlesMatch),
     }
 
