@@ -568,14 +568,76 @@ def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
 class CardPlayDeal(Deal):
     """A deal whose play phase (``play``) sends every card through one
     :class:`~server.engine.tricks.TrickPlay`, ``self.play``: the legal cards are its legal
-    ones, a card goes through it and then :meth:`Deal._follow_tricks`, and a refused card is
+    ones, a card goes through it and then :meth:`_after_card`, and a refused card is
     explained by the game's :attr:`play_error` from the rule code the trick core gives
-    (:meth:`_refusal_rule` lets a game name it more exactly)."""
+    (:meth:`_refusal_rule` lets a game name it more exactly).
+
+    It also gives the deal its fast path: one cache of values derived from the position
+    (:meth:`_cached`, the legal moves among them), card plays checked straight against the
+    trick core's mask and applied through :meth:`TrickPlay.try_play`. The moves
+    ``0 … len(pack) - 1`` must be the card plays (``play`` the codec's first verb), and
+    the play phase must be the deal's last before ``finished``.
+    """
 
     #: The game's texts for refused cards.
     play_error: ClassVar[PlayErrors]
     #: The running tricks (None before the play phase).
     play: TrickPlay | None
+    # The one cache of the deal: class defaults that the first :meth:`_cached` replaces
+    # (no deal position is -1, so the shared empty dict is never written to).
+    _cache_at: int = -1
+    _cache: dict[str, Any] = {}  # noqa: RUF012 - replaced per deal before any write
+
+    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
+        """Values derived from the state, dropped when the position (the number of
+        actions) changes."""
+        position = len(self.history)
+        if self._cache_at != position:
+            self._cache_at = position
+            self._cache = {}
+        value = self._cache.get(key)
+        if value is None:
+            value = self._cache[key] = build()
+        return value
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted (cached until the next action; the
+        caller must not change the list)."""
+        if self._to_move is None:
+            return []
+        if self._cache_at == len(self.history):
+            known: list[Move] | None = self._cache.get("legal")
+            if known is not None:
+                return known
+        handler = self._handlers[self._phase].legal
+        moves: list[Move] = self._cached("legal", lambda: sorted(handler(self)))
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
+        play = self.play
+        if play is not None and move >= 0 and (self.rules.pack.full >> move) & 1:
+            return bool((play.legal() >> move) & 1)
+        return move in self.legal_moves()
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Apply ``move`` after checking it; card plays take the trick core's short path
+        (the same checks; an illegal card falls through to the full check and its
+        explanation)."""
+        play = self.play
+        if play is not None and move >= 0 and (self.rules.pack.full >> move) & 1:
+            actor = play.try_play(move, seat)
+            if actor >= 0:
+                self.history.append((actor, move))
+                self._after_card(play)
+                return
+        super().apply(move, seat)
+        self._cache_at = -1  # nothing derived while the move was applied is kept
+
+    def _after_card(self, play: TrickPlay) -> None:
+        """After a card went through the trick core (by default the next seat to move or
+        the end of the deal, :meth:`Deal._follow_tricks`)."""
+        self._follow_tricks(play)
 
     def _legal_in_play(self) -> list[Move]:
         assert self.play is not None
@@ -584,7 +646,7 @@ class CardPlayDeal(Deal):
     def _apply_in_play(self, seat: int, move: Move) -> None:
         assert self.play is not None
         self.play.play(move)
-        self._follow_tricks(self.play)
+        self._after_card(self.play)
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
         play = self.play

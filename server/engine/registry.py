@@ -162,7 +162,7 @@ GAMES: dict[str, GameInfo] = {
             "Doppen",
             (3, 4),
             "tarock",
-            False,
+            True,
             "Dreiertarock aus Kirchberg am Wechsel mit Pagatkasse.",
             "Three-handed Tarock from Kirchberg am Wechsel with the Pagatkasse.",
             phases=("auction", "talon", "discard", "announce", "play", "finished"),
@@ -256,7 +256,7 @@ GAMES: dict[str, GameInfo] = {
             "Bayerisches Tarock",
             (3, 4),
             "german",
-            False,
+            True,
             "Haferltarock mit der deutschen Karte.",
             "Bavarian Tarock with the German pack.",
             direction="clockwise",
@@ -294,15 +294,21 @@ def _unknown_game(name: str, known: Sequence[str]) -> MalformedError:
 
 def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     # local imports: the games import the core
+    from server.engine.games.bayerisches_tarock import BayerischesTarock
+    from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
     from server.engine.games.doppelkopf import Doppelkopf
     from server.engine.games.doppelkopf.evening import DoppelkopfEvening
+    from server.engine.games.doppen import Doppen
+    from server.engine.games.doppen.match import DoppenMatch
     from server.engine.games.dreierles import Dreierles
     from server.engine.games.dreierles.match import DreierlesMatch
     from server.engine.games.tarock_zu_dritt import TarockZuDritt
     from server.engine.games.tarock_zu_dritt.match import TarockZuDrittMatch
 
     return {
+        "bayerisches-tarock": (BayerischesTarock, BayerischesTarockMatch),
         "doppelkopf": (Doppelkopf, DoppelkopfEvening),
+        "doppen": (Doppen, DoppenMatch),
         "dreierles": (Dreierles, DreierlesMatch),
         "tarock-zu-dritt": (TarockZuDritt, TarockZuDrittMatch),
     }

@@ -43,13 +43,16 @@ pytestmark = pytest.mark.live_server
 
 NAMES = ["Anna", "Bernd", "Catrin"]
 DOKO_NAMES = ["Dora", "Emil", "Fritz", "Gerda"]
-TZD_NAMES = ["Hanna", "Ida", "Jakob"]
+BT_NAMES = ["Hanna", "Ida", "Jakob"]
+TZD_NAMES = ["Karl", "Lena", "Moritz"]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 #: Actions played into the second Dreierles deal, so that the table shows a trick being played.
 MID_DEAL_ACTIONS = 8
 #: Actions played into the first Doppelkopf deal: the four Vorbehalt calls and two cards.
 DOKO_MID_DEAL_ACTIONS = 6
+#: Actions played into the first Bayerisches Tarock deal (German cards at the table).
+BT_MID_DEAL_ACTIONS = 6
 #: Actions played into the first Tarock zu dritt deal: into the Lizitation or past it.
 TZD_MID_DEAL_ACTIONS = 5
 
@@ -57,7 +60,7 @@ TZD_MID_DEAL_ACTIONS = 5
 @dataclass(frozen=True)
 class Evening:
     """A Dreierles match with one finished deal and a second one under way, and a
-    Doppelkopf match in the middle of its first deal."""
+    Doppelkopf and a Bayerisches Tarock match in the middle of their first deals."""
 
     room_id: int
     match_id: int
@@ -68,8 +71,11 @@ class Evening:
     doko_room_id: int
     #: Dora's session cookie.
     doko_cookie: str
-    tzd_room_id: int
+    bt_room_id: int
     #: Hanna's session cookie.
+    bt_cookie: str
+    tzd_room_id: int
+    #: Karl's session cookie.
     tzd_cookie: str
 
 
@@ -99,18 +105,16 @@ async def play_into_the_second_deal(
             await client.aclose()
 
 
-async def play_into_a_doppelkopf_deal(
+async def play_into_a_first_deal(
     base_url: str,
     seed: int = 5,
     game: str = "doppelkopf",
     names: list[str] = DOKO_NAMES,
     actions: int = DOKO_MID_DEAL_ACTIONS,
-    room_name: str = "Doko barrierefrei",
 ) -> tuple[int, str]:
-    """Open a Doppelkopf room (or one of ``game``) for :data:`DOKO_NAMES` (``names``) and
-    play :data:`DOKO_MID_DEAL_ACTIONS` (``actions``) actions of its first deal; the room id
-    and the first player's cookie."""
-    clients, room, _ = await make_room(base_url, game, names, name=room_name)
+    """Open a room of ``game`` (Doppelkopf for :data:`DOKO_NAMES` unless told) and play
+    ``actions`` actions of its first deal; the room id and the first player's cookie."""
+    clients, room, _ = await make_room(base_url, game, names, name=f"{game} barrierefrei")
     try:
         await start(clients[0], room)
         for client in clients:
@@ -130,11 +134,16 @@ def evening(module_server: LiveServer) -> Evening:
     """The matches the pages of this module show."""
     base = module_server.base_url
     room, match, token, cookies = off_the_loop(asyncio.run, play_into_the_second_deal(base))
-    doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_doppelkopf_deal(base))
-    tzd = play_into_a_doppelkopf_deal(base, 3, "tarock-zu-dritt", TZD_NAMES, TZD_MID_DEAL_ACTIONS)
+    doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_first_deal(base))
+    bt = play_into_a_first_deal(base, 16, "bayerisches-tarock", BT_NAMES, BT_MID_DEAL_ACTIONS)
+    bt_room, bt_cookie = off_the_loop(asyncio.run, bt)
+    tzd = play_into_a_first_deal(base, 3, "tarock-zu-dritt", TZD_NAMES, TZD_MID_DEAL_ACTIONS)
     tzd_room, tzd_cookie = off_the_loop(asyncio.run, tzd)
     deal = first_deal_id(module_server, match)
-    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie, tzd_room, tzd_cookie)
+    return Evening(
+        room, match, deal, token, cookies, doko_room, doko_cookie, bt_room, bt_cookie,
+        tzd_room, tzd_cookie,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -181,6 +190,11 @@ SCREENS: dict[str, Screen] = {
     "doppelkopf table mid-deal": Screen(
         lambda e: f"/rooms/{e.doko_room_id}/table",
         cookie=lambda e: e.doko_cookie,
+        ready=table_ready,
+    ),
+    "bayerisches-tarock table mid-deal": Screen(
+        lambda e: f"/rooms/{e.bt_room_id}/table",
+        cookie=lambda e: e.bt_cookie,
         ready=table_ready,
     ),
     "tarock-zu-dritt table mid-deal": Screen(

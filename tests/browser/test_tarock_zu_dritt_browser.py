@@ -150,7 +150,7 @@ def test_a_zweier_with_an_overbid_a_talon_pair_a_pagat_and_a_kontra(
     # Phase III: the first opponent kontras the Pagat, then "Gut" all round.
     first = wait_for_turn(people)
     assert first is not holder
-    press(first, "Kontra: Pagat")
+    press(first, "Kontra auf den Pagat")
     for person in people:
         expect(person.page.locator("#info")).to_contain_text(f"{holder.name} sagt an: Pagat")
         expect(person.page.locator("#info")).to_contain_text("Kontriert: Pagat: Kontra ×2")

@@ -2,43 +2,24 @@
 (Augen add up to 120, zero-sum settlement, exact replay of the record, no card shown to a
 seat that may not see it, the information-set oracle), golden records that replay to
 their outcome.
-
-The game is not yet offered by the registry (its table client comes later), so these
-tests lend it to the registry's game list for their own duration only.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from server.engine import registry
 from server.engine.games.bayerisches_tarock import BayerischesTarock
-from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
 from server.engine.infoset import InfosetOracle
 from server.engine.playout import run_playouts
 from server.engine.record import dump_record, load_record
 from server.engine.replay import replay_steps
 
 GAME = "bayerisches-tarock"
-GOLDEN = sorted((Path(__file__).parent.parent / "golden" / GAME / "records").glob("*.json"))
-
-
-@pytest.fixture(autouse=True)
-def lent_to_the_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registry's implemented games plus this one, while a test runs."""
-    implemented = registry._implemented
-
-    def with_this_game() -> dict[str, Any]:
-        return {**implemented(), GAME: (BayerischesTarock, BayerischesTarockMatch)}
-
-    monkeypatch.setattr(registry, "_implemented", with_this_game)
-    yield
+GOLDEN = sorted((Path(__file__).parent.parent / "golden" / GAME).glob("*.json"))
 
 
 def test_a_thousand_random_deals_keep_every_invariant() -> None:

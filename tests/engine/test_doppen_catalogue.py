@@ -36,7 +36,7 @@ def test_the_description_is_the_rules_texts() -> None:
     info = describe("doppen")
     assert (info["players"], info["seats"], info["dealer_sits_out"]) == ([3, 4], 3, True)
     assert info["direction"] == "anticlockwise" and info["pack"] == "tarock"
-    assert info["implemented"] is False  # the table client comes later
+    assert info["implemented"] is True
     assert info["phases"] == [str(p) for p in Doppen().deal_type().Phase]
     assert info["rounds"]["unit"] == "deals" and info["rounds"]["default"] % 3 == 0
     assert info["pots"] == ["pagatkasse"]

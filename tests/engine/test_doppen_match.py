@@ -80,6 +80,7 @@ def test_the_worked_example_through_the_partie(factor: int) -> None:
     match.record(scripted(match, game(seats, "Bert", -30, lost)))
     assert pots(match) == [("Bert", 450, "pagat_lost")]
     assert match.kasse.content() == 900
+    assert match.to_json()["lines"] == [{"code": "cents"}, {"code": "kasse", "cents": 900}]
     assert match.columns == {"Anne": 0, "Bert": -60, "Clara": 0}
     seats = match.next_setup().seats
     won = {"event": "pagat_won", "seat": seats.index("Anne"), "factor": factor}
@@ -108,6 +109,7 @@ def test_the_worked_example_through_the_partie(factor: int) -> None:
     assert sum(balances.values()) == 0
     sheet = match.to_json()
     assert sheet["finished"] and sheet["progress"] == {"done": 4, "of": 4}
+    assert sheet["lines"] == [{"code": "cents"}, {"code": "kasse", "cents": 0}]  # split
     assert sum(p["cents"] for p in sheet["payments"]) == 160 + 750 * factor
 
 

@@ -1,50 +1,29 @@
 """Random full Doppen deals with invariants, the views against ``hidden_from``, the
 information-set oracle, the rules checked from outside on every random deal, and the
-golden records.
-
-Doppen is not yet registered (its table client comes later), so the record round trip
-finds it through a registry patched for these tests only; the golden records lie in
-``tests/golden/doppen/records/`` until the game is registered (the shared record tests
-read ``tests/golden/*/*.json`` through the registry).
+golden records (``tests/golden/doppen/``; the shared record tests replay them too).
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from server.engine import registry
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter
 from server.engine.games.doppen import Doppen, DoppenDeal
 from server.engine.games.doppen.contracts import CONTRACTS
-from server.engine.games.doppen.match import DoppenMatch
 from server.engine.infoset import InfosetOracle
 from server.engine.playout import PlayoutReport, check_finished, information_leaks, leaks
 from server.engine.record import dump_record, load_record
 from tests.engine.test_doppen_deals import D1, new_deal, play
-from tests.engine.test_doppen_play import D4
+from tests.engine.test_doppen_play import D4, D5
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "doppen" / "records"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "doppen"
 COUNTER = PointCounter(TAROCK)
 T1, T2 = TAROCK.parse("T1"), TAROCK.parse("T2")
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The registry knows Doppen for the length of a test."""
-    known = registry._implemented
-
-    def with_doppen() -> dict[str, Any]:
-        return {**known(), "doppen": (Doppen, DoppenMatch)}
-
-    monkeypatch.setattr(registry, "_implemented", with_doppen)
-    yield
 
 
 def whole(cards: list[str]) -> int:
@@ -128,7 +107,7 @@ def check_outcome(deal: DoppenDeal) -> list[str]:
     return problems
 
 
-def test_random_deals_keep_every_invariant(registered: None) -> None:
+def test_random_deals_keep_every_invariant() -> None:
     rng = random.Random(20261123)
     seen: dict[str, int] = {}
     covers = early = announced = 0
@@ -146,7 +125,7 @@ def test_random_deals_keep_every_invariant(registered: None) -> None:
     assert covers > 10 and early > 0 and announced > 30
 
 
-def test_random_deals_without_the_table_signal(registered: None) -> None:
+def test_random_deals_without_the_table_signal() -> None:
     rng = random.Random(7)
     for _ in range(50):
         deal, problems = random_deal(rng, {"table_signal": False})
@@ -184,11 +163,28 @@ def golden_deals() -> dict[str, DoppenDeal]:
     while not covered.finished:
         covered.apply(covered.legal_moves()[0])
     thrown = play(new_deal(D1), "pass", "pass", "pass")
-    return {"solo-birds-valat": bird_solo, "unterer-covered": covered, "thrown-in": thrown}
+    dreier = play(new_deal(D1), "bid dreier", "pass", "pass", "take lower",
+                  "discard HD", "discard PD", "discard Kr7",
+                  "gut", "kontra game", "gut", "gut", "gut")  # fmt: skip
+    zweier = play(new_deal(D5), "bid zweier", "pass", "pass", "take middle",
+                  "discard HB", "discard PB", "gut", "gut", "gut")  # fmt: skip
+    einer = play(new_deal(D1), "bid einer", "pass", "pass", "take Kr10", "discard HB",
+                 "gut", "gut", "gut")  # fmt: skip
+    for deal in (dreier, zweier, einer):
+        while not deal.finished:
+            deal.apply(deal.legal_moves()[0])
+    return {
+        "solo-birds-valat": bird_solo,
+        "unterer-covered": covered,
+        "thrown-in": thrown,
+        "dreier-lower-kontra": dreier,
+        "zweier-middle-pair": zweier,
+        "einer-one-card": einer,
+    }
 
 
-@pytest.mark.parametrize("name", ["solo-birds-valat", "unterer-covered", "thrown-in"])
-def test_golden_record_replays_to_its_stored_outcome(name: str, registered: None) -> None:
+@pytest.mark.parametrize("name", sorted(golden_deals()))
+def test_golden_record_replays_to_its_stored_outcome(name: str) -> None:
     path = GOLDEN / f"{name}.json"
     record = json.loads(path.read_text(encoding="utf-8"))
     deal = load_record(record)  # raises if the replayed outcome differs

@@ -87,7 +87,7 @@ def test_a_playable_game_is_described_from_its_rules(name: str) -> None:
     ]
     assert info["sheet"]["kind"] == match_type(name).kind
     assert info["sheet"]["better"] == match_type(name).better
-    assert rules.pack is not None and info["pack"] in ("tarock", "french48")
+    assert rules.pack is not None and info["pack"] in ("tarock", "french48", "german")
 
 
 def test_every_catalogue_key_of_the_descriptions_exists() -> None:

@@ -49,6 +49,10 @@ def test_there_is_a_golden_record_for_every_contract() -> None:
         "piccolo_semi", "bettel_semi", "farbeneiner", "einer", "triccolo_ouvert",
         "zwiccolo_ouvert", "piccolo_ouvert", "bettel_ouvert", "farbensolo", "solodreier",
     }  # fmt: skip
+    assert contracts_of("bayerisches-tarock") == {
+        "frage", "hand", "durch", "bettel", "hand_herz", "thrown_in",
+    }  # fmt: skip
+    assert contracts_of("doppen") == {None, "dreier", "unterer", "zweier", "einer", "solo"}
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -67,11 +71,27 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
                            if t["winner"] in outcome["re"] for c in t["cards"])  # fmt: skip
             assert outcome["augen"]["re"] == re_augen
         return
+    if record["game"] == "bayerisches-tarock":
+        if outcome["declarer"] is not None:  # recount the declarer's Augen from the tricks
+            d = outcome["declarer"]
+            augen = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
+            pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
+            pile += outcome["stock"] if outcome["hand"] else outcome["discards"]
+            assert outcome["augen"]["declarer"] == sum(augen.get(c[1:], 0) for c in pile)
+        return
     # recount the declarer's pile independently of the engine
     if outcome["declarer"] is not None:
         d = outcome["declarer"]
         pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
-        pile += [text.split()[1] for seat, text in record["actions"] if text.startswith("discard")]
+        discards = [text.split()[1] for _s, text in record["actions"] if text.startswith("discard")]
+        if record["game"] == "doppen":  # the discards count for him only if he takes a trick
+            if outcome["card_points"] is None:  # a Valat is scored without counting
+                return
+            pile += discards if pile else []
+            assert outcome["card_points"] == {"declarer": whole_count(pile),
+                                              "opponents": 70 - whole_count(pile)}  # fmt: skip
+            return
+        pile += discards
         # Tarock zu dritt counts in thirds always (TZ-A6), its negative games count tricks
         if record["game"] == "tarock-zu-dritt":
             if outcome["card_points"] is not None:

@@ -137,14 +137,18 @@ export function contractLabel(game, contract) {
 }
 
 /**
- * The button label of a non-card action: "bid zweier" → `action.bid_zweier`, falling back
- * to the canonical text.
+ * The button label of a non-card action: "bid zweier" → `action.bid_zweier`; an action
+ * without a label of its own whose verb has one (a card taken from the talon, "take
+ * Kr10") reads as the verb's label and its argument; else the canonical text.
  * @param {string} action
  * @returns {string}
  */
 export function actionLabel(action) {
   const key = "action." + action.replace(/\s+/g, "_");
-  return has(key) ? t(key) : action;
+  if (has(key)) return t(key);
+  const [verb, ...rest] = action.split(/\s+/);
+  if (rest.length && has("action." + verb)) return `${t("action." + verb)} ${rest.join(" ")}`;
+  return action;
 }
 
 /**

@@ -14,7 +14,7 @@ import { has, lang, t } from "./i18n.js";
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
  *            label?: string, help?: string, help_de: string, help_en: string}} Option
  * @typedef {{name: string, title: string, summary?: string, summary_de?: string, summary_en?: string,
- *            rounds: {min: number, max: number, default: number}, options: Option[],
+ *            rounds: {min: number, max: number, default: number, unit?: string}, options: Option[],
  *            match_options?: Option[], rules?: {key: string, option: string|null}[]}} Game
  * (the game description: `label`, `help` and `summary` are catalogue keys where given)
  */
@@ -130,6 +130,8 @@ function showGame() {
   rounds.min = String(game.rounds.min);
   rounds.max = String(game.rounds.max);
   rounds.value = String(game.rounds.default);
+  const roundsLabel = document.querySelector('label[for="room-rounds"]');
+  if (roundsLabel) roundsLabel.textContent = t(game.rounds.unit === "deals" ? "new.deals" : "new.rounds");
   const hint = document.getElementById("rounds-hint");
   if (hint) {
     hint.textContent = t("new.rounds_hint", { min: game.rounds.min, max: game.rounds.max });

@@ -5,7 +5,8 @@
  * `columns` (`number`, `dealer`, `contract`, `declarer`, `note`… each with a catalogue key
  * as label; `values` and `totals` stand for the players' cells, one per player), its `rows`, `totals`, `pots`,
  * `placings`, `balances_cents` and `payments`. Contracts and notes are codes
- * (`contract.<game>.<code>`, `sheet.note.<game>.<code>`). Sheets stored before the sheet
+ * (`contract.<game>.<code>`, `sheet.note.<game>.<code>`); a column whose key ends in `_cents`
+ * and a line's parameter `<name>_cents` (also given as `<name>`) are shown as money. Sheets stored before the sheet
  * described itself (`points`/`counters` per row, `start_points`) are read the same way.
  * Built with DOM nodes only; no game is named here.
  */
@@ -112,6 +113,7 @@ function leadingCell(sheet, row, key) {
   }
   if (key === "note") return el("td", "", row.note ? noteText(sheet.game, row.note) : "");
   const value = row[key];
+  if (key.endsWith("_cents")) return el("td", "num", typeof value === "number" ? money(value) : "");
   return el("td", "", value === null || value === undefined ? "" : String(value));
 }
 
@@ -276,7 +278,20 @@ export function potName(pot) {
 function sheetLine(game, line) {
   if (!line || typeof line !== "object") return String(line);
   const key = `sheet.line.${game}.${line.code}`;
-  return has(key) ? t(key, line) : String(line.code);
+  return has(key) ? t(key, withMoney(line)) : String(line.code);
+}
+
+/**
+ * A line's parameters with every `<name>_cents` also as `<name>`, written as money.
+ * @param {Record<string, any>} line
+ * @returns {Record<string, any>}
+ */
+function withMoney(line) {
+  const params = { ...line };
+  for (const [name, value] of Object.entries(line)) {
+    if (name.endsWith("_cents") && typeof value === "number") params[name.slice(0, -6)] = money(value);
+  }
+  return params;
 }
 
 /**

@@ -17,11 +17,8 @@ Reizen (BT-A9 … BT-A11, BT-A14); all pass → thrown in (BT-A16); the session:
 dealer, the sitting-out fourth (BT-A15), pocket mode and the Haferl (BT-A12) with its pot
 movements per deal, the sheet and the settlement including what is left in the Haferl.
 
-Next: offer the game (``implemented=True`` and ``_implemented()`` in the registry) once the
-table client for the German pack is ready; then move the golden records from
-``tests/golden/bayerisches-tarock/records/`` one folder up (the shared record and
-oracle tests pick them up there), add the game to the view digests and the shared
-playout/infoset parametrisations, and describe its outcome in ``docs/record-format.md``.
+The game is offered by the registry; its golden records lie in
+``tests/golden/bayerisches-tarock/`` where the shared record and oracle tests find them.
 """
 
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal

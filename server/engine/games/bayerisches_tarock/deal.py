@@ -74,9 +74,8 @@ Decisions where the text and DECISIONS.md are silent (what Bavarian players expe
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from server.engine.base import JSON, TALON, CardPlayDeal, Move, Option, Rules
 from server.engine.bits import cards_of
@@ -313,21 +312,8 @@ class BayerischesTarockDeal(CardPlayDeal):
         self.start_hands = ()
         self._phase = Phase.AUCTION
         self._to_move = 0
-        self._cache_at = -1
-        self._cache: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ state
-
-    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
-        """Values derived from the state, dropped when the number of actions changes."""
-        position = len(self.history)
-        if self._cache_at != position:
-            self._cache_at = position
-            self._cache = {}
-        value = self._cache.get(key)
-        if value is None:
-            value = self._cache[key] = build()
-        return value
 
     @property
     def contract(self) -> str | None:
@@ -368,34 +354,6 @@ class BayerischesTarockDeal(CardPlayDeal):
         return row.positive and not row.durch and self.doubling.level("game") % 2 == 1
 
     # ------------------------------------------------------------------ the fast path
-
-    def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted (cached until the next action; the
-        caller must not change the list)."""
-        if self._to_move is None:
-            return []
-        handler = self._handlers[self._phase].legal
-        moves: list[Move] = self._cached("legal", lambda: sorted(handler(self)))
-        return moves
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
-        play = self.play
-        if self._phase is Phase.PLAY and 0 <= move < N_CARDS:
-            assert play is not None
-            return bool((play.legal() >> move) & 1)
-        return move in self.legal_moves()
-
-    def apply(self, move: Move, seat: int | None = None) -> None:
-        """Apply ``move`` after checking it; card plays take the trick core's short path."""
-        play = self.play
-        if play is not None and self._phase is Phase.PLAY and 0 <= move < N_CARDS:
-            actor = play.try_play(move, seat)
-            if actor >= 0:
-                self.history.append((actor, move))
-                self._follow_tricks(play)
-                return
-        super().apply(move, seat)
 
     # ------------------------------------------------------------------ auction
 
@@ -687,7 +645,8 @@ class BayerischesTarockDeal(CardPlayDeal):
             "hand_game": None if row is None else row.hand,
             "trump": self.trump,
             "kontra": None if self.doubling is None else self.doubling.view(),
-            "factor": self.kontra_factor,
+            # the table shows "(×2)" after the contract once it is doubled, nothing before
+            "factor": self.kontra_factor if self.kontra_factor > 1 else None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "stock_size": len(self.stock),
             "stock_taken": bool(self.taken),

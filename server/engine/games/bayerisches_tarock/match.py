@@ -250,6 +250,27 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             for index, name in enumerate(self.players)
         }
 
+    def _columns(self) -> list[JSON]:
+        """The sheet's columns; in pot mode the Haferl's balance after each deal stands
+        after the contract (a ``_cents`` column: the client shows it as money)."""
+        columns: list[JSON] = [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS]
+        if self.haferl:
+            haferl = {"key": "haferl_cents", "label": f"sheet.col.{self.game}.haferl"}
+            columns.insert(COLUMNS.index("values"), haferl)
+        return columns
+
+    def _lines(self) -> list[JSON]:
+        """The sheet-wide lines in pot mode: what the Haferl holds now and, once the
+        session is over, that it is shared equally (``sheet.line.<game>.<code>``)."""
+        if not self.haferl:
+            return []
+        pot = self.pot_cents
+        lines: list[JSON] = [{"code": "haferl", "haferl_cents": pot}]
+        if self.finished and pot:
+            share = pot // len(self.players)
+            lines.append({"code": "haferl_shared", "haferl_cents": pot, "share_cents": share})
+        return lines
+
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
         return {
@@ -257,7 +278,7 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             "kind": self.kind,
             "better": self.better,
             "players": list(self.players),
-            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+            "columns": self._columns(),
             "start": dict.fromkeys(self.players, 0),
             "rounds": self.rounds,
             "deals": self.total_deals,
@@ -281,7 +302,7 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             ],
             "totals": dict(self.totals),
             "progress": {"done": len(self.rows), "of": self.total_deals},
-            "lines": [],
+            "lines": self._lines(),
             "pots": self.pots(),
             "haferl_cents": self.pot_cents if self.haferl else None,
             "finished": self.finished,

@@ -237,6 +237,8 @@ class DoppenDeal(CardPlayDeal):
         self.play: TrickPlay | None = None
         self.covered: tuple[int, int] | None = None
         self.signal = bool(self.options["table_signal"])
+        #: the announced birds (card, trick) of each seat, fixed when play begins
+        self._birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
         self._public: JSON | None = None
         self._public_at = -1
 
@@ -285,23 +287,18 @@ class DoppenDeal(CardPlayDeal):
 
     # ------------------------------------------------------------------ fast path
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
-        """Apply ``move`` after checking it; card plays take the trick core's short path."""
-        play = self.play
-        if play is not None and move < 54:
-            actor = play.try_play(move, seat)
-            if actor >= 0:
-                self.history.append((actor, move))
-                self._after_card(play)
-                return
-        super().apply(move, seat)
-
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
         """A random legal action; now and then the table signal, when it is open."""
         play = self.play
         if play is not None and not play.finished:
-            if self.declarer is not None and self.covered is None:
-                second = (self.declarer + 2) % 3
+            declarer = self.declarer
+            if (
+                self.signal
+                and len(play.trick) == 1
+                and play.leader == declarer
+                and self.covered is None
+            ):
+                second = (declarer + 2) % 3
                 covers = self._cover_cards(second)
                 if covers and rng.random() < 0.3:
                     return second, COVER + nth_card(covers, int(rng.random() * covers.bit_count()))
@@ -423,7 +420,7 @@ class DoppenDeal(CardPlayDeal):
         doubling = self.doubling
         seat = self._to_move
         assert doubling is not None and seat is not None
-        moves = [CODEC.parse(text) for text in doubling.legal_texts()]
+        moves = [CODEC.by_text[text] for text in doubling.legal_texts()]
         moves += [ANNOUNCE[c] for c in ANNOUNCEABLE if self._may_announce(seat, c) is None]
         return sorted(moves)
 
@@ -460,12 +457,20 @@ class DoppenDeal(CardPlayDeal):
     def _begin_play(self) -> None:
         self._phase = Phase.PLAY
         self.start_hands = tuple(self.hands)
+        # the announced birds of each seat, fixed from now on (a rule only where one is)
+        self._birds = tuple(
+            [bird for code, bird in BIRDS.items() if self.announced.get(code) == seat]
+            for seat in range(3)
+        )
+        restrictions = [("covered", self._covered_rule)] if self.signal else []
+        if any(self._birds):
+            restrictions.append(("bird_announced", self._bird_rule))
         self.play = TrickPlay(
             TRICK_RULES,
             self.hands,
             leader=0,
             tricks=16,
-            restrictions=[("covered", self._covered_rule), ("bird_announced", self._bird_rule)],
+            restrictions=restrictions,
             ends_early=self._ends_early if "valat" in self.announced else None,
         )
         self._to_move = 0
@@ -473,11 +478,7 @@ class DoppenDeal(CardPlayDeal):
     def _bird_rule(self, play: TrickPlay, seat: int, legal: int) -> int:
         """An announced bird stays for its trick (``bird_play_mask``)."""
         hand = self.hands[seat]
-        birds = [
-            BIRDS[code]
-            for code, who in self.announced.items()
-            if code in BIRDS and who == seat and (hand >> BIRDS[code][0]) & 1
-        ]
+        birds = [bird for bird in self._birds[seat] if (hand >> bird[0]) & 1]
         if not birds:
             return legal
         return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=False)
@@ -508,11 +509,6 @@ class DoppenDeal(CardPlayDeal):
             self.covered = None
             play.play(covered[1])
         self._follow_tricks(play)
-
-    def _apply_in_play(self, seat: int, move: Move) -> None:
-        assert self.play is not None
-        self.play.play(move)
-        self._after_card(self.play)
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
         if CODEC.is_verb(move, "cover"):

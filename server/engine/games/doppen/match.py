@@ -222,7 +222,9 @@ class DoppenMatch(Match[DoppenDeal]):
         return self.balances_cents()
 
     def to_json(self) -> JSON:
-        """The sheet (``docs/api.md``, "The score sheet") with the Kasse column."""
+        """The sheet (``docs/api.md``, "The score sheet") with the Kasse column; its lines
+        say that the columns are written in cents (``{"code": "cents"}``) and, once a deal
+        is on the sheet, the Kasse's effective content (``{"code": "kasse", "cents"}``)."""
         return {
             "game": self.game,
             "kind": self.kind,
@@ -250,7 +252,8 @@ class DoppenMatch(Match[DoppenDeal]):
             ],
             "totals": dict(self.columns),
             "progress": {"done": len(self.rows), "of": self.deals},
-            "lines": [],
+            "lines": [{"code": "cents"}]
+            + ([{"code": "kasse", "cents": self.kasse.content()}] if self.rows else []),
             "kasse": self.kasse.to_json(),
             "pots": self.pots(),
             "finished": self.finished,

@@ -58,9 +58,8 @@ Decisions where DECISIONS.md is silent (players of Mittelbaden would expect thes
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from server.engine.base import (
     JSON,
@@ -274,22 +273,8 @@ class DreierlesDeal(CardPlayDeal):
         self._knock_queue: list[int] = []
         self.start_hands: tuple[int, ...] = ()
         self.play: TrickPlay | None = None
-        self._cache_at = -1
-        self._cache: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ state
-
-    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
-        """The one cache of the deal: values derived from the state, dropped when the
-        position (the number of actions) changes."""
-        position = len(self.history)
-        if self._cache_at != position:
-            self._cache_at = position
-            self._cache = {}
-        value = self._cache.get(key)
-        if value is None:
-            value = self._cache[key] = build()
-        return value
 
     @property
     def contract(self) -> str:
@@ -332,44 +317,6 @@ class DreierlesDeal(CardPlayDeal):
         return [0, 0, 0] if self.play is None else self.play.won
 
     # ------------------------------------------------------------------ the fast path
-
-    def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted (kept in the deal's one cache until
-        the next action; the caller must not change the list)."""
-        if self._to_move is None:
-            return []
-        if self._cache_at == len(self.history) and "legal" in self._cache:
-            known: list[Move] = self._cache["legal"]
-            return known
-        handler = self._handlers[self._phase].legal
-        moves: list[Move] = self._cached("legal", lambda: handler(self))
-        return moves
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
-        play = self.play
-        if self._phase is Phase.PLAY and 0 <= move < 54:
-            assert play is not None
-            return bool((play.legal() >> move) & 1)
-        return move in self.legal_moves()
-
-    def apply(self, move: Move, seat: int | None = None) -> None:
-        """Apply ``move`` after checking it; card plays take the trick core's short path
-        (the same checks; an illegal card falls through to the full check and its
-        explanation)."""
-        play = self.play
-        if play is not None and move < 54:
-            actor = play.try_play(move, seat)
-            if actor >= 0:
-                self.history.append((actor, move))
-                # Deal._follow_tricks written out: this is the hot path of every card.
-                if play.finished:
-                    self._to_move = None
-                    self._phase = Phase.FINISHED
-                else:
-                    self._to_move = play.to_move
-                return
-        super().apply(move, seat)
 
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
         """A uniformly random legal move; card plays are drawn straight from the legal mask."""

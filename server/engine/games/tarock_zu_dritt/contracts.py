@@ -118,7 +118,7 @@ class TzdContract(Contract):
             return ()
         if self.farben:
             return FARBEN_PREMIUMS
-        return tuple(spec.code for spec in PREMIUMS.specs)
+        return ALL_PREMIUMS
 
 
 def _row(name: str, rank: int, value: int, **fields: object) -> TzdContract:
@@ -196,6 +196,8 @@ SILENT_SACK_PREMIUMS = PremiumTable(
     PREMIUMS.with_valat,
 )
 FARBEN_PREMIUMS = ("koenige", "sack", "doppelsack", "valat")
+#: Every premium of the table, in its order (what a positive game counts).
+ALL_PREMIUMS = tuple(spec.code for spec in PREMIUMS.specs)
 #: Every premium code that may be announced, and the bird cards one must hold to do so.
 ANNOUNCEABLE = tuple(PREMIUMS.announceable())
 BIRD_CARDS: dict[str, int] = {s.code: s.card for s in PREMIUMS.specs if isinstance(s, Bird)}

@@ -71,9 +71,9 @@ these):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from server.engine.base import (
     JSON,
@@ -279,8 +279,6 @@ class TarockZuDrittDeal(CardPlayDeal):
         self.doubling: Doubling | None = None
         self.start_hands: tuple[int, ...] = ()
         self.play: TrickPlay | None = None
-        self._cache_at = -1
-        self._cache: dict[str, Any] = {}
         if self.options["geklopft"]:
             self.hands = [0, 0, 0]
             self._phase = Phase.PACKET
@@ -290,16 +288,6 @@ class TarockZuDrittDeal(CardPlayDeal):
         self._to_move: int | None = 0
 
     # ------------------------------------------------------------------ state
-
-    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
-        """Values derived from the state, dropped when the position changes."""
-        position = len(self.history)
-        if self._cache_at != position:
-            self._cache_at = position
-            self._cache = {}
-        if key not in self._cache:
-            self._cache[key] = build()
-        return self._cache[key]
 
     @property
     def contract(self) -> str:
@@ -338,29 +326,18 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     # ------------------------------------------------------------------ the fast path
 
-    def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted (cached until the next action)."""
-        if self._to_move is None:
-            return []
-        handler = self._handlers[self._phase].legal
-        moves: list[Move] = self._cached("legal", lambda: sorted(handler(self)))
-        return moves
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
-        play = self.play
-        if self._phase is Phase.PLAY and 0 <= move < 54:
-            assert play is not None
-            return bool((play.legal() >> move) & 1)
-        return move in self.legal_moves()
-
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
-        """A uniformly random legal move; card plays are drawn straight from the legal mask."""
+        """A random legal move; card plays are drawn straight from the legal mask. In the
+        Kontra round "gut" is taken more often than the rest (as at a real table: a
+        uniform choice among a dozen doublings and announcements makes every round long)."""
         play = self.play
         if self._phase is Phase.PLAY and play is not None:
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
-        return None, rng.choice(self.legal_moves())
+        moves = self.legal_moves()
+        if self._phase is Phase.KONTRA and GUT_MOVE in moves and rng.random() < 0.6:
+            return None, GUT_MOVE
+        return None, rng.choice(moves)
 
     def random_move(self, rng: random.Random) -> Move:
         """A uniformly random legal move of the seat to move."""

@@ -63,17 +63,24 @@ def pagat_last(play: TrickPlay, seat: int, legal: int) -> int:
     return legal
 
 
-def birds_kept(announced: Mapping[str, int]) -> Restriction:
+def birds_kept(announced: Mapping[str, int]) -> Restriction | None:
     """Announced birds are kept for their trick; forced out, the highest first; in its
-    trick a bird must be played when it may (TZ-A13, TZ-A14)."""
+    trick a bird must be played when it may (TZ-A13, TZ-A14). None when no bird is
+    announced (the announcements are closed once play begins)."""
+    birds_of: tuple[list[tuple[int, int]], ...] = tuple(
+        [
+            (BIRD_CARDS[code], BIRD_TRICKS[code])
+            for code, who in announced.items()
+            if who == seat and code in BIRD_CARDS
+        ]
+        for seat in range(3)
+    )
+    if not any(birds_of):
+        return None
 
     def rule(play: TrickPlay, seat: int, legal: int) -> int:
         hand = play.hands[seat]
-        birds = [
-            (BIRD_CARDS[code], BIRD_TRICKS[code])
-            for code, who in announced.items()
-            if who == seat and code in BIRD_CARDS and (hand >> BIRD_CARDS[code]) & 1
-        ]
+        birds = [bird for bird in birds_of[seat] if (hand >> bird[0]) & 1]
         if not birds:
             return legal
         return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=True)
@@ -121,8 +128,9 @@ def trick_play(
     restrictions: list[Restriction] = []
     if row.kind != "positive":
         restrictions.append(("pagat_last", pagat_last))
-    if announced:
-        restrictions.append(birds_kept(announced))
+    birds = birds_kept(announced)
+    if birds is not None:
+        restrictions.append(birds)
     return TrickPlay(
         rules,
         hands,

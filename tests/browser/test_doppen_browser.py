@@ -1,0 +1,415 @@
+"""Doppen at the table in a real browser (Debian's chromium through Playwright): three
+people play a deal with holding in the auction, a talon half, an announced Pagat and a
+Kontra to the score sheet and the Pagatkasse; a phone keeps the hand and the talon's
+choices in view; four people start a table where the dealer sits out and sees no cards.
+
+The server runs in this process so that its dealing can be fixed: every Doppen deal of
+this module is the hand-built deal D1 of the engine tests (Vorhand T1–T10 with four
+Herz pictures and PK PD, Mittelhand T11–T20 and six Karo, Hinterhand T21, SK and the rest;
+the talon KrC KrB Kr10 Kr9 Kr8 Kr7). Who deals first is drawn, so the test finds Vorhand,
+Mittelhand and Hinterhand from the turn banner.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect
+
+from server.api.app import create_app
+from server.api.i18n import Catalogs, load_catalogs
+from server.engine.base import Dealt
+from server.engine.games.doppen import Doppen
+from server.settings import Settings
+from tests.browser.axe import describe, run_axe, serious
+from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
+from tests.browser.table_driver import move, play_until, register_by_api, trick_cards, wait_for_turn
+from tests.browser.test_game_info_browser import text
+from tests.browser.test_table_browser import seat_people
+from tests.engine.test_doppen_deals import D1, dealt
+from tests.support import REPO_ROOT, LiveServer, free_port, sqlite_url, upgrade
+
+pytestmark = pytest.mark.live_server
+
+
+def fixed_deal(_self: Doppen, _rng: random.Random) -> Dealt:
+    """Every deal is D1 (tests/engine/test_doppen_deals.py)."""
+    return dealt(D1)
+
+
+@pytest.fixture(scope="module")
+def doppen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real server in a thread of this process, on its own migrated SQLite file, whose
+    Doppen deals are all D1."""
+    directory = tmp_path_factory.mktemp("doppen-server")
+    path = directory / "stammtisch.sqlite3"
+    off_the_loop(upgrade, sqlite_url(path))
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    settings = Settings(database_url=sqlite_url(path), public_origins=(base_url,))
+    config = uvicorn.Config(
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Doppen, "shuffle_and_deal", fixed_deal)
+        thread = threading.Thread(target=server.run, name="doppen-server", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive(), "the server stopped before it started"
+            assert time.monotonic() < deadline, "the server did not start in time"
+            time.sleep(0.05)
+        try:
+            yield LiveServer(base_url, path)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+
+
+def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
+) -> None:
+    base = doppen_server.base_url
+    names = ["Anne", "Bert", "Clara"]
+    _room, people = seat_people(
+        new_person, base, names, "doppen", stake_cents=10,
+        match_options={"kasse_base_cents": 100}, rounds=3,
+    )  # fmt: skip
+    # The auction: Vorhand bids a Dreier, Mittelhand the Unterer, Hinterhand says Weiter,
+    # Vorhand holds (he sits before the high bidder), Mittelhand gives up.
+    vorhand = wait_for_turn(people)
+    for person in people:
+        expect(person.page.locator("#hand button")).to_have_count(16)
+        expect(person.page.locator("#info")).to_contain_text("6 Karten verdeckt")
+    expect(vorhand.page.locator("#turn")).to_have_text("Du bist am Zug: höher bieten oder weiter")
+    move(vorhand, "Dreier")
+    mittelhand = wait_for_turn(people)
+    assert "Unterer" in mittelhand.options() and "Halten" not in mittelhand.options()
+    move(mittelhand, "Unterer")
+    hinterhand = wait_for_turn(people)
+    move(hinterhand, "Weiter")
+    assert wait_for_turn(people) is vorhand
+    expect(vorhand.page.locator("#turn")).to_have_text(
+        "Du bist am Zug: halten, höher bieten oder weiter"
+    )
+    move(vorhand, "Halten")
+    expect(mittelhand.page.locator(".seat", has_text=vorhand.name)).to_contain_text("hält")
+    assert wait_for_turn(people) is mittelhand
+    move(mittelhand, "Weiter")
+
+    # The talon is turned up for everybody; the declarer chooses a half by its cards.
+    for person in people:
+        expect(person.page.locator("#info")).to_contain_text(f"{vorhand.name} spielt Unterer")
+        expect(person.page.locator("#info")).to_contain_text("Der Talon ist aufgedeckt")
+        expect(person.page.locator("#info .choice .card")).to_have_count(6)
+    expect(vorhand.page.locator("#turn")).to_have_text(
+        "Du bist am Zug: nimm die oberen oder die unteren drei Karten des Talons"
+    )
+    expect(mittelhand.page.locator("#info button.choice")).to_have_count(0)
+    upper = vorhand.page.locator('#info button.choice[title="Die oberen nehmen"]')
+    expect(upper.locator(".card")).to_have_count(3)
+    assert vorhand.page.locator("#actions button", has_text="Die oberen nehmen").count() == 0
+    upper.click()
+    expect(vorhand.page.locator("#hand button")).to_have_count(19)
+    # Discards: the restriction is explained; the Könige and trumps are not offered.
+    expect(vorhand.page.locator("#turn")).to_contain_text("keine Könige")
+    discardable = [o for o in vorhand.options() if o.startswith("card:")]
+    assert discardable == [
+        "card:Herz Dame", "card:Herz Cavall", "card:Herz Bube", "card:Pik Dame",
+        "card:Kreuz Cavall", "card:Kreuz Bube", "card:Kreuz 10",
+    ]  # fmt: skip
+    for card in ("card:Kreuz Cavall", "card:Kreuz Bube", "card:Kreuz 10"):
+        move(vorhand, card)
+    expect(vorhand.page.locator("#hand button")).to_have_count(16)
+
+    # Announcements: Vorhand announces the Pagat, Mittelhand gives Kontra on the game.
+    assert wait_for_turn(people) is vorhand
+    move(vorhand, "Pagat ansagen")
+    assert wait_for_turn(people) is mittelhand
+    assert "Kontra" in mittelhand.options()
+    mittelhand.page.screenshot(path=artifacts / "table-doppen-kontra.png")
+    move(mittelhand, "Kontra")
+    for _ in range(3):
+        move(wait_for_turn(people), "Gut")
+    for person in people:
+        seat = person.page.locator(".seat", has_text=vorhand.name)
+        expect(seat).to_contain_text("Pagat angesagt")
+        expect(person.page.locator(".seat", has_text=mittelhand.name)).to_contain_text(
+            "Kontra: Spiel"
+        )
+        expect(person.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
+    vorhand.page.screenshot(path=artifacts / "table-doppen-announced.png")
+
+    # The table signal: Vorhand leads the Tarock III; Hinterhand, able to win the trick,
+    # lays the Sküs face down at once; his partner sees a card back, not which card.
+    move(vorhand, "card:Tarock III")
+    expect(hinterhand.page.locator("#info")).to_contain_text("Du darfst deine stechende Karte")
+    assert not hinterhand.my_turn()
+    assert hinterhand.options() == ["card:Tarock XXI (Mond)", "card:Sküs"]
+    move(hinterhand, "card:Sküs")
+    expect(hinterhand.page.locator("#info")).to_contain_text("Du hast verdeckt hingelegt")
+    expect(hinterhand.page.locator('#info .card[data-card="SK"]')).to_have_count(1)
+    for person in (vorhand, mittelhand):
+        info = person.page.locator("#info")
+        expect(info).to_contain_text(f"{hinterhand.name} hat eine Karte verdeckt hingelegt")
+        expect(info.locator('.card[data-card="SK"]')).to_have_count(0)
+        seat = person.page.locator(".seat", has_text=hinterhand.name)
+        expect(seat).to_contain_text("verdeckt gelegt")
+        assert "SK" not in person.page.content()
+    assert trick_cards(mittelhand) == 1
+    mittelhand.page.screenshot(path=artifacts / "table-doppen-covered.png")
+    move(mittelhand, "card:Tarock XI")  # the face-down Sküs is turned and wins the trick
+    expect(vorhand.page.locator("#trick .card")).to_have_count(3)
+
+    # The play, to the end of the deal (random legal cards; the Pagat is held back).
+    rng = random.Random(14)
+    play_until(people, lambda: vorhand.page.locator("#result-dialog").is_visible(), rng)
+    result = vorhand.page.locator("#result-dialog")
+    expect(result).to_contain_text(f"{vorhand.name}")
+    expect(result).to_contain_text("Kartenpunkte")
+    expect(result).to_contain_text("Pagat: 20 (angesagt")
+    expect(result).to_contain_text("Pagatkasse")
+    for person in people:
+        expect(person.page.locator("#result-dialog")).to_be_visible()
+        person.close_result()
+    vorhand.page.get_by_role("button", name="Schreibe").click()
+    sheet = vorhand.page.locator("#sheet-dialog")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("tbody tr")).to_have_count(1)
+    expect(sheet.locator("tbody tr").first).to_contain_text("Unterer")
+    # The Kasse: filled with 1,00 € each, then doubled by the lost announced Pagat.
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 600 Cent")
+    expect(sheet).to_contain_text(f"Pagatkasse: {vorhand.name} 4,00 €")
+    vorhand.page.screenshot(path=artifacts / "table-doppen-sheet.png")
+
+    # The archive: the match's sheet page, the replay with the talon and the
+    # announcements, the statistics per contract.
+    page = vorhand.page
+    page.goto(f"{base}/archive")
+    item = page.locator(".match-item", has_text="Doppen")
+    expect(item).to_be_visible()
+    item.get_by_role("link").click()
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet tbody tr").first).to_contain_text("Unterer")
+    expect(page.locator("main")).to_contain_text("Pagatkasse")
+    page.screenshot(path=artifacts / "archive-doppen-sheet.png", full_page=True)
+    page.locator(".deal-item a").first.click()
+    expect(page.locator("#step-counter")).to_contain_text("Schritt")
+    for _ in range(6):  # the five calls of the auction and the talon half
+        page.keyboard.press("ArrowRight")
+    info = page.locator("#replay-info")
+    expect(info).to_contain_text("Halten")
+    expect(info).to_contain_text("Die oberen nehmen")
+    expect(info.locator(".card")).not_to_have_count(0)
+    for _ in range(7):  # three discards and the announcement round
+        page.keyboard.press("ArrowRight")
+    expect(info).to_contain_text("Pagat ansagen")
+    expect(info).to_contain_text("Kontra")
+    page.screenshot(path=artifacts / "archive-doppen-replay.png", full_page=True)
+    page.goto(f"{base}/archive/stats")
+    expect(page.locator("main")).to_contain_text("Unterer")
+    page.screenshot(path=artifacts / "archive-doppen-stats.png", full_page=True)
+
+
+def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
+) -> None:
+    base = doppen_server.base_url
+    _room, people = seat_people(new_person, base, ["Dora", "Emil", "Fritz"], "doppen")
+    vorhand = wait_for_turn(people)
+    move(vorhand, "Einer")
+    for _ in range(2):
+        move(wait_for_turn(people), "Weiter")
+    page = vorhand.page
+    choices = page.locator("#info button.choice")
+    expect(choices).to_have_count(6)  # the Einer: every card of the talon on its own
+    page.screenshot(path=artifacts / "table-doppen-talon-360.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    boxes = choices.evaluate_all(
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    for left, top, right, bottom in boxes:
+        assert left >= 0 and top >= 0 and right <= 360 and bottom <= 740, boxes
+    hand_bottom = page.locator("#hand").evaluate("n => n.getBoundingClientRect().bottom")
+    assert hand_bottom <= 740
+    choices.first.click()
+    expect(page.locator("#hand button")).to_have_count(17)
+    expect(page.locator("#turn")).to_have_text(
+        "Du bist am Zug: lege noch 1 Karte ab (keinen König, keine Trullkarte; "
+        "Tarock nur, wenn nichts anderes bleibt)"
+    )
+
+
+def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(
+    new_person: NewPerson, doppen_server: LiveServer
+) -> None:
+    base = doppen_server.base_url
+    names = ["Gerd", "Hanna", "Ida", "Jakob"]
+    _room, people = seat_people(new_person, base, names, "doppen", viewport=DESKTOP)
+    holding = [p for p in people if p.page.locator("#hand button").count() == 16]
+    expect(people[0].page.locator("#turn")).not_to_have_text("")
+    deadline = time.monotonic() + 10
+    while len(holding) != 3:
+        assert time.monotonic() < deadline, "three hands of sixteen were not dealt"
+        time.sleep(0.1)
+        holding = [p for p in people if p.page.locator("#hand button").count() == 16]
+    dealer = next(p for p in people if p not in holding)
+    expect(dealer.page.locator("#hand button")).to_have_count(0)
+    # The auction: a Dreier and two Weiter; the dealer is never asked and sees no card.
+    move(wait_for_turn(holding), "Dreier")
+    for _ in range(2):
+        move(wait_for_turn(holding), "Weiter")
+    expect(dealer.page.locator("#info")).to_contain_text("spielt Dreier")
+    expect(dealer.page.locator("#hand button")).to_have_count(0)
+    assert not dealer.my_turn()
+    assert trick_cards(dealer) == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_talon_choices_and_the_announcement_round_pass_axe(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path, scheme: str
+) -> None:
+    """axe-core (tests/browser/axe.py) finds nothing serious on a phone while the talon's
+    halves are offered and while the Pagat is announced and the game kontriert."""
+    base = doppen_server.base_url
+    _room, people = seat_people(new_person, base, ["Kurt", "Lena", "Mia"], "doppen")
+    for person in people:
+        person.page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    vorhand = wait_for_turn(people)
+    move(vorhand, "Dreier")
+    for _ in range(2):
+        move(wait_for_turn(people), "Weiter")
+    expect(vorhand.page.locator("#info button.choice")).to_have_count(2)
+    vorhand.page.screenshot(path=artifacts / f"table-doppen-halves-360-{scheme}.png")
+    for person in people:
+        assert describe(serious(run_axe(person.page))) == [], person.name
+    vorhand.page.locator('#info button.choice[title="Die unteren nehmen"]').click()
+    for card in ("card:Kreuz 9", "card:Kreuz 8", "card:Kreuz 7"):
+        move(vorhand, card)
+    move(wait_for_turn(people), "Pagat ansagen")
+    move(wait_for_turn(people), "Kontra")
+    expect(vorhand.page.locator("#info")).to_contain_text("Spiel: Kontra (×2)")
+    for person in people:
+        assert describe(serious(run_axe(person.page))) == [], person.name
+
+
+def test_everybody_passes_the_deal_is_thrown_in_and_the_kasse_grows(
+    new_person: NewPerson, doppen_server: LiveServer
+) -> None:
+    base = doppen_server.base_url
+    _room, people = seat_people(
+        new_person, base, ["Nora", "Otto", "Pia"], "doppen", viewport=DESKTOP,
+        match_options={"kasse_base_cents": 200},
+    )  # fmt: skip
+    vorhand = wait_for_turn(people)
+    for _ in range(3):
+        move(wait_for_turn(people), "Weiter")
+    result = vorhand.page.locator("#result-dialog")
+    expect(result).to_be_visible()
+    expect(result).to_contain_text("Zusammengeworfen")
+    expect(result).to_contain_text("halber Einsatz in die Pagatkasse")
+    for person in people:
+        person.close_result()
+    vorhand.page.get_by_role("button", name="Schreibe").click()
+    sheet = vorhand.page.locator("#sheet-dialog")
+    expect(sheet.locator("tbody tr").first).to_contain_text("zusammengeworfen")
+    # filled with 2,00 € each, then half of it each because everybody passed
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 900 Cent")
+    for person in people:
+        expect(sheet).to_contain_text(f"Pagatkasse: {person.name} 3,00 €")
+
+
+GOLDEN = REPO_ROOT / "tests" / "golden" / "doppen"
+
+
+def expected_title(catalogs: Catalogs, lang: str, record: dict[str, Any]) -> str:
+    """The result panel's head for a Doppen record, worked out from its outcome."""
+    outcome = record["outcome"]
+    if outcome["thrown_in"]:
+        return text(catalogs, lang, "result.doppen.title_thrown_in")
+    if outcome["card_points"] is not None:
+        won = outcome["card_points"]["declarer"] > 35
+    else:  # a Valat: the declarer's side (0) won it, or the opponents did
+        valat = next(p for p in outcome["premiums"] if p["code"] == "valat")
+        won = (valat["side"] == 0) == valat["won"]
+    contract = text(catalogs, lang, f"contract.doppen.{outcome['contract']}")
+    player = record["seats"][outcome["declarer"]]
+    key = "table.result.won" if won else "table.result.lost"
+    return text(catalogs, lang, key, player=player, contract=contract)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(
+    "golden", ["zweier-middle-pair", "unterer-covered", "solo-birds-valat", "thrown-in"]
+)
+def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str, golden: str
+) -> None:
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / f"{golden}.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    actions = [action for _seat, action in record["actions"]]
+    takes = [i for i, a in enumerate(actions) if a.startswith("take ")]
+    if takes:  # the step after the talon choice: the turned-up talon, the cards taken
+        for _ in range(takes[0] + 1):
+            page.keyboard.press("ArrowRight")
+        info = page.locator("#replay-info")
+        label = text(catalogs, lang, "action." + actions[takes[0]].replace(" ", "_"))
+        expect(info).to_contain_text(label)
+        expect(info).to_contain_text(text(catalogs, lang, "info.doppen.talon_open"))
+        shown = info.locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+        assert shown[:6] == record["talon"]
+    page.keyboard.press("End")
+    expect(page.locator("#replay-result")).to_be_visible()
+    expect(page.locator("#result-head")).to_have_text(expected_title(catalogs, lang, record))
+    shown_lines = page.locator("#result-lines li").all_inner_texts()
+    for line in record["outcome"]["lines"]:
+        expected = text(catalogs, lang, f"result.doppen.{line['code']}", **line)
+        expected = re.sub(r"-(?=\d)", "\u2212", expected)  # the client's minus sign
+        assert any(expected in s for s in shown_lines), (expected, shown_lines)
+    assert not [s for s in shown_lines if s.startswith(("{", "result."))]
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_room_form_offers_every_doppen_option(
+    new_person: NewPerson, doppen_server: LiveServer, lang: str
+) -> None:
+    """Stake per point, number of deals, the Kasse base and the table signal, each with
+    its help, in both languages; axe-core finds nothing serious."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    page = new_person(lang=lang)
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/rooms/new?game=doppen&lang={lang}")
+    page.locator("select[name=game]").select_option("doppen")
+    form = page.locator("form")
+    expect(page.locator('label[for="room-rounds"]')).to_have_text(text(catalogs, lang, "new.deals"))
+    expect(page.locator("#room-rounds")).to_have_value("12")
+    expect(form).to_contain_text(text(catalogs, lang, "new.stake"))
+    for option in ("table_signal", "kasse_base_cents"):
+        expect(form).to_contain_text(text(catalogs, lang, f"option.doppen.{option}"))
+        expect(form).to_contain_text(text(catalogs, lang, f"option.doppen.{option}.help"))
+    expect(page.locator("#mopt-kasse_base_cents")).to_have_value("100")
+    expect(page.locator("#opt-table_signal")).to_be_checked()
+    assert describe(serious(run_axe(page))) == []
