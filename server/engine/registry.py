@@ -209,7 +209,7 @@ GAMES: dict[str, GameInfo] = {
             "Tarock zu dritt",
             (3,),  # the rules text: "wird zu dritt mit 54 Karten gespielt"
             "tarock",
-            False,
+            True,
             "Österreichisches Dreiertarock nach Hausregeln.",
             "Austrian three-handed Tarock, house rules.",
             dealer_sits_out=False,
@@ -302,12 +302,15 @@ def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
     from server.engine.games.doppen.match import DoppenMatch
     from server.engine.games.dreierles import Dreierles
     from server.engine.games.dreierles.match import DreierlesMatch
+    from server.engine.games.tarock_zu_dritt import TarockZuDritt
+    from server.engine.games.tarock_zu_dritt.match import TarockZuDrittMatch
 
     return {
         "bayerisches-tarock": (BayerischesTarock, BayerischesTarockMatch),
         "doppelkopf": (Doppelkopf, DoppelkopfEvening),
         "doppen": (Doppen, DoppenMatch),
         "dreierles": (Dreierles, DreierlesMatch),
+        "tarock-zu-dritt": (TarockZuDritt, TarockZuDrittMatch),
     }
 
 

@@ -44,6 +44,7 @@ pytestmark = pytest.mark.live_server
 NAMES = ["Anna", "Bernd", "Catrin"]
 DOKO_NAMES = ["Dora", "Emil", "Fritz", "Gerda"]
 BT_NAMES = ["Hanna", "Ida", "Jakob"]
+TZD_NAMES = ["Karl", "Lena", "Moritz"]
 PHONE: ViewportSize = {"width": 360, "height": 740}
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 #: Actions played into the second Dreierles deal, so that the table shows a trick being played.
@@ -52,6 +53,8 @@ MID_DEAL_ACTIONS = 8
 DOKO_MID_DEAL_ACTIONS = 6
 #: Actions played into the first Bayerisches Tarock deal (German cards at the table).
 BT_MID_DEAL_ACTIONS = 6
+#: Actions played into the first Tarock zu dritt deal: into the Lizitation or past it.
+TZD_MID_DEAL_ACTIONS = 5
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,9 @@ class Evening:
     bt_room_id: int
     #: Hanna's session cookie.
     bt_cookie: str
+    tzd_room_id: int
+    #: Karl's session cookie.
+    tzd_cookie: str
 
 
 async def play_into_the_second_deal(
@@ -131,8 +137,13 @@ def evening(module_server: LiveServer) -> Evening:
     doko_room, doko_cookie = off_the_loop(asyncio.run, play_into_a_first_deal(base))
     bt = play_into_a_first_deal(base, 16, "bayerisches-tarock", BT_NAMES, BT_MID_DEAL_ACTIONS)
     bt_room, bt_cookie = off_the_loop(asyncio.run, bt)
+    tzd = play_into_a_first_deal(base, 3, "tarock-zu-dritt", TZD_NAMES, TZD_MID_DEAL_ACTIONS)
+    tzd_room, tzd_cookie = off_the_loop(asyncio.run, tzd)
     deal = first_deal_id(module_server, match)
-    return Evening(room, match, deal, token, cookies, doko_room, doko_cookie, bt_room, bt_cookie)
+    return Evening(
+        room, match, deal, token, cookies, doko_room, doko_cookie, bt_room, bt_cookie,
+        tzd_room, tzd_cookie,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -184,6 +195,11 @@ SCREENS: dict[str, Screen] = {
     "bayerisches-tarock table mid-deal": Screen(
         lambda e: f"/rooms/{e.bt_room_id}/table",
         cookie=lambda e: e.bt_cookie,
+        ready=table_ready,
+    ),
+    "tarock-zu-dritt table mid-deal": Screen(
+        lambda e: f"/rooms/{e.tzd_room_id}/table",
+        cookie=lambda e: e.tzd_cookie,
         ready=table_ready,
     ),
     "archive": Screen(lambda e: "/archive", ready=archive_ready),

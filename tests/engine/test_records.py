@@ -43,6 +43,12 @@ def test_there_is_a_golden_record_for_every_contract() -> None:
         "normal", "stille_hochzeit", "hochzeit", "armut", "schmeissen", "trumpf", "kreuz",
         "pik", "herz", "karo", "damen", "buben", "international", "fleischlos",
     }  # fmt: skip
+    assert contracts_of("tarock-zu-dritt") == {
+        "trischaken", "sechserdreier", "farbdreier", "dreier", "triccolo", "zwiccolo",
+        "piccolo", "bettler", "farbenzweier", "zweier", "triccolo_semi", "zwiccolo_semi",
+        "piccolo_semi", "bettel_semi", "farbeneiner", "einer", "triccolo_ouvert",
+        "zwiccolo_ouvert", "piccolo_ouvert", "bettel_ouvert", "farbensolo", "solodreier",
+    }  # fmt: skip
     assert contracts_of("bayerisches-tarock") == {
         "frage", "hand", "durch", "bettel", "hand_herz", "thrown_in",
     }  # fmt: skip
@@ -86,7 +92,11 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
                                               "opponents": 70 - whole_count(pile)}  # fmt: skip
             return
         pile += discards
-        if record["options"]["counting"] == "thirds":
+        # Tarock zu dritt counts in thirds always (TZ-A6), its negative games count tricks
+        if record["game"] == "tarock-zu-dritt":
+            if outcome["card_points"] is not None:
+                assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
+        elif record["options"]["counting"] == "thirds":
             assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
         else:
             assert outcome["card_points"]["declarer"] == str(whole_count(pile))

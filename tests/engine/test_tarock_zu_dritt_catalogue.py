@@ -19,7 +19,7 @@ GROUPED = ("play", "discard", "kontra", "rekontra", "subkontra")
 
 def test_the_registry_entry_agrees_with_the_rules() -> None:
     info = GAMES[GAME]
-    assert info.implemented is False
+    assert info.implemented is True
     assert list(info.phases) == [p.value for p in Phase]
     assert info.players == (3,) and info.dealer_sits_out is False
     assert info.direction == "anticlockwise" and info.pack == "tarock"

@@ -60,6 +60,8 @@ def test_the_deal_passes_to_the_right_and_the_schlussradl_counts_double() -> Non
     while not match.finished:
         setup = match.next_setup()
         setups.append((setup.dealer, setup.seats, setup.factor, setup.note))
+        if len(setups) == 4:  # the sheet says when the Schlussradl has begun
+            assert match.to_json()["lines"] == [{"code": "schlussradl", "factor": 2}]
         solo_valat(match)
     assert setups == [
         ("Anna", ("Bernd", "Clara", "Anna"), 1, None),
@@ -85,6 +87,8 @@ def test_a_trischaken_hangs_a_radl_over_the_next_round_and_radln_stack() -> None
     second = trischaken(match)  # deal 2, counted double, hangs another Radl
     assert match.to_json()["rows"][1]["factor"] == 2
     assert match.to_json()["rows"][1]["values"]["Clara"] == 2 * second
+    # the sheet says what runs: two Radln over the next deal, the second for three deals
+    assert match.to_json()["lines"] == [{"code": "radl", "factor": 4, "deals": 3}]
     factors = [match.next_setup().factor]
     solo_valat(match)
     factors.append(match.next_setup().factor)
@@ -94,6 +98,7 @@ def test_a_trischaken_hangs_a_radl_over_the_next_round_and_radln_stack() -> None
     factors.append(match.next_setup().factor)
     assert factors == [4, 4, 2, 1]
     assert match.to_json()["radl"] == {"factor": 1, "pending": [], "schlussradl": False}
+    assert match.to_json()["lines"] == []
     assert first != 0
 
 

@@ -25,7 +25,7 @@ from server.engine.record import load_record
 from server.engine.registry import get_rules
 
 DEALS = 200
-GAMES = ("dreierles", "doppelkopf", "doppen", "bayerisches-tarock")
+GAMES = ("dreierles", "doppelkopf", "doppen", "tarock-zu-dritt", "bayerisches-tarock")
 DIR = Path(__file__).parent.parent / "digests"
 GOLDEN = Path(__file__).parent.parent / "golden"
 GOLDEN_OUTCOMES = DIR / "golden-outcomes.json"

@@ -16,17 +16,14 @@ talon, early end of negative games); counting and scoring (games, premiums, Vala
 Säcke, Trischaken); the Partie; random playouts with invariants, views against
 ``hidden_from`` and the information-set oracle; the registry entry and the catalogues.
 
-Not done yet, in order:
+Registered and playable at the table; golden records (one per contract) in
+``tests/golden/tarock-zu-dritt/``; every Kontra call has its button text.
+
+Not done yet:
 
 1. The option "Honneurs (5 Fünferzähler)": the text does not say what scores, so it is
    not offered until it is decided (DECISIONS.md has no row).
-2. Registration (``implemented=True``, ``_implemented()``) once the table client exists;
-   then golden records under ``tests/golden/tarock-zu-dritt/`` and view digests (both
-   load games through the registry), and the shared playout/infoset/protocol tests pick
-   the game up by themselves.
-3. Button texts for the Kontra calls (``kontra game@1`` and the like carry an item and a
-   seat; the table will label them from ``group.*`` and the item).
-4. Renonce (TZ-A27) needs a manual-entry mode; the engine refuses illegal actions.
+2. Renonce (TZ-A27) needs a manual-entry mode; the engine refuses illegal actions.
 """
 
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal

@@ -5,7 +5,7 @@ Seats are numbered in playing order, anticlockwise: 0 = Vorhand (the dealer's ri
 1 = Mittelhand, 2 = Hinterhand (the dealer).
 
 The deal: eight cards each to V, M, H, then the talon (two halves of three), then eight
-each again. After a knock (the deal option ``geklopft``, set by the table) the talon is
+each again. After a knock (the room option ``geklopft``: every deal) the talon is
 dealt first and then three packets of 16; Vorhand chooses a packet first, then
 Mittelhand, Hinterhand keeps the last (phase ``packet``, ``"packet 1|2|3"``).
 
@@ -230,7 +230,6 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
             (False, True),
             "Geklopft: Talon zuerst, dann 16 Karten am Stück; die Vorhand wählt zuerst.",
             "Knocked: the talon first, then 16 cards at once; Vorhand chooses first.",
-            per_room=False,
         ),
     )
 
@@ -683,6 +682,10 @@ class TarockZuDrittDeal(CardPlayDeal):
             "contract": self.contract or None,
             "value": None if row is None else row.value,
             "declarers": list(self.declarers) if self.declarers else [],
+            # who plays alone (the first of a "bei" game), as every game's view names it
+            "declarer": self.declarers[0]
+            if self.declarers and row is not None and not row.trischaken
+            else None,
             "high_bidder": self.auction.winner,
             "talon": [TAROCK.code(c) for c in self.talon] if self.talon_open else None,
             "talon_taken": TAROCK.codes(self.taken) if self.talon_open else [],

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from server.engine.base import JSON, Option
@@ -139,7 +139,10 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
             note = "schlussradl"
         elif factor > 1:
             note = "radl"
-        return self.round_the_table(number, self.first_dealer, self.options, note, factor=factor)
+        setup = self.round_the_table(number, self.first_dealer, self.options, note, factor=factor)
+        if note is None:
+            return setup
+        return replace(setup, note_params={"factor": factor})  # the banner says what it counts
 
     def record(self, deal: TarockZuDrittDeal) -> SheetRow:
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
@@ -193,6 +196,18 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         """Each person's total in cents at the stake per point."""
         return {name: pts * self.stake_cents for name, pts in self.totals.items()}
 
+    def sheet_lines(self) -> list[JSON]:
+        """The running Radl under the sheet (``sheet.line.tarock-zu-dritt.<code>``): what
+        the next deal counts and how many deals the longest open Radl still covers, or the
+        Schlussradl once it has begun."""
+        if self.finished:
+            return []
+        if self.in_schlussradl(len(self.rows)):
+            return [{"code": "schlussradl", "factor": self.next_setup().factor}]
+        if self.radl.pending:
+            return [{"code": "radl", "factor": self.radl.factor(), "deals": max(self.radl.pending)}]
+        return []
+
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
         total = self.total_deals
@@ -228,7 +243,7 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
                 **self.radl.to_json(),
                 "schlussradl": self.final_from is not None and len(self.rows) >= self.final_from,
             },
-            "lines": [],
+            "lines": self.sheet_lines(),
             "pots": {},
             "finished": self.finished,
             "placings": self.placings(),
