@@ -19,11 +19,17 @@ Säcke, Trischaken); the Partie; random playouts with invariants, views against
 Registered and playable at the table; golden records (one per contract) in
 ``tests/golden/tarock-zu-dritt/``; every Kontra call has its button text.
 
-Not done yet:
+Our choice where the text and DECISIONS.md are silent: the optional rule "Honneurs
+(5 Fünferzähler)" (room option ``honneurs``, off by default). The text names the Honneurs
+elsewhere as "Könige und Trullstücke" — seven cards, each a Fünferzähler. Five of them in
+one hand at the first lead (the declarer's after the talon) are a silent premium of 1
+for that hand's party, as a held premium is counted at an Austrian table: never
+announced, so never kontriert; doubled in the Solospiele like every premium but Valat;
+not counted in negative games, the Trischaken and the Farbenspiele (TZ-A10), nor beside
+a Valat, where only birds count (``tests/engine/test_tarock_zu_dritt_honneurs.py``).
 
-1. The option "Honneurs (5 Fünferzähler)": the text does not say what scores, so it is
-   not offered until it is decided (DECISIONS.md has no row).
-2. Renonce (TZ-A27) needs a manual-entry mode; the engine refuses illegal actions.
+Not done yet: Renonce (TZ-A27) needs a manual-entry mode; the engine refuses illegal
+actions.
 """
 
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal

@@ -44,6 +44,7 @@ from server.engine.tarock.premiums import (
     Bird,
     Collected,
     Fang,
+    Held,
     PremiumTable,
     Sack,
     Valat,
@@ -170,6 +171,11 @@ LADDER = Ladder(
     joinable=tuple(c.name for c in CONTRACTS.values() if c.negative),
 )
 
+#: The optional rule "Honneurs (5 Fünferzähler)": five of the seven Honneurs (the Könige
+#: and the Trull cards, each a Fünferzähler) in one hand at the first lead; silent only,
+#: 1 for the hand's party (counted only with the option ``honneurs``).
+HONNEURS = Held("honneurs", KINGS | TRULL, silent=1, need=5)
+
 #: The premiums (Zutaten) with their silent and announced values. Säcke are silent only
 #: with the option "stille Säcke" (:data:`SILENT_SACK_PREMIUMS`).
 PREMIUMS = PremiumTable(
@@ -184,6 +190,7 @@ PREMIUMS = PremiumTable(
         Fang("pagatfang", PAGAT, silent=1),
         Sack("sack", 137, silent=None, announced=2),
         Sack("doppelsack", 167, silent=None, announced=2),
+        HONNEURS,
         Valat("valat", silent=15, announced=30),
     ),
     with_valat=frozenset({"pagat", "uhu", "kakadu", "quapil"}),

@@ -211,6 +211,15 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
             "Silent Säcke: Sack and Doppelsack count unannounced too (1 each).",
         ),
         Option(
+            "honneurs",
+            False,
+            (False, True),
+            "Honneurs: fünf der sieben Fünferzähler (Könige und Trullstücke) in einer Hand "
+            "beim ersten Ausspiel zählen still 1 für deren Partei.",
+            "Honneurs: five of the seven Fünferzähler (Könige and Trull cards) in one hand at "
+            "the first lead count 1, silently, for its party.",
+        ),
+        Option(
             "trischaken_stichzwang",
             True,
             (True, False),

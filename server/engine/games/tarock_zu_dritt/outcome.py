@@ -24,6 +24,7 @@ from server.engine.base import JSON
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
 from server.engine.games.tarock_zu_dritt.contracts import (
+    HONNEURS,
     PREMIUMS,
     SILENT_SACK_PREMIUMS,
     TzdContract,
@@ -118,7 +119,10 @@ def _positive(deal: TarockZuDrittDeal, outcome: JSON) -> JSON:
         declarer=declarer,
     )
     silent_saecke = bool(deal.options["stille_saecke"]) and not deal.options["skoty"]
-    results = premium_results(row, facts, deal.announced, doubling.factor, silent_saecke)
+    honneurs = bool(deal.options["honneurs"])
+    results = premium_results(
+        row, facts, deal.announced, doubling.factor, silent_saecke, honneurs=honneurs
+    )
     for seat, amount in enumerate(settle(results, parties)):
         settlement[seat] += amount
     won = declarer_wins(d_thirds)
@@ -152,9 +156,12 @@ def premium_results(
     announced: Mapping[str, int],
     kontra: Callable[[str], int],
     silent_saecke: bool = False,
+    *,
+    honneurs: bool = False,
 ) -> list[Result]:
     """The premiums of a positive game: the row's premium codes only (TZ-A10), each
-    times its Kontra factor ``kontra(code)`` and the Solospiele's doubling except Valat.
+    times its Kontra factor ``kontra(code)`` and the Solospiele's doubling except Valat;
+    the Honneurs only with their option (``honneurs``).
 
     A Solodreier whose declarer (seat 0) collected the Trull and the four Könige, the
     Trull kontriert:
@@ -169,7 +176,8 @@ def premium_results(
     >>> [r.code for r in premium_results(CONTRACTS["farbensolo"], facts, {}, lambda c: 1)]
     ['koenige']
     """
-    table = (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*row.premium_codes)
+    codes = [c for c in row.premium_codes if honneurs or c != HONNEURS.code]
+    table = (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*codes)
 
     def multiplier(code: str) -> int:
         solo = 1 if code == "valat" else row.premium_factor
