@@ -135,7 +135,13 @@ def test_cards_are_named_buttons_playable_by_keyboard(
     _room, people = seat_people(new_person, module_server.base_url, names, "doppelkopf")
     for _ in range(4):
         mover = wait_for_turn(people)
+        before = version(mover.page)
         mover.page.get_by_role("button", name="Gesund", exact=True).press("Enter")
+        # until the server's answer is in, this page still says it is our turn
+        mover.page.wait_for_function(
+            "before => Number(document.getElementById('table').dataset.version) > before",
+            arg=before,
+        )
     mover = wait_for_turn(people)
     hand = mover.page.locator("#hand button")
     names_of_cards = hand.evaluate_all("ns => ns.map(n => n.getAttribute('aria-label'))")
