@@ -329,9 +329,9 @@ def test_filters_and_a_doppelkopf_evening(play_server: tuple[str, str]) -> None:
         assert {p["reason"] for p in detail["pots"]} == {"placing"}
         # the replay of that deal names what it moved, an earlier deal's nothing
         by_number = {d["number"]: d["id"] for d in detail["deals"]}
-        last = (await get(dk[0], f"/api/history/deals/{by_number[rows[-1]['number']]}/replay"))
+        last = await get(dk[0], f"/api/history/deals/{by_number[rows[-1]['number']]}/replay")
         assert last.json()["source"]["pots"] == detail["pots"]
-        first = (await get(dk[0], f"/api/history/deals/{by_number[rows[0]['number']]}/replay"))
+        first = await get(dk[0], f"/api/history/deals/{by_number[rows[0]['number']]}/replay")
         assert first.json()["source"]["pots"] == ([] if len(rows) > 1 else detail["pots"])
         assert [d["settlement"] for d in detail["deals"]] == [r["points"] for r in rows]
 
