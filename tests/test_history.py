@@ -175,7 +175,7 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
 
             replay = (await get(sepp, f"/api/history/deals/{stored['id']}/replay")).json()
             assert replay["source"] == {"deal_id": stored["id"], "match_id": match_id,
-                                        "number": stored["number"]}  # fmt: skip
+                                        "number": stored["number"], "pots": []}  # fmt: skip
             assert len(replay["steps"]) == len(stored["actions"]) + 1
             assert replay["outcome"] == stored["outcome"]
             assert [t["winner"] for t in replay["tricks"]] == [
@@ -327,6 +327,12 @@ def test_filters_and_a_doppelkopf_evening(play_server: tuple[str, str]) -> None:
             n: {"placing": place} for n, place in sheet["placings"].items()
         }
         assert {p["reason"] for p in detail["pots"]} == {"placing"}
+        # the replay of that deal names what it moved, an earlier deal's nothing
+        by_number = {d["number"]: d["id"] for d in detail["deals"]}
+        last = await get(dk[0], f"/api/history/deals/{by_number[rows[-1]['number']]}/replay")
+        assert last.json()["source"]["pots"] == detail["pots"]
+        first = await get(dk[0], f"/api/history/deals/{by_number[rows[0]['number']]}/replay")
+        assert first.json()["source"]["pots"] == ([] if len(rows) > 1 else detail["pots"])
         assert [d["settlement"] for d in detail["deals"]] == [r["points"] for r in rows]
 
         deals = [d for d in await stored_deals(db_url) if d["record"]["game"] == "doppelkopf"]

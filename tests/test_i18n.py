@@ -116,8 +116,9 @@ def test_the_card_verbs_are_read_from_the_table() -> None:
 
 
 @pytest.mark.parametrize("verb", sorted(_card_verbs()))
-def test_every_card_verb_has_a_label_for_the_switch(catalogs: Catalogs, verb: str) -> None:
-    """Two card verbs legal at once get a switch labelled ``action.<verb>``."""
+def test_every_card_verb_has_a_label(catalogs: Catalogs, verb: str) -> None:
+    """A card action named in words ("Karte spielen …", a move the timer made) reads
+    ``action.<verb>`` with its card."""
     for lang in LANGUAGES:
         assert "action." + verb in catalogs.messages[lang], (lang, verb)
 

@@ -275,10 +275,13 @@ async def deal_replay(deal_id: str, db: Db, user: CurrentUser) -> JSON:
     """Every position of a finished deal with all hands open (the REPLAY object)."""
     found = await _finished_deal(db, user.id, deal_id)
     replay = replay_steps(_full_record(found.deal))
+    pots = await history.pots_of_match(db, found.match.id)
     replay["source"] = {
         "deal_id": found.deal.id,
         "match_id": found.match.id,
         "number": found.deal.number,
+        # what the deal moved into or out of the match's pots (the Haferl, the Kasse…)
+        "pots": [p.to_json() for p in pots if p.deal_number == found.deal.number],
     }
     return replay
 

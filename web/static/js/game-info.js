@@ -23,8 +23,9 @@
  *   action no button of its own; the replay shows their cards in a row. `hidden: true`
  *   marks a line that only says the talon is covered (the replay shows the talon itself
  *   and leaves it out).
- * - Card verbs (`play`, `discard`, `push`, `return`, `cover`) are sent by tapping a card;
- *   when two are legal at once, the table shows a switch labelled `action.<verb>`.
+ * - Card verbs (`play`, `discard`, `push`, `return`, `cover`) are sent by tapping a card
+ *   (one card verb at a time: Doppen's `cover` is offered only while its player is not
+ *   on turn).
  * - `resultTitle(view, name, ctx) → string | null`: the head of the result panel.
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed

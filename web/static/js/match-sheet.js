@@ -10,31 +10,10 @@ import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
 import { contractLabel } from "./game-info.js";
 import { has, money, t } from "./i18n.js";
-import { potName, renderSheet, signed } from "./table-sheet.js";
+import { amountOf, amountText, potName, reasonText, renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
-/**
- * An amount of a pot in its unit: money for `cents`, a plain number for `points`.
- * @param {any} move a pot movement (`cents` or `points`)
- * @returns {{unit: string, amount: number}}
- */
-function amountOf(move) {
-  return move.points !== undefined && move.cents === undefined
-    ? { unit: "points", amount: move.points }
-    : { unit: "cents", amount: move.cents || 0 };
-}
-
-/**
- * An amount as text in its unit.
- * @param {string} unit
- * @param {number} amount
- * @returns {string}
- */
-function amountText(unit, amount) {
-  return unit === "cents" ? money(amount) : signed(amount);
-}
 
 /**
  * The pots of a match (Depot, Pagatkasse…) as a table: pot, player, amount, reason.
@@ -84,18 +63,6 @@ export function renderPots(target, pots) {
     totals.append(el("li", "", t("archive.pots.sum", { pot: potName(sum.pot), amount: amountText(sum.unit, sum.amount) })));
   }
   target.append(totals);
-}
-
-/**
- * Why a pot moved: a code (`pot.reason.<code>`, filled from the movement's `params`);
- * text stored before reasons were codes is shown as it was.
- * @param {any} pot a pot movement
- * @returns {string}
- */
-export function reasonText(pot) {
-  const reason = pot.reason;
-  if (!reason) return "";
-  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`, { ...pot, ...(pot.params || {}) }) : reason;
 }
 
 /**

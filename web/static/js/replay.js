@@ -27,7 +27,7 @@ import {
   outcomeSummary,
   seatBadges,
 } from "./table-games.js";
-import { signed } from "./table-sheet.js";
+import { amountOf, amountText, potName, reasonText, signed } from "./table-sheet.js";
 
 /**
  * The step named by a URL hash "#step=N", or null.
@@ -363,12 +363,24 @@ export async function mountReplay(root, replay, options = {}) {
     list.replaceChildren(...summary.lines.map((text) => el("li", "", text)));
     const table = $("result-settlement");
     table.replaceChildren();
-    const stake = replay.stake_cents || 0;
+    // A deal that moved a pot (the Haferl, the Kasse) was not simply paid as points times
+    // the stake: its pot lines stand below, the money is the score sheet's.
+    const pots = (replay.source && replay.source.pots) || [];
+    const stake = pots.length ? 0 : replay.stake_cents || 0;
     for (const row of summary.settlement) {
       const tr = el("tr");
       tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
       if (stake) tr.append(el("td", "num muted", money(row.points * stake)));
       table.append(tr);
+    }
+    const moved = $("result-pots");
+    moved.replaceChildren();
+    moved.hidden = !pots.length;
+    for (const pot of pots) {
+      const { unit, amount } = amountOf(pot);
+      const reason = reasonText(pot);
+      const text = t("sheet.pot_line", { pot: potName(pot.pot), player: pot.player, amount: amountText(unit, amount) });
+      moved.append(el("li", "", reason ? `${text} (${reason})` : text));
     }
   }
 

@@ -302,3 +302,36 @@ function withMoney(line) {
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
+
+/**
+ * An amount of a pot in its unit: money for `cents`, a plain number for `points`.
+ * @param {any} move a pot movement (`cents` or `points`)
+ * @returns {{unit: string, amount: number}}
+ */
+export function amountOf(move) {
+  return move.points !== undefined && move.cents === undefined
+    ? { unit: "points", amount: move.points }
+    : { unit: "cents", amount: move.cents || 0 };
+}
+
+/**
+ * An amount as text in its unit.
+ * @param {string} unit
+ * @param {number} amount
+ * @returns {string}
+ */
+export function amountText(unit, amount) {
+  return unit === "cents" ? money(amount) : signed(amount);
+}
+
+/**
+ * Why a pot moved: a code (`pot.reason.<code>`, filled from the movement's `params`);
+ * text stored before reasons were codes is shown as it was.
+ * @param {any} pot a pot movement
+ * @returns {string}
+ */
+export function reasonText(pot) {
+  const reason = pot.reason;
+  if (!reason) return "";
+  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`, { ...pot, ...(pot.params || {}) }) : reason;
+}

@@ -54,8 +54,6 @@ const state = {
   /** the socket the pending action went out on */
   /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
-  /** the card verb the player switched to when two are legal at once (play / lay face down) */
-  cardVerb: /** @type {string | null} */ (null),
   /** the turn timer: the seat to move and when its time ends (performance.now() ms) */
   turn: /** @type {{seat: number | null, end: number | null}} */ ({ seat: null, end: null }),
   /** between two deals (spec13 §2): who we wait for, when the pause ends; else null */
@@ -129,7 +127,6 @@ function send(message) {
 /** @param {string} action */
 function act(action) {
   if (state.pending) return;
-  state.cardVerb = null; // the switch falls back to the first verb after every move
   const message = { type: "action", action, v: state.v, id: `${idPrefix}.${nextId++}` };
   if (send(message)) {
     state.pending = message;
@@ -673,38 +670,25 @@ function choiceActions() {
   return actions;
 }
 
-/**
- * The legal actions of my seat, split into card actions and buttons. When two card verbs
- * are legal at once (play a card or lay it face down), `cards` holds those of the verb the
- * player has switched to (`state.cardVerb`, else the first), `verbs` all of them.
- */
+/** The legal actions of my seat, split into card actions and buttons. */
 function legal() {
-  /** @type {Map<string, Map<string, string>>} verb → kind → action */
-  const byVerb = new Map();
+  /** @type {Map<string, string>} kind → action */
+  const cards = new Map();
   /** @type {string[]} */
   const buttons = [];
   for (const action of legalActions()) {
     const [verb, arg] = action.split(" ");
-    if (CARD_VERBS.includes(verb) && arg) {
-      let cards = byVerb.get(verb);
-      if (!cards) byVerb.set(verb, (cards = new Map()));
-      cards.set(arg, action);
-    } else {
-      buttons.push(action);
-    }
+    if (CARD_VERBS.includes(verb) && arg) cards.set(arg, action);
+    else buttons.push(action);
   }
-  const verbs = [...byVerb.keys()];
-  const verb = state.cardVerb && byVerb.has(state.cardVerb) ? state.cardVerb : verbs[0] || null;
-  const cards = (verb && byVerb.get(verb)) || new Map();
-  return { cards, buttons, verb, verbs };
+  return { cards, buttons, verb: cards.size ? [...cards.values()][0].split(" ")[0] : null };
 }
 
 function renderActions() {
   const box = $("actions");
   box.replaceChildren();
   if (!state.view) return;
-  const { buttons, verb, verbs } = legal();
-  if (verbs.length > 1) box.append(verbSwitch(verbs, verb));
+  const { buttons } = legal();
   const chosen = choiceActions();
   /** @type {Map<string, {row: HTMLElement, group: import("./table-games.js").ActionGroup}>} */
   const groups = new Map();
@@ -743,31 +727,6 @@ function renderActions() {
       box.append(row);
     }
   }
-}
-
-/**
- * The switch between the card verbs legal at once: which one a tap on a card sends.
- * @param {string[]} verbs
- * @param {string | null} current
- * @returns {HTMLElement}
- */
-function verbSwitch(verbs, current) {
-  const row = el("div", "action-row verb-switch");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", t("tableui.card_verb"));
-  for (const verb of verbs) {
-    const button = /** @type {HTMLButtonElement} */ (el("button", "action verb", actionLabel(verb)));
-    button.type = "button";
-    button.dataset.verb = verb;
-    button.setAttribute("aria-pressed", verb === current ? "true" : "false");
-    button.addEventListener("click", () => {
-      state.cardVerb = verb;
-      renderActions();
-      renderHand();
-    });
-    row.append(button);
-  }
-  return row;
 }
 
 /** Where a button group goes: the main row, labelled rows, folded groups. */
