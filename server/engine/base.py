@@ -303,6 +303,8 @@ class Deal(ABC):
         check_dealt(rules, dealt)
         self.dealt = dealt
         self.history = []
+        #: the number of cards of the pack: the moves below it are card plays (CardPlayDeal)
+        self._cards = len(rules.pack)
         self._start()
 
     @abstractmethod
@@ -587,6 +589,7 @@ class CardPlayDeal(Deal):
     # (no deal position is -1, so the shared empty dict is never written to).
     _cache_at: int = -1
     _cache: dict[str, Any] = {}  # noqa: RUF012 - replaced per deal before any write
+    _plain_after_card: ClassVar[bool] = True
 
     def _cached(self, key: str, build: Callable[[], Any]) -> Any:
         """Values derived from the state, dropped when the position (the number of
@@ -616,7 +619,7 @@ class CardPlayDeal(Deal):
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
         play = self.play
-        if play is not None and move >= 0 and (self.rules.pack.full >> move) & 1:
+        if play is not None and 0 <= move < self._cards:
             return bool((play.legal() >> move) & 1)
         return move in self.legal_moves()
 
@@ -625,14 +628,23 @@ class CardPlayDeal(Deal):
         (the same checks; an illegal card falls through to the full check and its
         explanation)."""
         play = self.play
-        if play is not None and move >= 0 and (self.rules.pack.full >> move) & 1:
+        if play is not None and 0 <= move < self._cards:
             actor = play.try_play(move, seat)
             if actor >= 0:
                 self.history.append((actor, move))
-                self._after_card(play)
+                if self._plain_after_card and not play.finished:
+                    self._to_move = play.to_move  # _after_card's common case, written out
+                else:
+                    self._after_card(play)
                 return
         super().apply(move, seat)
         self._cache_at = -1  # nothing derived while the move was applied is kept
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # whether the game keeps the default :meth:`_after_card` (then ``apply`` writes
+        # its common case out: this runs for every card)
+        cls._plain_after_card = cls._after_card is CardPlayDeal._after_card
 
     def _after_card(self, play: TrickPlay) -> None:
         """After a card went through the trick core (by default the next seat to move or
