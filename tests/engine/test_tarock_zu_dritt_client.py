@@ -6,91 +6,25 @@ announcements and the Kontra chains, the hands laid open, the result lines.
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.api.i18n import load_catalogs
-from server.engine.record import load_record
-from server.engine.registry import get_rules
+from tests.engine import client_module
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 GAME = "tarock-zu-dritt"
-MODULE = ROOT / "web" / "static" / "js" / "games" / f"{GAME}.js"
-GOLDEN = ROOT / "tests" / "golden" / GAME
-NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
-
-#: Runs the module's exports over the views on stdin with a context like the table's
-#: (game-info.js): catalogue texts with %(name)s filled in; a missing key is an error.
-SCRIPT = """
-import { readFileSync } from "node:fs";
-const game = await import(process.argv[1]);
-const input = JSON.parse(readFileSync(0, "utf8"));
-const messages = input.messages;
-const t = (key, params = {}) => {
-  if (!(key in messages)) throw new Error("missing key " + key);
-  if (params.n === 1 && `${key}.one` in messages) key = `${key}.one`;
-  return messages[key].replace(/%\\((\\w+)\\)s/g, (_, name) => String(params[name]));
-};
-const has = (key) => key in messages;
-const ctx = {
-  game: input.game, t, has,
-  contract: (c) => (c ? t(`contract.${input.game}.${c}`) : ""),
-  action: (a) => { const k = "action." + a.replace(/\\s+/g, "_"); return has(k) ? t(k) : a; },
-};
-const name = (seat) => input.seats[seat];
-const out = input.views.map((view) => ({
-  badges: view.seats.map((_, seat) => game.seatBadges(view, seat, ctx)),
-  info: game.infoLines(view, name, ctx).map((l) => l.text + (l.cards ? " " + l.cards.join(",") : "")
-    + (l.choices ? " " + l.choices.map((c) => `${c.action}=${c.cards.join(",")}`).join(" ") : "")),
-  turn: game.turnText(view, ctx),
-  title: view.outcome ? game.resultTitle(view, name, ctx) : null,
-  result: view.outcome ? [...game.resultLines(view, name, ctx),
-    ...view.outcome.lines.map((line) => game.resultLine(line, ctx))] : null,
-  replay: game.replayLines(view, name, ctx),
-  call: view.legal_actions && view.legal_actions.length ? game.isCall(view.legal_actions[0]) : null,
-}));
-process.stdout.write(JSON.stringify(out));
-"""
+pytestmark = pytest.mark.skipif(client_module.NODE is None, reason="node is not installed")
 
 
 def views_of(record_name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The record and, before each action and at the end, the view of the seat to move
-    (seat 0 at the end)."""
-    record = json.loads((GOLDEN / record_name).read_text(encoding="utf-8"))
-    finished = load_record(record)
-    rules = get_rules(GAME)
-    deal = rules.new_deal(finished.dealt, record["options"], record["seats"], record["dealer"])
-    views = []
-    for seat, text in record["actions"]:
-        views.append(json.loads(json.dumps(deal.view(seat))))
-        deal.apply(deal.parse(text), seat)
-    views.append(json.loads(json.dumps(deal.view(0))))
-    return record, views
+    """The record and the views of the seat to move (client_module)."""
+    return client_module.views_of(GAME, record_name)
 
 
 def run_module(seats: list[str], views: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The module's texts for every view, from node."""
-    messages = load_catalogs(ROOT / "web" / "locale").messages["de"]
-    payload = json.dumps({"game": GAME, "messages": messages, "seats": seats, "views": views})
-    assert NODE is not None
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", SCRIPT, MODULE.as_uri()],
-        input=payload,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    result: list[dict[str, Any]] = json.loads(done.stdout)
-    return result
+    return client_module.run_module(GAME, seats, views)
 
 
 SEATS = "Vorhand: Anna, Mittelhand: Bernd, Hinterhand: Catrin"
