@@ -23,9 +23,9 @@
  *   action no button of its own; the replay shows their cards in a row. `hidden: true`
  *   marks a line that only says the talon is covered (the replay shows the talon itself
  *   and leaves it out).
- * - Card verbs (`play`, `discard`, `push`, `return`, `cover`) are sent by tapping a card
- *   (one card verb at a time: Doppen's `cover` is offered only while its player is not
- *   on turn).
+ * - Card verbs (`play`, `discard`, `push`, `return`, `cover`) are sent by tapping a card;
+ *   a seat has one card verb at a time (a face-down `cover` is offered only to a player
+ *   who is not on turn; tests/engine/test_card_verbs.py holds every game to it).
  * - `resultTitle(view, name, ctx) → string | null`: the head of the result panel.
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
