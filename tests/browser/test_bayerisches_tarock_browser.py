@@ -61,6 +61,8 @@ def test_a_deal_bid_to_zehn_mehr_with_trump_and_kontra_to_the_sheet_with_the_haf
         "Du bist am Zug: »Ich spiele«, ein höheres Gebot oder weiter"
     )
     assert vorhand.options() == ["Weiter", "Ich spiele"]
+    # one bid stands in the row; the whole ladder later folds away (the hand stays in sight)
+    expect(vorhand.page.locator("#actions details.action-fold")).to_have_count(0)
     move(vorhand, "Ich spiele")
     mittelhand = wait_for_turn(people)
     assert mittelhand is not vorhand
@@ -68,6 +70,9 @@ def test_a_deal_bid_to_zehn_mehr_with_trump_and_kontra_to_the_sheet_with_the_haf
         "Du bist am Zug: Gebot Ich spiele, Ziel 61 Augen – höher gehen oder weiter"
     )
     assert "10 mehr (71)" in mittelhand.options()
+    folded = mittelhand.page.locator("#actions details.action-fold summary")
+    expect(folded).to_have_text("Reizen (13)")  # Hand, 66 … 116, Durch
+    expect(mittelhand.page.get_by_role("button", name="Weiter")).to_be_visible()
     move(mittelhand, "10 mehr (71)")
     hinterhand = wait_for_turn(people)
     assert hinterhand not in (vorhand, mittelhand)

@@ -30,8 +30,9 @@
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
  *   first through `resultLine(line, ctx) → string | null` when the module has it.
- * - `actionGroups: Record<verb, {label?: string, fold?: boolean}>`: the verbs whose
- *   buttons stand apart from the main row, as a labelled row or folded away (`fold`).
+ * - `actionGroups: Record<verb, {label?: string, fold?: boolean | number}>`: the verbs
+ *   whose buttons stand apart from the main row, as a labelled row or folded away (`fold`:
+ *   always, or with a number only when there are more buttons than that).
  *   The label is the description's `action_groups[verb]` key when the catalogue has it,
  *   else `label`. Without this export every button is in the main row.
  * - `isCall(action) → boolean`: whether the replay lists an action among the calls

@@ -45,11 +45,13 @@ export function nameOf(code, pack) {
  * @property {string} key the group ("" for the main row)
  * @property {string} label its title ("" for the main row)
  * @property {boolean} fold whether the group folds away (long lists of Vorbehalte)
+ * @property {number} foldOver it folds only with more buttons than this (0: always)
  */
 
 /**
  * The button group of an action. Buttons go to the main row unless the game's module
- * sets their verb apart (`actionGroups`: a labelled row, or folded with `fold`); the
+ * sets their verb apart (`actionGroups`: a labelled row, or folded with `fold`: `true`, or a
+ * number: folded only with more buttons than that); the
  * label is the description's `action_groups` key of the verb when the catalogue has it,
  * else the module's `label`.
  * @param {import("./game-info.js").Game} game
@@ -59,10 +61,11 @@ export function nameOf(code, pack) {
 export function actionGroup(game, action) {
   const verb = action.split(" ")[0];
   const own = (game.module.actionGroups || {})[verb];
-  if (!own) return { key: "", label: "", fold: false };
+  if (!own) return { key: "", label: "", fold: false, foldOver: 0 };
   const described = (game.info.action_groups || {})[verb];
   const key = described && has(described) ? described : own.label || described || verb;
-  return { key, label: has(key) ? t(key) : verb, fold: Boolean(own.fold) };
+  const foldOver = typeof own.fold === "number" ? own.fold : 0;
+  return { key, label: has(key) ? t(key) : verb, fold: Boolean(own.fold), foldOver };
 }
 
 /**

@@ -698,7 +698,6 @@ function renderActions() {
     let entry = groups.get(group.key);
     if (!entry) {
       entry = { row: el("div", "action-row"), group };
-      if (group.key && !group.fold) entry.row.append(el("span", "action-group", group.label));
       groups.set(group.key, entry);
     }
     const button = /** @type {HTMLButtonElement} */ (el("button", "action", actionLabel(action)));
@@ -707,6 +706,13 @@ function renderActions() {
     button.disabled = state.pending !== null;
     button.addEventListener("click", () => act(action));
     entry.row.append(button);
+  }
+  // A group folds when the game says so (some only when long); the others get their label.
+  for (const entry of groups.values()) {
+    const count = entry.row.querySelectorAll("button").length;
+    const fold = entry.group.fold && count > entry.group.foldOver;
+    entry.group = { ...entry.group, fold };
+    if (entry.group.key && !fold) entry.row.prepend(el("span", "action-group", entry.group.label));
   }
   // The main row first, then the labelled rows, then the folded groups.
   const order = [...groups.values()].sort((a, b) => rank(a.group) - rank(b.group));

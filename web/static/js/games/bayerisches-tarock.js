@@ -176,9 +176,14 @@ export function isCall(/** @type {string} */ action) {
   return ["bid", "pass", "hold", "game", "trump", "gut", ...DOUBLINGS].includes(verb);
 }
 
-/** The game's choices and the trump stand in labelled rows of their own. */
+/**
+ * The game's choices and the trump stand in labelled rows of their own; the bids fold
+ * away once there are more than three (the whole ladder after "Ich spiele", so that the
+ * hand stays in sight on a phone), and so do the games of Selbststeigern.
+ */
 export const actionGroups = {
-  game: { label: "group.game" },
+  bid: { fold: 3 },
+  game: { label: "group.game", fold: 4 },
   trump: { label: "group.trump" },
 };
 
