@@ -249,9 +249,13 @@ export function turnText(view, ctx) {
   return null;
 }
 
-/** The announcements in a row of their own, Kontra and Re on the items in another. */
+/**
+ * The announcements in a row of their own, Kontra and Re on the items in another, which
+ * folds away once it holds more than two calls (on a phone the row would run off the
+ * screen beside "Gut").
+ */
 export const actionGroups = {
   announce: { label: "group.announce" },
-  kontra: { label: "group.kontra" },
-  re: { label: "group.kontra" },
+  kontra: { label: "group.kontra", fold: 2 },
+  re: { label: "group.kontra", fold: 2 },
 };
