@@ -195,11 +195,24 @@ class Match(ABC, Generic[DealT]):
     #: The game's rules value (it creates the deals).
     rules: Rules[DealT]
 
+    #: The constructor's name for the stored ``rounds`` (Doppen counts deals).
+    rounds_param: ClassVar[str] = "rounds"
+
     @classmethod
-    @abstractmethod
     def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
         """The match from a stored config: ``rounds``, ``first_dealer``, ``stake_cents``,
-        ``options`` and the game's :attr:`match_options` (missing ones: their defaults)."""
+        ``options`` and the game's :attr:`match_options` (missing ones: their defaults),
+        passed to the constructor as keyword arguments named like them (``rounds`` as
+        :attr:`rounds_param`). A game whose constructor reads them otherwise overrides this."""
+        make: Any = cls  # the constructor's keywords are the game's own
+        return make(  # type: ignore[no-any-return]
+            players,
+            **{cls.rounds_param: int(config["rounds"])},
+            first_dealer=int(config["first_dealer"]),
+            stake_cents=int(config["stake_cents"]),
+            options=config.get("options"),
+            **cls.read_match_options(config),
+        )
 
     @classmethod
     def read_match_options(cls, config: Mapping[str, Any]) -> dict[str, OptionValue]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.errors import MalformedError
@@ -117,20 +117,6 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         #: What each player paid into the Haferl and took out of it (cents, net).
         self.pot_totals: dict[str, int] = dict.fromkeys(self.players, 0)
         self.last_pots: list[PotMove] = []
-
-    @classmethod
-    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
-        """The session from a stored config (see :meth:`Match.from_config`)."""
-        extra = cls.read_match_options(config)
-        return cls(
-            players,
-            rounds=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            stake_cents=int(config["stake_cents"]),
-            options=config.get("options"),
-            haferl=bool(extra["haferl"]),
-            haferl_einsatz=int(extra["haferl_einsatz"]),
-        )
 
     @property
     def total_deals(self) -> int:

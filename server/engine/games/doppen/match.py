@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.games.doppen.deal import Doppen, DoppenDeal
@@ -69,6 +69,7 @@ class DoppenMatch(Match[DoppenDeal]):
     game = "doppen"
     kind = "points"
     better = "higher"
+    rounds_param = "deals"
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "kasse_base_cents",
@@ -116,19 +117,6 @@ class DoppenMatch(Match[DoppenDeal]):
         #: Money paid between players for won Pagatkassen (and the final split).
         self.kasse_money: dict[str, int] = dict.fromkeys(self.players, 0)
         self.last_pots: list[PotMove] = []
-
-    @classmethod
-    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
-        """The Partie from a stored config (see :meth:`Match.from_config`)."""
-        extra = cls.read_match_options(config)
-        return cls(
-            players,
-            deals=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            stake_cents=int(config["stake_cents"]),
-            kasse_base_cents=int(extra["kasse_base_cents"]),
-            options=config.get("options"),
-        )
 
     @property
     def finished(self) -> bool:

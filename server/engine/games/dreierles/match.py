@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.errors import MalformedError
@@ -91,19 +91,6 @@ class DreierlesMatch(Match[DreierlesDeal]):
         self.final_round_special = final_round_special
         self.rows: list[SheetRow] = []
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
-
-    @classmethod
-    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
-        """The Partie from a stored config (see :meth:`Match.from_config`)."""
-        extra = cls.read_match_options(config)
-        return cls(
-            players,
-            rounds=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            stake_cents=int(config["stake_cents"]),
-            options=config.get("options"),
-            final_round_special=bool(extra["final_round_special"]),
-        )
 
     @property
     def total_deals(self) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Self
+from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.cards import TAROCK
@@ -100,19 +100,6 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
         #: The number (0-based) of the deal that opens the Schlussradl, once known.
         self.final_from: int | None = None if schlussradl == "gstiess" else 3 * rounds
-
-    @classmethod
-    def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
-        """The Partie from a stored config (see :meth:`Match.from_config`)."""
-        extra = cls.read_match_options(config)
-        return cls(
-            players,
-            rounds=int(config["rounds"]),
-            first_dealer=int(config["first_dealer"]),
-            stake_cents=int(config["stake_cents"]),
-            options=config.get("options"),
-            schlussradl=str(extra["schlussradl"]),
-        )
 
     @property
     def total_deals(self) -> int | None:
