@@ -219,6 +219,42 @@ class Match(ABC, Generic[DealT]):
         """The game's match options from ``config``, defaults filled in, each checked."""
         return {o.name: o.check(config.get(o.name, o.default)) for o in cls.match_options}
 
+    def _set_up(
+        self,
+        rules: Rules[DealT],
+        players: Sequence[str],
+        rounds: int,
+        first_dealer: int,
+        stake_cents: int,
+        options: Mapping[str, object] | None,
+        *,
+        sizes: tuple[int, ...] = (3, 4),
+        unit: tuple[str, str] = ("rounds", "Runden"),
+    ) -> None:
+        """Check and keep what every match has: ``players`` (as many as ``sizes`` allows,
+        no name twice), ``rounds`` ≥ 1 (``unit``: what they count, English and German), a
+        seated ``first_dealer``, ``stake_cents`` ≥ 0 and the deals' house-rule ``options``.
+        Raises ``bad_players`` or ``bad_match``."""
+        self.rules = rules
+        if len(players) not in sizes or len(set(players)) != len(players):
+            words = {3: ("three", "drei"), 4: ("four", "vier")}
+            en = " or ".join(words[n][0] for n in sizes)
+            de = " oder ".join(words[n][1] for n in sizes)
+            raise MalformedError(
+                "bad_players",
+                f"{rules.title} is played by {en} people",
+                f"{rules.title} spielen {de} Personen",
+            )
+        if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
+            raise bad_config(
+                f"{unit[0]} ≥ 1, a seated first dealer and a stake ≥ 0",
+                f"{unit[1]} ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
+            )
+        self.players = tuple(players)
+        self.first_dealer = first_dealer
+        self.stake_cents = stake_cents
+        self.options = rules.resolve_options(options)
+
     @property
     @abstractmethod
     def finished(self) -> bool:

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from server.engine.base import JSON, Option
-from server.engine.errors import MalformedError
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
 from server.engine.match import DealSetup, Match, PotMove, finished_outcome, placings_of
 
@@ -92,24 +91,8 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         haferl: bool = False,
         haferl_einsatz: int = 10,
     ) -> None:
-        self.rules = BayerischesTarock()
-        if len(players) not in (3, 4) or len(set(players)) != len(players):
-            raise MalformedError(
-                "bad_players",
-                "Bayerisches Tarock is played by three or four people",
-                "Bayerisches Tarock spielen drei oder vier Personen",
-            )
-        if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
-            raise MalformedError(
-                "bad_match",
-                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
-                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
-            )
-        self.players = tuple(players)
+        self._set_up(BayerischesTarock(), players, rounds, first_dealer, stake_cents, options)
         self.rounds = rounds
-        self.first_dealer = first_dealer
-        self.stake_cents = stake_cents
-        self.options = self.rules.resolve_options(options)
         self.haferl = haferl
         self.haferl_einsatz = haferl_einsatz
         self.rows: list[SheetRow] = []

@@ -90,27 +90,15 @@ class DoppenMatch(Match[DoppenDeal]):
         kasse_base_cents: int = 100,
         options: Mapping[str, object] | None = None,
     ) -> None:
-        self.rules = Doppen()
-        if len(players) not in (3, 4) or len(set(players)) != len(players):
-            raise bad_config(
-                "Doppen is played by three or four people",
-                "Doppen spielen drei oder vier Personen",
-            )
-        if deals < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
-            raise bad_config(
-                "deals ≥ 1, a seated first dealer and a stake ≥ 0",
-                "Spiele ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
-            )
+        self._set_up(
+            Doppen(), players, deals, first_dealer, stake_cents, options, unit=("deals", "Spiele")
+        )
         if kasse_base_cents < 0 or kasse_base_cents % 2:
             raise bad_config(
                 "the Kasse's base amount is an even number of cents",
                 "Der Grundbetrag der Kasse ist eine gerade Zahl von Cent",
             )
-        self.players = tuple(players)
         self.deals = deals
-        self.first_dealer = first_dealer
-        self.stake_cents = stake_cents
-        self.options = self.rules.resolve_options(options)
         self.kasse = PagatKasse(self.players, kasse_base_cents)
         self.rows: list[SheetRow] = []
         self.columns: dict[str, int] = dict.fromkeys(self.players, 0)

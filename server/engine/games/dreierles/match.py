@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from server.engine.base import JSON, Option
-from server.engine.errors import MalformedError
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
 from server.engine.match import DealSetup, Match, finished_outcome
 
@@ -70,24 +69,8 @@ class DreierlesMatch(Match[DreierlesDeal]):
         options: Mapping[str, object] | None = None,
         final_round_special: bool = True,
     ) -> None:
-        self.rules = Dreierles()
-        if len(players) not in (3, 4) or len(set(players)) != len(players):
-            raise MalformedError(
-                "bad_players",
-                "Dreierles is played by three or four people",
-                "Dreierles spielen drei oder vier Personen",
-            )
-        if rounds < 1 or not 0 <= first_dealer < len(players) or stake_cents < 0:
-            raise MalformedError(
-                "bad_match",
-                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
-                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
-            )
-        self.players = tuple(players)
+        self._set_up(Dreierles(), players, rounds, first_dealer, stake_cents, options)
         self.rounds = rounds
-        self.first_dealer = first_dealer
-        self.stake_cents = stake_cents
-        self.options = self.rules.resolve_options(options)
         self.final_round_special = final_round_special
         self.rows: list[SheetRow] = []
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)

@@ -26,7 +26,6 @@ from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.cards import TAROCK
-from server.engine.errors import MalformedError
 from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal
 from server.engine.match import DealSetup, Match, Radl, finished_outcome
@@ -76,24 +75,10 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         options: Mapping[str, object] | None = None,
         schlussradl: str = "vorhand",
     ) -> None:
-        self.rules = TarockZuDritt()
-        if len(players) != 3 or len(set(players)) != 3:
-            raise MalformedError(
-                "bad_players",
-                "Tarock zu dritt is played by three people",
-                "Tarock zu dritt spielen drei Personen",
-            )
-        if rounds < 1 or not 0 <= first_dealer < 3 or stake_cents < 0:
-            raise MalformedError(
-                "bad_match",
-                "rounds ≥ 1, a seated first dealer and a stake ≥ 0",
-                "Runden ≥ 1, ein Geber am Tisch und ein Einsatz ≥ 0",
-            )
-        self.players = tuple(players)
+        self._set_up(
+            TarockZuDritt(), players, rounds, first_dealer, stake_cents, options, sizes=(3,)
+        )
         self.rounds = rounds
-        self.first_dealer = first_dealer
-        self.stake_cents = stake_cents
-        self.options = self.rules.resolve_options(options)
         self.schlussradl = schlussradl
         self.radl = Radl(stack=not self.options["skoty"])
         self.rows: list[SheetRow] = []
