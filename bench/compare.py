@@ -42,7 +42,8 @@ def worker(game: str, deals: int, seed: int) -> None:
         rng = random.Random(seed)
         start = time.perf_counter()
         for _ in range(deals):
-            play_random(rules, rng)
+            deal, _problems = play_random(rules, rng)
+            deal.outcome()
     print(json.dumps({"deals_per_second": deals / (time.perf_counter() - start)}))
 
 

@@ -9,8 +9,10 @@ Measures, for every playable game of the registry:
 * **baseline**: a minimal bitmask trick loop (deal, 16 tricks with Farb-/Trumpfzwang,
   no auction, no scoring), written here only to put the engine's overhead in proportion.
 
-Each game's engine figure is also given as a ratio to Dreierles' (measured in the same
-run), the yardstick the game issues name. Run ``python bench/run.py --help`` for the
+Each game's engine figure is also given as a ratio to Dreierles', the yardstick the game
+issues name: the runs alternate between the benchmarks round by round, and a ratio is the
+median of the ratios within a round, so that a busy spell of a shared machine does not
+fall on one game only. Run ``python bench/run.py --help`` for the
 knobs. Results go into docs/benchmarks.md.
 """
 
@@ -45,6 +47,7 @@ def engine_run(game: str) -> Callable[[int, int], tuple[int, int]]:
         actions = 0
         for _ in range(deals):
             deal, _problems = play_random(rules, rng)
+            deal.outcome()  # the scoring is part of a deal's cost
             actions += len(deal.history)
         return deals, actions
 
@@ -113,21 +116,33 @@ def machine() -> str:
     )
 
 
-def measure(
-    fn: Callable[[int, int], tuple[int, int]], deals: int, repeats: int
-) -> dict[str, float]:
-    """Median deals/s and actions/s over ``repeats`` runs of ``deals`` deals."""
-    dps, aps = [], []
+def timed(fn: Callable[[int, int], tuple[int, int]], deals: int, seed: int) -> tuple[float, float]:
+    """Deals/s and actions/s of one run of ``fn``."""
+    start = time.perf_counter()
+    n, actions = fn(deals, seed)
+    elapsed = time.perf_counter() - start
+    return n / elapsed, actions / elapsed
+
+
+def measure_rounds(
+    runners: dict[str, tuple[Callable[[int, int], tuple[int, int]], int]], repeats: int
+) -> dict[str, list[tuple[float, float]]]:
+    """Every runner ``name: (fn, deals)`` once per round, ``repeats`` rounds: the runs
+    alternate, so that a busy spell of a shared machine slows every game alike and the
+    ratios between games, taken round by round, stay fair."""
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for r in range(repeats):
-        start = time.perf_counter()
-        n, actions = fn(deals, 1000 + r)
-        elapsed = time.perf_counter() - start
-        dps.append(n / elapsed)
-        aps.append(actions / elapsed)
+        for name, (fn, deals) in runners.items():
+            runs[name].append(timed(fn, deals, 1000 + r))
+    return runs
+
+
+def summary(runs: list[tuple[float, float]], deals: int) -> dict[str, float]:
+    """Median deals/s and actions/s of a runner's runs."""
     return {
-        "deals_per_second": round(statistics.median(dps)),
-        "actions_per_second": round(statistics.median(aps)),
-        "runs": repeats,
+        "deals_per_second": round(statistics.median(r[0] for r in runs)),
+        "actions_per_second": round(statistics.median(r[1] for r in runs)),
+        "runs": len(runs),
         "deals_per_run": deals,
     }
 
@@ -141,7 +156,7 @@ def main() -> int:
     """Run the benchmarks and print a table and the JSON figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=5000, help="deals per run (engine)")
-    parser.add_argument("--repeats", type=int, default=5, help="runs; the median is reported")
+    parser.add_argument("--repeats", type=int, default=5, help="rounds; medians")
     parser.add_argument("--game", action="append", help="only these games (default: all playable)")
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
@@ -150,34 +165,32 @@ def main() -> int:
     if "dreierles" not in games:
         games.insert(0, "dreierles")  # the yardstick of the ratios
     checked_deals = max(50, args.deals // 25)
-    result: dict[str, object] = {"machine": machine()}
+    runners: dict[str, tuple[Callable[[int, int], tuple[int, int]], int]] = {}
     rows: list[tuple[str, str]] = []
     for game in games:
         title = next(info.title for info in list_games() if info.name == game)
-        result[f"{key(game)}_engine"] = measure(engine_run(game), args.deals, args.repeats)
-        result[f"{key(game)}_engine_with_checks"] = measure(
-            checked_run(game), checked_deals, args.repeats
-        )
+        runners[f"{key(game)}_engine"] = (engine_run(game), args.deals)
+        runners[f"{key(game)}_engine_with_checks"] = (checked_run(game), checked_deals)
         rows += [
             (f"{title}, engine", f"{key(game)}_engine"),
             (f"{title}, engine + all checks", f"{key(game)}_engine_with_checks"),
         ]
-    result["minimal_bitmask_baseline"] = measure(baseline_run, args.deals, args.repeats)
+    runners["minimal_bitmask_baseline"] = (baseline_run, args.deals)
     rows.append(("minimal bitmask trick loop", "minimal_bitmask_baseline"))
+    runs = measure_rounds(runners, args.repeats)
+    result: dict[str, object] = {"machine": machine()}
+    for name, (_fn, deals) in runners.items():
+        result[name] = summary(runs[name], deals)
 
-    def dps(name: str) -> float:
-        row = result[name]
-        assert isinstance(row, dict)
-        return float(row["deals_per_second"])
+    def ratio(name: str, base: str, digits: int = 2) -> float:
+        """The median over the rounds of the two runners' deals/s in the same round."""
+        pairs = zip(runs[name], runs[base], strict=True)
+        return round(statistics.median(a[0] / b[0] for a, b in pairs), digits)
 
-    result["ratio_engine_to_baseline"] = round(
-        dps("dreierles_engine") / dps("minimal_bitmask_baseline"), 2
-    )
-    result["ratio_checked_to_engine"] = round(
-        dps("dreierles_engine_with_checks") / dps("dreierles_engine"), 3
-    )
+    result["ratio_engine_to_baseline"] = ratio("dreierles_engine", "minimal_bitmask_baseline")
+    result["ratio_checked_to_engine"] = ratio("dreierles_engine_with_checks", "dreierles_engine", 3)
     result["ratio_to_dreierles"] = {
-        game: round(dps(f"{key(game)}_engine") / dps("dreierles_engine"), 2) for game in games
+        game: ratio(f"{key(game)}_engine", "dreierles_engine") for game in games
     }
     if not args.json:
         print(f"machine: {result['machine']}")

@@ -589,7 +589,9 @@ class CardPlayDeal(Deal):
     # (no deal position is -1, so the shared empty dict is never written to).
     _cache_at: int = -1
     _cache: dict[str, Any] = {}  # noqa: RUF012 - replaced per deal before any write
-    _plain_after_card: ClassVar[bool] = True
+    # Whether a card needs no more than the default :meth:`_after_card` (set per class
+    # below; a deal whose hook has nothing to do for a while may set it on itself).
+    _plain_after_card: bool = True
 
     def _cached(self, key: str, build: Callable[[], Any]) -> Any:
         """Values derived from the state, dropped when the position (the number of

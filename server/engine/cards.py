@@ -29,6 +29,7 @@ returns the canonical code on the way out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.engine.bits import cards_of
@@ -68,6 +69,9 @@ class Pack:
     full: int = field(init=False, repr=False)
     suit_mask: dict[str, int] = field(init=False, repr=False)
     kind_mask: dict[str, int] = field(init=False, repr=False)
+    #: ``code(index)``: the canonical code of card ``index`` (the tuple's own lookup: this
+    #: runs for every card a view, a record or an outcome writes).
+    code: Callable[[int], str] = field(init=False, repr=False, compare=False)
     # The last few thousand masks listed: most views list hands that did not change.
     _listed: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
@@ -87,6 +91,7 @@ class Pack:
         object.__setattr__(self, "suit_mask", suit_mask)
         object.__setattr__(self, "kind_mask", kind_mask)
         object.__setattr__(self, "_listed", {})
+        object.__setattr__(self, "code", tuple(c.code for c in self.cards).__getitem__)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -104,10 +109,6 @@ class Pack:
                 f"'{text}' is not a card of the {self.name} pack",
                 f"'{text}' ist keine Karte des Blatts {self.name}",
             ) from None
-
-    def code(self, index: int) -> str:
-        """Return the canonical code of card ``index``."""
-        return self.cards[index].code
 
     def codes(self, mask: int) -> list[str]:
         """Return the canonical codes of the cards in ``mask``, in pack order.

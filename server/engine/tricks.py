@@ -505,8 +505,11 @@ class TrickPlay:
         return trick_json(code, self.leader, self.trick, None)
 
     def tricks_json(self, code: Callable[[int], str]) -> list[dict[str, Any]]:
-        """Every trick taken, as JSON (see :func:`trick_json`)."""
-        return [trick_json(code, *t) for t in self.tricks]
+        """Every trick taken, as JSON (see :func:`trick_json`, written out here)."""
+        return [
+            {"leader": leader, "cards": list(map(code, cards)), "winner": winner}
+            for leader, cards, winner in self.tricks
+        ]
 
 
 def trick_json(

@@ -69,6 +69,10 @@ class Ladder:
     #: construction), and those calls for every place on the ladder.
     plain: bool = field(default=False, init=False, compare=False, repr=False)
     tails: tuple[tuple[str, ...], ...] = field(default=(), init=False, compare=False, repr=False)
+    #: The bids that may follow each high bid (``None``: nobody bid yet), lowest first.
+    bids_over: Mapping[str | None, tuple[str, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         plain = self.jumps and not (
@@ -86,6 +90,25 @@ class Ladder:
             raise ValueError("holding needs more than one round")
         if not set(self.after) <= set(self.bids) or not set(self.after.values()) <= set(self.bids):
             raise ValueError("'after' must name bids of the ladder")
+        highs = (None, *(() if self.opening is None else (self.opening,)), *self.bids)
+        object.__setattr__(self, "bids_over", {high: self._bids_over(high) for high in highs})
+
+    def _bids_over(self, high: str | None) -> tuple[str, ...]:
+        floor = self.rank(high)
+        first_bid = high is None or high == self.opening
+        bids = []
+        for place, bid in enumerate(self.bids, start=1):
+            if place <= floor:
+                continue
+            if not self.jumps and place > floor + 1:
+                break
+            needs = self.after.get(bid)
+            if needs is not None and needs != high:
+                continue
+            if first_bid and self.first_bids and bid not in self.first_bids:
+                continue
+            bids.append(bid)
+        return tuple(bids)
 
     def rank(self, bid: str | None) -> int:
         """The place of ``bid`` on the ladder: 0 for no bid or the opening, then 1, 2, …
@@ -156,6 +179,7 @@ class Auction:
     """
 
     __slots__ = (
+        "_legal",
         "calls",
         "finished",
         "high",
@@ -179,6 +203,7 @@ class Auction:
         self.calls: list[tuple[int, str]] = []
         self.joined: list[int] = []
         self.finished = False
+        self._legal: tuple[str, ...] | None = None  # until the next call
 
     @property
     def holders(self) -> list[int]:
@@ -188,7 +213,14 @@ class Auction:
 
     def legal(self) -> tuple[str, ...]:
         """The calls the seat to move may make: ``"pass"``, maybe ``"hold"`` or the
-        opening, then the bids it may name, lowest first (empty once finished)."""
+        opening, then the bids it may name, lowest first (empty once finished; kept until
+        the next call)."""
+        known = self._legal
+        if known is None:
+            known = self._legal = self._find_legal()
+        return known
+
+    def _find_legal(self) -> tuple[str, ...]:
         seat = self.to_move
         if seat is None:
             return ()
@@ -206,19 +238,7 @@ class Auction:
             calls.append(JOIN)
         if ladder.opening is not None and not self.calls and seat == 0:
             calls.append(ladder.opening)
-        floor = ladder.rank(high)
-        first_bid = high is None or high == ladder.opening
-        for place, bid in enumerate(ladder.bids, start=1):
-            if place <= floor:
-                continue
-            if not ladder.jumps and place > floor + 1:
-                break
-            needs = ladder.after.get(bid)
-            if needs is not None and needs != high:
-                continue
-            if first_bid and ladder.first_bids and bid not in ladder.first_bids:
-                continue
-            calls.append(bid)
+        calls.extend(ladder.bids_over[high])
         return tuple(calls)
 
     def explain(self, call: str) -> str | None:
@@ -255,6 +275,7 @@ class Auction:
         seat = self.to_move
         if seat is None or call not in self.legal():
             raise ValueError(f"'{call}' is not a legal call now")
+        self._legal = None
         self.calls.append((seat, call))
         self.spoken[seat] += 1
         if call == PASS:
@@ -273,10 +294,9 @@ class Auction:
         if self.ladder.rounds == 1:
             self.to_move = seat + 1 if seat + 1 < n else None
         else:
-            active = [s for s in range(n) if not self.passed[s]]
-            silent = [s for s in range(n) if not self.spoken[s]]
-            holders = self.holders
-            if not active or (set(active) <= set(holders) and not silent):
+            passed, winner, joined = self.passed, self.winner, self.joined
+            # over once everybody has spoken and each seat has passed or holds the bid
+            if all(self.spoken) and all(passed[s] or s == winner or s in joined for s in range(n)):
                 self.to_move = None
             else:
                 nxt = (seat + 1) % n

@@ -322,7 +322,11 @@ class Doubling:
         Raises :class:`MalformedError` for unreadable text and :class:`IllegalActionError`
         (out of turn, an unknown item, the wrong side, the wrong word, beyond the cap).
         """
-        word, item, against = self.parse(text)
+        self.call(seat, *self.parse(text))
+
+    def call(self, seat: int, word: str, item: str | None, against: int | None) -> None:
+        """Apply one call already read by :meth:`parse` (a game that keeps its moves read
+        skips the text); the checks and errors are those of :meth:`act`."""
         chain = self._checked(seat, word, item, against)
         if chain is None:
             self.calls.append((seat, GUT))

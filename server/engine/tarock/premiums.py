@@ -138,9 +138,8 @@ class Facts:
     def find(self, card: int) -> tuple[int, int] | None:
         """Where ``card`` was played: ``(trick index, seat)``, or ``None``."""
         for index, (leader, cards, _winner) in enumerate(self.tricks):
-            for pos, c in enumerate(cards):
-                if c == card:
-                    return index, (leader + pos) % self.seats
+            if card in cards:
+                return index, (leader + cards.index(card)) % len(self.parties)
         return None
 
     @property

@@ -147,7 +147,14 @@ PASS = CODEC.move("pass")
 HOLD = CODEC.move("hold")
 #: The move of every auction call.
 CALL_MOVES = {PASS_CALL: PASS, HOLD_CALL: HOLD, **{b: CODEC.move("bid", b) for b in BIDS}}
+#: The sorted moves of each list of legal calls met so far (a few dozen at most).
+AUCTION_MOVES: dict[tuple[str, ...], list[Move]] = {}
 ANNOUNCE = {code: CODEC.move("announce", code) for code in ANNOUNCEABLE}
+ANNOUNCED = {move: code for code, move in ANNOUNCE.items()}
+#: The move raising a chain (item, against, level) by one, and each doubling move read
+#: (filled as they are met: the moves are kept read instead of written and parsed again).
+RAISES: dict[tuple[str, int | None, int], Move] = {}
+CALLS: dict[Move, tuple[str, str | None, int | None]] = {}
 DOUBLING_VERBS = ("gut", *DOUBLING.words)
 GUT = CODEC.move("gut")
 
@@ -226,6 +233,7 @@ class DoppenDeal(CardPlayDeal):
         self.row: DoppenContract | None = None
         self.declarer: int | None = None
         self.talon_open = False
+        self._choices: dict[Move, int] = {}  # the talon choices, once the talon is up
         self.taken = 0
         self.rest = 0
         self.discards = 0
@@ -236,9 +244,12 @@ class DoppenDeal(CardPlayDeal):
         self.start_hands: tuple[int, ...] = ()
         self.play: TrickPlay | None = None
         self.covered: tuple[int, int] | None = None
+        # no covered card waits: a card needs no more than the trick core's bookkeeping
+        self._plain_after_card = True
         self.signal = bool(self.options["table_signal"])
         #: the announced birds (card, trick) of each seat, fixed when play begins
         self._birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
+        self._bird_cards = [0, 0, 0]  # the same as masks
         self._public: JSON | None = None
         self._public_at = -1
 
@@ -291,30 +302,36 @@ class DoppenDeal(CardPlayDeal):
         """A random legal action; now and then the table signal, when it is open."""
         play = self.play
         if play is not None and not play.finished:
-            declarer = self.declarer
-            if (
-                self.signal
-                and len(play.trick) == 1
-                and play.leader == declarer
-                and self.covered is None
-            ):
-                second = (declarer + 2) % 3
+            if len(play.trick) == 1 and play.leader == self.declarer and self.signal:
+                second = (play.leader + 2) % 3
                 covers = self._cover_cards(second)
                 if covers and rng.random() < 0.3:
                     return second, COVER + nth_card(covers, int(rng.random() * covers.bit_count()))
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
-        moves = self.legal_moves()
-        if self._phase is Phase.ANNOUNCE and rng.random() < 0.6:
+        phase = self._phase
+        if phase is Phase.ANNOUNCE and rng.random() < 0.6:
             return None, GUT  # keeps random doubling chains short
-        if self._phase is Phase.AUCTION and rng.random() < 0.5:
+        if phase is Phase.AUCTION and rng.random() < 0.5:
             return None, PASS  # thrown-in deals now and then
-        return None, rng.choice(moves)
+        return None, rng.choice(self.legal_moves())
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal now; "weiter" in the auction and "gut" in the
+        announcements are open to every seat on turn, without a list of the others."""
+        phase = self._phase
+        if (move == PASS and phase is Phase.AUCTION) or (move == GUT and phase is Phase.ANNOUNCE):
+            return self._to_move is not None
+        return super().is_legal(move)
 
     # ------------------------------------------------------------------ auction
 
     def _legal_in_auction(self) -> list[Move]:
-        return sorted(CALL_MOVES[c] for c in self.auction.legal())
+        calls = self.auction.legal()
+        moves = AUCTION_MOVES.get(calls)
+        if moves is None:
+            moves = AUCTION_MOVES[calls] = sorted(CALL_MOVES[c] for c in calls)
+        return moves
 
     def _apply_in_auction(self, seat: int, move: Move) -> None:
         auction = self.auction
@@ -337,6 +354,7 @@ class DoppenDeal(CardPlayDeal):
         else:
             self.talon_open = True
             self._phase = Phase.TALON
+            self._choices = self._talon_choices()
 
     def _explain_in_auction(self, seat: int, move: Move) -> IllegalActionError:
         if move == HOLD:
@@ -360,10 +378,10 @@ class DoppenDeal(CardPlayDeal):
         return {TAKE + len(TAKE_WORDS) + (m.bit_length() - 1): m for m in masks}
 
     def _legal_in_talon(self) -> list[Move]:
-        return sorted(self._talon_choices())
+        return list(self._choices)
 
     def _apply_in_talon(self, seat: int, move: Move) -> None:
-        taken = self._talon_choices()[move]
+        taken = self._choices[move]
         self.taken = taken
         self.rest = TalonRule.rest(self.talon, taken)
         self.hands[seat] |= taken
@@ -420,19 +438,29 @@ class DoppenDeal(CardPlayDeal):
         doubling = self.doubling
         seat = self._to_move
         assert doubling is not None and seat is not None
-        moves = [CODEC.by_text[text] for text in doubling.legal_texts()]
+        moves = [GUT]
+        for chain in doubling.chains.values():
+            if doubling.may_call(seat, chain):
+                key = (chain.item, chain.against, chain.level)
+                move = RAISES.get(key)
+                if move is None:
+                    move = RAISES[key] = CODEC.by_text[doubling.text(chain)]
+                moves.append(move)
         moves += [ANNOUNCE[c] for c in ANNOUNCEABLE if self._may_announce(seat, c) is None]
-        return sorted(moves)
+        return moves
 
     def _apply_in_announce(self, seat: int, move: Move) -> None:
         doubling = self.doubling
         assert doubling is not None
-        if CODEC.is_verb(move, "announce"):
-            code = CODEC.arg_of(move)
+        if move in ANNOUNCED:
+            code = ANNOUNCED[move]
             doubling.announce(seat, code)
             self.announced[code] = seat
         else:
-            doubling.act(seat, self.move_text(move))
+            call = CALLS.get(move)
+            if call is None:
+                call = CALLS[move] = doubling.parse(self.move_text(move))
+            doubling.call(seat, *call)
         if doubling.finished:
             self._begin_play()
         else:
@@ -462,9 +490,9 @@ class DoppenDeal(CardPlayDeal):
             [bird for code, bird in BIRDS.items() if self.announced.get(code) == seat]
             for seat in range(3)
         )
-        restrictions = [("covered", self._covered_rule)] if self.signal else []
-        if any(self._birds):
-            restrictions.append(("bird_announced", self._bird_rule))
+        # a covered card needs no rule: it is played by itself before its owner's turn
+        self._bird_cards = [sum(1 << card for card, _trick in mine) for mine in self._birds]
+        restrictions = [("bird_announced", self._bird_rule)] if any(self._birds) else []
         self.play = TrickPlay(
             TRICK_RULES,
             self.hands,
@@ -477,18 +505,13 @@ class DoppenDeal(CardPlayDeal):
 
     def _bird_rule(self, play: TrickPlay, seat: int, legal: int) -> int:
         """An announced bird stays for its trick (``bird_play_mask``)."""
+        if not legal & self._bird_cards[seat]:
+            return legal  # no announced bird among the cards it may play
         hand = self.hands[seat]
         birds = [bird for bird in self._birds[seat] if (hand >> bird[0]) & 1]
         if not birds:
             return legal
         return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=False)
-
-    def _covered_rule(self, play: TrickPlay, seat: int, legal: int) -> int:
-        """A covered card is the only card of its owner (it is played by itself)."""
-        covered = self.covered
-        if covered is not None and covered[0] == seat:
-            return legal & (1 << covered[1])
-        return legal
 
     def _ends_early(self, play: TrickPlay) -> bool:
         """DP-A16: an announced Valat is lost and no announced bird is still open."""
@@ -507,6 +530,7 @@ class DoppenDeal(CardPlayDeal):
         covered = self.covered
         if covered is not None and not play.finished and play.to_move == covered[0]:
             self.covered = None
+            self._plain_after_card = True
             play.play(covered[1])
         self._follow_tricks(play)
 
@@ -532,23 +556,25 @@ class DoppenDeal(CardPlayDeal):
             return 0
         lead = play.trick[0]
         legal = TRICK_RULES.legal(self.hands[seat], lead, lead)
-        legal = self._bird_rule(play, seat, legal)
-        beats = 0
-        for card in cards_of(legal):
-            if TRICK_RULES.winner([lead, card]) == 1:
-                beats |= 1 << card
-        return beats
+        if legal & self._bird_cards[seat]:
+            legal = self._bird_rule(play, seat, legal)
+        return legal & TRICK_RULES.beats[lead]  # no Kaiserstich: the higher card wins
 
     def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
         return [COVER + c for c in cards_of(self._cover_cards(seat))]
 
     def _apply_off_turn_in_play(self, seat: int, move: Move) -> None:
         self.covered = (seat, move - COVER)
+        self._plain_after_card = False  # the next card brings the covered one after it
 
     def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
-        """A refused table signal says why; anything else is out of turn."""
+        """A refused table signal says why, and so does a card played beside a covered
+        one; anything else is out of turn."""
         if CODEC.is_verb(move, "cover"):
             return refusal("play", "cover")
+        covered = self.covered
+        if covered is not None and covered[0] == seat and 0 <= move < self._cards:
+            return play_error("covered", suit=None, card=TAROCK.code(covered[1]))
         return super().explain_off_turn(seat, move)
 
     # ------------------------------------------------------------------ views
