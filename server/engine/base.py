@@ -622,7 +622,7 @@ class CardPlayDeal(Deal):
         """Whether ``move`` is legal now (card plays straight from the trick core's mask)."""
         play = self.play
         if play is not None and 0 <= move < self._cards:
-            return bool((play.legal() >> move) & 1)
+            return not play.finished and bool((play.legal() >> move) & 1)
         return move in self.legal_moves()
 
     def apply(self, move: Move, seat: int | None = None) -> None:

@@ -220,6 +220,8 @@ def test_the_second_opponent_covers_his_winning_card_on_the_declarers_lead() -> 
     assert deal.view(2)["covered"] == "SK"
     assert deal.hidden_from(1) >> TAROCK.parse("SK") & 1
     assert refused(deal, "cover T21", seat=2) == "no_cover"
+    assert refused(deal, "play T21", seat=2) == "covered_card"  # the Sküs lies for him
+    assert refused(deal, "play T11", seat=0) == "not_your_turn"
     play(deal, "play T11")  # Bert plays; the covered Sküs follows by itself
     assert deal.tricks[0] == (0, tuple(TAROCK.parse(c) for c in ("T3", "T11", "SK")), 2)
     assert deal.action_seen_by(index, 1) == "cover SK"
