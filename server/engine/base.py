@@ -375,6 +375,7 @@ class Deal(ABC):
         if play.finished:
             self._to_move = None
             self._phase = self.Phase("finished")
+            play.release()
         else:
             self._to_move = play.to_move
 

@@ -491,6 +491,14 @@ class TrickPlay:
         elif self.rules_for is not None:
             self.rules = self.rules_for(len(self.tricks))
 
+    def release(self) -> None:
+        """Drop the hooks once play is over: they are often the deal's own methods, and
+        a deal that holds its trick core which holds the deal would wait for the cycle
+        collector instead of going when its last reference does."""
+        self.restrict = self.rules_for = self.winner_of = None
+        self.after_trick = self.ends_early = None
+        self.restrictions = ()
+
     def seat_of(self, number: int, position: int) -> int:
         """The seat that played card ``position`` of trick ``number``."""
         return (self.tricks[number][0] + position) % self.n
