@@ -301,6 +301,14 @@ class DoppelkopfDeal(Deal):
 
     Phase = Phase
     codec = CODEC
+    # The deal's own state lives in slots: with the base's attributes, an instance dict of
+    # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
+    # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
+    __slots__ = ("_offer", "_outcome", "_rules", "announcements", "contract", "cq_played_by",
+                 "declarer", "hochzeit_kind", "knocks", "known", "partner", "played", "pushed",
+                 "reservations", "reserved_at", "returned", "row", "schweinchen",
+                 "schweinchen_shown", "shown_as", "start_hands", "thrown_in",
+                 "trick_play")  # fmt: skip
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""

@@ -216,6 +216,13 @@ class DoppenDeal(CardPlayDeal):
     Phase = Phase
     codec = CODEC
     play_error = play_error
+    # The deal's own state lives in slots: with the base's attributes, an instance dict of
+    # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
+    # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
+    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "announced",
+                 "auction", "covered", "declarer", "discards", "discards_left", "doubling",
+                 "open_discards", "rest", "row", "signal", "start_hands", "taken", "talon",
+                 "talon_open")  # fmt: skip
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
