@@ -611,12 +611,15 @@ class CardPlayDeal(Deal):
         caller must not change the list)."""
         if self._to_move is None:
             return []
-        if self._cache_at == len(self.history):
+        position = len(self.history)
+        if self._cache_at == position:
             known: list[Move] | None = self._cache.get("legal")
             if known is not None:
                 return known
-        handler = self._handlers[self._phase].legal
-        moves: list[Move] = self._cached("legal", lambda: sorted(handler(self)))
+        else:  # what :meth:`_cached` does, written out: this runs for every action
+            self._cache_at = position
+            self._cache = {}
+        moves = self._cache["legal"] = sorted(self._handlers[self._phase].legal(self))
         return moves
 
     def is_legal(self, move: Move) -> bool:

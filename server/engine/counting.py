@@ -39,7 +39,10 @@ class PointCounter:
 
     def raw(self, mask: int) -> int:
         """Return the plain sum of card points (Augen) in ``mask``."""
-        return sum(value * (mask & cls).bit_count() for value, cls in self._classes)
+        total = 0
+        for value, cls in self._classes:  # a loop, not a generator: this runs for every pile
+            total += value * (mask & cls).bit_count()
+        return total
 
     def whole(self, mask: int) -> int:
         """Return the Tarock count in whole points (Doppen method)."""

@@ -296,7 +296,13 @@ class Auction:
         else:
             passed, winner, joined = self.passed, self.winner, self.joined
             # over once everybody has spoken and each seat has passed or holds the bid
-            if all(self.spoken) and all(passed[s] or s == winner or s in joined for s in range(n)):
+            over = 0 not in self.spoken
+            if over:
+                for s in range(n):
+                    if not passed[s] and s != winner and s not in joined:
+                        over = False
+                        break
+            if over:
                 self.to_move = None
             else:
                 nxt = (seat + 1) % n

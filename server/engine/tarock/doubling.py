@@ -204,6 +204,7 @@ class Doubling:
         self.parties = tuple(parties)
         self.seats = len(self.parties)
         self.chains: dict[tuple[str, int | None], Chain] = {}
+        self._items: set[str] = set()  # the items of the chains
         self.calls: list[tuple[int, str]] = []
         self.quiet = 0  # "gut" in a row since the last call
         self.to_move: int | None = first % self.seats
@@ -218,12 +219,13 @@ class Doubling:
             raise ValueError(f"no seat belongs to side {owner}")
         if not item or item != item.lower() or "@" in item or len(item.split()) != 1:
             raise ValueError(f"'{item}' cannot name an item: one lower-case word without '@'")
-        if any(key[0] == item for key in self.chains):
+        if item in self._items:
             raise _illegal(
                 "item_twice",
                 f"'{item}' has already been announced",
                 f"'{item}' ist schon angesagt",
             )
+        self._items.add(item)
         if self.rules.per_opponent:
             for seat, party in enumerate(self.parties):
                 if party != owner:
@@ -483,6 +485,17 @@ class Doubling:
             raise ValueError("chains run per opponent here: name the opponent's seat")
         chain = self.chains.get((item, against if self.rules.per_opponent else None))
         return chain.level if chain is not None else 0
+
+    def levels(self) -> dict[str, int]:
+        """The level of every item of a round whose chains do not run per opponent.
+
+        >>> d = Doubling(TAROCK_ZU_DRITT, (0, 1, 1), 1, {"game": 0})
+        >>> d.act(1, "kontra game"); d.levels()
+        {'game': 1}
+        """
+        if self.rules.per_opponent:
+            raise ValueError("chains run per opponent here: ask level() per opponent")
+        return {item: chain.level for (item, _against), chain in self.chains.items()}
 
     def factor(self, item: str, against: int | None = None) -> int:
         """The multiplier on ``item``; in per-opponent chains the one against ``against``."""

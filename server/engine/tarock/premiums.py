@@ -361,10 +361,14 @@ def _fang(spec: Fang, facts: Facts) -> Result | None:
 
 def valat_side(facts: Facts) -> int | None:
     """The side that won every trick of a full deal, if one did."""
-    if len(facts.tricks) != facts.trick_count or not facts.tricks:
+    tricks, parties = facts.tricks, facts.parties
+    if len(tricks) != facts.trick_count or not tricks:
         return None
-    sides = {facts.parties[winner] for _leader, _cards, winner in facts.tricks}
-    return sides.pop() if len(sides) == 1 else None
+    side = parties[tricks[0][2]]
+    for _leader, _cards, winner in tricks:
+        if parties[winner] != side:
+            return None
+    return side
 
 
 def _valat(spec: Valat, facts: Facts, announcer: int | None) -> Result | None:

@@ -105,6 +105,9 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+#: The phases the hot paths compare with, as plain names (an enum's members are looked up
+#: through its metaclass, the slow way, every time).
+AUCTION, ANNOUNCING = Phase.AUCTION, Phase.ANNOUNCE
 COUNTER = PointCounter(TAROCK)
 CARD_CODES = tuple(TAROCK.code(c) for c in range(len(TAROCK)))
 TAKE_ARGS = (*TAKE_WORDS, *CARD_CODES)
@@ -270,7 +273,8 @@ class DoppenDeal(CardPlayDeal):
     @property
     def parties(self) -> tuple[int, ...]:
         """Each seat's side: 0 the declarer, 1 the opponents."""
-        return tuple(0 if s == self.declarer else 1 for s in range(3))
+        declarer = self.declarer
+        return (int(declarer != 0), int(declarer != 1), int(declarer != 2))
 
     @property
     def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
@@ -289,8 +293,8 @@ class DoppenDeal(CardPlayDeal):
 
     def chain_factors(self) -> dict[str, int]:
         """The doubling factor of every item (1 when not doubled)."""
-        doubling = self.doubling
-        return {item: 1 if doubling is None else doubling.factor(item) for item in ITEMS}
+        levels = {} if self.doubling is None else self.doubling.levels()
+        return {item: 1 << levels.get(item, 0) for item in ITEMS}
 
     def piles(self) -> tuple[int, int]:
         """The declarer's pile (tricks, and the discards if he took a trick, DP-A6) and the
@@ -311,15 +315,15 @@ class DoppenDeal(CardPlayDeal):
         if play is not None and not play.finished:
             if len(play.trick) == 1 and play.leader == self.declarer and self.signal:
                 second = (play.leader + 2) % 3
-                covers = self._cover_cards(second)
+                covers = self._covers(play, second) if self.covered is None else 0
                 if covers and rng.random() < 0.3:
                     return second, COVER + nth_card(covers, int(rng.random() * covers.bit_count()))
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
         phase = self._phase
-        if phase is Phase.ANNOUNCE and rng.random() < 0.6:
+        if phase is ANNOUNCING and rng.random() < 0.6:
             return None, GUT  # keeps random doubling chains short
-        if phase is Phase.AUCTION and rng.random() < 0.5:
+        if phase is AUCTION and rng.random() < 0.5:
             return None, PASS  # thrown-in deals now and then
         return None, rng.choice(self.legal_moves())
 
@@ -327,7 +331,7 @@ class DoppenDeal(CardPlayDeal):
         """Whether ``move`` is legal now; "weiter" in the auction and "gut" in the
         announcements are open to every seat on turn, without a list of the others."""
         phase = self._phase
-        if (move == PASS and phase is Phase.AUCTION) or (move == GUT and phase is Phase.ANNOUNCE):
+        if (move == PASS and phase is AUCTION) or (move == GUT and phase is ANNOUNCING):
             return self._to_move is not None
         return super().is_legal(move)
 
@@ -453,7 +457,12 @@ class DoppenDeal(CardPlayDeal):
                 if move is None:
                     move = RAISES[key] = CODEC.by_text[doubling.text(chain)]
                 moves.append(move)
-        moves += [ANNOUNCE[c] for c in ANNOUNCEABLE if self._may_announce(seat, c) is None]
+        announced, hand = self.announced, self.hands[seat]
+        for code, (card, _trick) in BIRDS.items():  # a bird by its holder (_may_announce)
+            if code not in announced and (hand >> card) & 1:
+                moves.append(ANNOUNCE[code])
+        if seat == self.declarer and "valat" not in announced:
+            moves.append(ANNOUNCE["valat"])
         return moves
 
     def _apply_in_announce(self, seat: int, move: Move) -> None:
@@ -493,13 +502,15 @@ class DoppenDeal(CardPlayDeal):
         self._phase = Phase.PLAY
         self.start_hands = tuple(self.hands)
         # the announced birds of each seat, fixed from now on (a rule only where one is)
-        self._birds = tuple(
-            [bird for code, bird in BIRDS.items() if self.announced.get(code) == seat]
-            for seat in range(3)
-        )
+        birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
+        for code, bird in BIRDS.items():
+            seat = self.announced.get(code)
+            if seat is not None:
+                birds[seat].append(bird)
+                self._bird_cards[seat] |= 1 << bird[0]
+        self._birds = birds
         # a covered card needs no rule: it is played by itself before its owner's turn
-        self._bird_cards = [sum(1 << card for card, _trick in mine) for mine in self._birds]
-        restrictions = [("bird_announced", self._bird_rule)] if any(self._birds) else []
+        restrictions = [("bird_announced", self._bird_rule)] if any(birds) else []
         self.play = TrickPlay(
             TRICK_RULES,
             self.hands,
@@ -561,6 +572,10 @@ class DoppenDeal(CardPlayDeal):
             or seat != (declarer + 2) % 3
         ):
             return 0
+        return self._covers(play, seat)
+
+    def _covers(self, play: TrickPlay, seat: int) -> int:
+        """The cards of ``seat`` that follow the declarer's lead and beat it."""
         lead = play.trick[0]
         legal = TRICK_RULES.legal(self.hands[seat], lead, lead)
         if legal & self._bird_cards[seat]:
