@@ -38,7 +38,7 @@ rules that change per trick, a winner override (Kaiserstich), a callback after e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -301,6 +301,8 @@ class TrickPlay:
     * ``restrictions``: named limits ``(code, rule)`` with ``rule(play, seat, legal)``
       returning the allowed part of ``legal``, applied in order after ``restrict``;
       :meth:`explain` names the first one that forbids a card (the Räuber's Pfeife);
+      ``restricted`` the seats they concern (default: every seat; the others are not
+      asked, which saves a call per card where one player announced a bird);
     * ``rules_for(number)``: the rules of trick ``number`` (0-based), when they change;
     * ``winner_of(cards, best)``: the position that takes a full trick (default ``best``,
       the highest card by the ranking; a Kaiserstich overrides it);
@@ -325,6 +327,7 @@ class TrickPlay:
 
     __slots__ = (
         "_legal",
+        "_limits",
         "_pile",
         "after_trick",
         "best",
@@ -359,6 +362,7 @@ class TrickPlay:
         after_trick: Callable[[TrickPlay], None] | None = None,
         ends_early: Callable[[TrickPlay], bool] | None = None,
         restrictions: Sequence[Restriction] = (),
+        restricted: Collection[int] | None = None,
     ) -> None:
         self.rules = rules_for(0) if rules_for is not None else rules
         self.hands = hands
@@ -377,6 +381,11 @@ class TrickPlay:
         self.after_trick = after_trick
         self.ends_early = ends_early
         self.restrictions = tuple(restrictions)
+        # the restrictions of each seat (empty for a seat they do not concern)
+        self._limits = tuple(
+            self.restrictions if restricted is None or seat in restricted else ()
+            for seat in range(self.n)
+        )
         self._legal = -1
         self._pile = 0  # the cards of the running trick
 
@@ -400,8 +409,9 @@ class TrickPlay:
             legal = hand & rules.lead_first or hand
         if self.restrict is not None:
             legal = self.restrict(seat, legal)
-        if self.restrictions:
-            for _code, rule in self.restrictions:
+        limits = self._limits[seat]
+        if limits:
+            for _code, rule in limits:
                 legal = rule(self, seat, legal)
         self._legal = legal
         return legal
@@ -427,7 +437,7 @@ class TrickPlay:
             legal = self.restrict(seat, legal)
             if not (legal >> card) & 1:
                 return "restricted"
-        for name, rule in self.restrictions:
+        for name, rule in self._limits[seat]:
             legal = rule(self, seat, legal)
             if not (legal >> card) & 1:
                 return name
@@ -498,6 +508,7 @@ class TrickPlay:
         self.restrict = self.rules_for = self.winner_of = None
         self.after_trick = self.ends_early = None
         self.restrictions = ()
+        self._limits = ((),) * self.n
 
     def seat_of(self, number: int, position: int) -> int:
         """The seat that played card ``position`` of trick ``number``."""

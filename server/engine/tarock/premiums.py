@@ -246,11 +246,20 @@ class PremiumTable:
 
     specs: tuple[Spec, ...]
     with_valat: frozenset[str] | None = None
+    #: the codes of :meth:`announceable`, as a set (filled in after construction)
+    announceable_codes: frozenset[str] = field(
+        default=frozenset(), init=False, repr=False, compare=False
+    )
+    #: the codes of the Valat specs (filled in after construction)
+    valat_codes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         codes = [s.code for s in self.specs]
         if len(set(codes)) != len(codes):
             raise ValueError("premium codes must be unique")
+        object.__setattr__(self, "announceable_codes", frozenset(self.announceable()))
+        valats = frozenset(s.code for s in self.specs if isinstance(s, Valat))
+        object.__setattr__(self, "valat_codes", valats)
 
     def only(self, *codes: str) -> PremiumTable:
         """The same table restricted to ``codes`` (Tarock zu dritt's Farbenspiele)."""
@@ -305,17 +314,21 @@ def parse_count(text: str) -> int:
 
 
 def _bird(spec: Bird, facts: Facts, announcer: int | None) -> Result | None:
+    # only the bird's own trick matters: played anywhere else it neither wins nor loses
+    # silently, and an announced bird is lost
     target = facts.trick_count - 1 - spec.from_end
-    where = facts.find(spec.card)
-    in_target = where is not None and where[0] == target
-    winner = facts.tricks[target][2] if in_target else None
+    seat = winner = None
+    if target < len(facts.tricks):
+        leader, cards, taken_by = facts.tricks[target]
+        if spec.card in cards:
+            seat = (leader + cards.index(spec.card)) % len(facts.parties)
+            winner = taken_by
     if announcer is not None and spec.announced is not None:
-        won = in_target and where is not None and where[1] == announcer == winner
+        won = seat is not None and seat == announcer == winner
         side = facts.parties[announcer]
         return Result(spec.code, side, won, True, spec.announced, announcer)
-    if spec.silent is None or where is None or not in_target:
+    if spec.silent is None or seat is None:
         return None
-    seat = where[1]
     won = winner == seat
     if not won and not spec.silent_loss:
         return None
@@ -404,28 +417,31 @@ def evaluate(
     """
     announced = announced or {}
     for code in announced:
-        spec = table.spec(code)
-        if getattr(spec, "announced", None) is None:
+        if code not in table.announceable_codes:
+            table.spec(code)  # a code of no premium says so
             raise ValueError(f"'{code}' cannot be announced in this game")
     results: list[Result] = []
     for spec in table.specs:
         who = announced.get(spec.code)
         if isinstance(spec, Bird):
             one = _bird(spec, facts, who)
-            results.extend([one] if one else [])
+            if one is not None:
+                results.append(one)
         elif isinstance(spec, Held):
             results.extend(_held(spec, facts))
         elif isinstance(spec, Collected):
             results.extend(_collected(spec, facts, who))
         elif isinstance(spec, Fang):
             one = _fang(spec, facts)
-            results.extend([one] if one else [])
+            if one is not None:
+                results.append(one)
         elif isinstance(spec, Valat):
             one = _valat(spec, facts, who)
-            results.extend([one] if one else [])
+            if one is not None:
+                results.append(one)
         else:
             results.extend(_sack(spec, facts, who))
-    valats = {s.code for s in table.specs if isinstance(s, Valat)}
+    valats = table.valat_codes
     if table.with_valat is not None and valats and valat_side(facts) is not None:
         results = [r for r in results if r.code in table.with_valat or r.code in valats]
     if multiplier is not None:

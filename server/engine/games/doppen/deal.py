@@ -313,10 +313,17 @@ class DoppenDeal(CardPlayDeal):
         """A random legal action; now and then the table signal, when it is open."""
         play = self.play
         if play is not None and not play.finished:
-            if len(play.trick) == 1 and play.leader == self.declarer and self.signal:
+            # now and then (30 %) the second opponent covers on the declarer's lead, if he can
+            if (
+                len(play.trick) == 1
+                and play.leader == self.declarer
+                and self.signal
+                and rng.random() < 0.3
+                and self.covered is None
+            ):
                 second = (play.leader + 2) % 3
-                covers = self._covers(play, second) if self.covered is None else 0
-                if covers and rng.random() < 0.3:
+                covers = self._covers(play, second)
+                if covers:
                     return second, COVER + nth_card(covers, int(rng.random() * covers.bit_count()))
             legal = play.legal()
             return None, nth_card(legal, int(rng.random() * legal.bit_count()))
@@ -517,6 +524,7 @@ class DoppenDeal(CardPlayDeal):
             leader=0,
             tricks=16,
             restrictions=restrictions,
+            restricted=[seat for seat in range(3) if birds[seat]],
             ends_early=self._ends_early if "valat" in self.announced else None,
         )
         self._to_move = 0

@@ -94,7 +94,8 @@ def score(deal: DoppenDeal) -> JSON:
 
     results = evaluate(PREMIUMS, facts, announced, multiplier)
     valat = any(r.code == "valat" for r in results)
-    counted = not valat and not deal.ended_early
+    ended_early = deal.ended_early
+    counted = not valat and not ended_early
     d_points = COUNTER.whole(mine)
     game = game_points(d_points, row.value, chains["game"]) if counted else 0
     amount = per_opponent(game, [(r.code, (r.side == 0) == r.won, r.points) for r in results])
@@ -110,7 +111,7 @@ def score(deal: DoppenDeal) -> JSON:
     if counted:
         code = "game_won" if game > 0 else "game_lost"
         lines.append({"code": code, "points": d_points, "value": abs(game)})
-    if deal.ended_early:
+    if ended_early:
         lines.append({"code": "ended_early"})
     for r in results:
         lines.append(
@@ -140,7 +141,7 @@ def score(deal: DoppenDeal) -> JSON:
         "per_opponent": amount,
         "settlement": settlement(3, declarer, amount),
         "kasse": kasse,
-        "ended_early": deal.ended_early,
+        "ended_early": ended_early,
         "lines": lines,
         "tricks": play.tricks_json(TAROCK.code),
     }
