@@ -487,8 +487,8 @@ class Deal(ABC):
         """Apply ``move`` for ``seat`` (default: the seat to move) after checking it."""
         actor = self.check(move, seat)
         self.history.append((actor, move))
-        if actor == self._to_move:
-            self._apply(move)
+        if actor == self._to_move:  # the phase's ``_apply_in_`` (:meth:`_apply`, written out)
+            self._handlers[self._phase].apply(self, actor, move)
         else:
             self._apply_off_turn(actor, move)
 

@@ -222,10 +222,10 @@ class DoppenDeal(CardPlayDeal):
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
     # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
-    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "announced",
-                 "auction", "covered", "declarer", "discards", "discards_left", "doubling",
-                 "open_discards", "rest", "row", "signal", "start_hands", "taken", "talon",
-                 "talon_open")  # fmt: skip
+    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "_signal_from",
+                 "announced", "auction", "covered", "declarer", "discards", "discards_left",
+                 "doubling", "open_discards", "rest", "row", "signal", "start_hands", "taken",
+                 "talon", "talon_open")  # fmt: skip
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -257,6 +257,7 @@ class DoppenDeal(CardPlayDeal):
         # no covered card waits: a card needs no more than the trick core's bookkeeping
         self._plain_after_card = True
         self.signal = bool(self.options["table_signal"])
+        self._signal_from = -1
         #: the announced birds (card, trick) of each seat, fixed when play begins
         self._birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
         self._bird_cards = [0, 0, 0]  # the same as masks
@@ -316,8 +317,7 @@ class DoppenDeal(CardPlayDeal):
             # now and then (30 %) the second opponent covers on the declarer's lead, if he can
             if (
                 len(play.trick) == 1
-                and play.leader == self.declarer
-                and self.signal
+                and play.leader == self._signal_from
                 and rng.random() < 0.3
                 and self.covered is None
             ):
@@ -365,7 +365,10 @@ class DoppenDeal(CardPlayDeal):
             self._to_move = None
             return
         row = self.row = CONTRACTS[auction.high]
-        self._to_move = self.declarer
+        declarer = self._to_move = auction.winner
+        assert declarer is not None
+        # the seat whose lead opens the table signal (-1: the option is off)
+        self._signal_from = declarer if self.signal else -1
         if row.talon_rule.kind == "none":
             self.rest = mask_of(self.talon)
             self._begin_announce()
