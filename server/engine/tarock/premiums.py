@@ -90,6 +90,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter
@@ -111,8 +113,7 @@ TAROCKS = TAROCK.suit_mask["T"]
 COUNTER = PointCounter(TAROCK)
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(NamedTuple):
     """The facts of a finished deal that premiums are judged on (see the module text).
 
     ``parties`` is each seat's side; ``tricks`` the tricks played; ``trick_count`` how
@@ -126,7 +127,7 @@ class Facts:
     tricks: Sequence[Trick]
     trick_count: int = 16
     start_hands: tuple[int, ...] = ()
-    piles: Mapping[int, int] = field(default_factory=dict)
+    piles: Mapping[int, int] = MappingProxyType({})
     declarer: int | None = None
     counter: PointCounter = COUNTER
 
@@ -148,9 +149,9 @@ class Facts:
         return sorted(set(self.parties))
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One premium's result (see the module text for the fields)."""
+class Result(NamedTuple):
+    """One premium's result (see the module text for the fields); a named tuple, like
+    :class:`Facts`, because a deal makes several and a frozen dataclass is slow to build."""
 
     code: str
     side: int
