@@ -27,13 +27,14 @@ DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
 export DATABASE_URL
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare clean chromium
+.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare bench-count clean chromium
 
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
 	@echo "make bench      engine benchmarks (bench/run.py), then the WebSocket load test (bench/load.py)"
 	@echo "make bench-compare REF=<commit>  engine speed against REF, measured in the same run"
+	@echo "make bench-count REF=<commit>    instructions per deal against REF (needs valgrind)"
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
@@ -107,6 +108,10 @@ bench: $(DEV_STAMP)
 REF ?= main
 bench-compare: $(DEV_STAMP)
 	$(BIN)/python bench/compare.py --ref $(REF)
+
+# `make bench-count REF=<commit>`: instructions and cache misses per deal (valgrind), both trees.
+bench-count: $(DEV_STAMP)
+	$(BIN)/python bench/instructions.py --games dreierles,doppen,doppelkopf --ref $(REF)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts build *.egg-info
