@@ -24,6 +24,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -116,24 +117,51 @@ def machine() -> str:
     )
 
 
-def timed(fn: Callable[[int, int], tuple[int, int]], deals: int, seed: int) -> tuple[float, float]:
-    """Deals/s and actions/s of one run of ``fn``."""
+RUNNERS: dict[str, Callable[[str], Callable[[int, int], tuple[int, int]]]] = {
+    "engine": engine_run,
+    "checked": checked_run,
+}
+
+
+def runner(spec: str) -> Callable[[int, int], tuple[int, int]]:
+    """The runner a spec names: ``engine:<game>``, ``checked:<game>`` or ``baseline``."""
+    if spec == "baseline":
+        return baseline_run
+    kind, _, game = spec.partition(":")
+    return RUNNERS[kind](game)
+
+
+def worker(spec: str, deals: int, seed: int) -> None:
+    """Time one run of ``spec`` in this process and print its rates as JSON."""
+    fn = runner(spec)
     start = time.perf_counter()
     n, actions = fn(deals, seed)
     elapsed = time.perf_counter() - start
-    return n / elapsed, actions / elapsed
+    print(json.dumps({"deals_per_second": n / elapsed, "actions_per_second": actions / elapsed}))
+
+
+def timed(spec: str, deals: int, seed: int) -> tuple[float, float]:
+    """Deals/s and actions/s of one run of ``spec``, in a fresh process: a run in a
+    process that has already played other games inherits their heap, and that alone moved
+    the ratios between games by several per cent."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", spec, "--deals", str(deals), "--seed", str(seed)],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    rates = json.loads(out.strip().splitlines()[-1])
+    return float(rates["deals_per_second"]), float(rates["actions_per_second"])
 
 
 def measure_rounds(
-    runners: dict[str, tuple[Callable[[int, int], tuple[int, int]], int]], repeats: int
+    runners: dict[str, tuple[str, int]], repeats: int
 ) -> dict[str, list[tuple[float, float]]]:
-    """Every runner ``name: (fn, deals)`` once per round, ``repeats`` rounds: the runs
+    """Every runner ``name: (spec, deals)`` once per round, ``repeats`` rounds: the runs
     alternate, so that a busy spell of a shared machine slows every game alike and the
     ratios between games, taken round by round, stay fair."""
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for r in range(repeats):
-        for name, (fn, deals) in runners.items():
-            runs[name].append(timed(fn, deals, 1000 + r))
+        for name, (spec, deals) in runners.items():
+            runs[name].append(timed(spec, deals, 1000 + r))
     return runs
 
 
@@ -159,23 +187,28 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5, help="rounds; medians")
     parser.add_argument("--game", action="append", help="only these games (default: all playable)")
     parser.add_argument("--json", action="store_true", help="print only JSON")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1000, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.deals, args.seed)
+        return 0
 
     games = args.game or [info.name for info in list_games() if info.implemented]
     if "dreierles" not in games:
         games.insert(0, "dreierles")  # the yardstick of the ratios
     checked_deals = max(50, args.deals // 25)
-    runners: dict[str, tuple[Callable[[int, int], tuple[int, int]], int]] = {}
+    runners: dict[str, tuple[str, int]] = {}
     rows: list[tuple[str, str]] = []
     for game in games:
         title = next(info.title for info in list_games() if info.name == game)
-        runners[f"{key(game)}_engine"] = (engine_run(game), args.deals)
-        runners[f"{key(game)}_engine_with_checks"] = (checked_run(game), checked_deals)
+        runners[f"{key(game)}_engine"] = (f"engine:{game}", args.deals)
+        runners[f"{key(game)}_engine_with_checks"] = (f"checked:{game}", checked_deals)
         rows += [
             (f"{title}, engine", f"{key(game)}_engine"),
             (f"{title}, engine + all checks", f"{key(game)}_engine_with_checks"),
         ]
-    runners["minimal_bitmask_baseline"] = (baseline_run, args.deals)
+    runners["minimal_bitmask_baseline"] = ("baseline", args.deals)
     rows.append(("minimal bitmask trick loop", "minimal_bitmask_baseline"))
     runs = measure_rounds(runners, args.repeats)
     result: dict[str, object] = {"machine": machine()}
