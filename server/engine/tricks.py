@@ -382,9 +382,10 @@ class TrickPlay:
         self.ends_early = ends_early
         self.restrictions = tuple(restrictions)
         # the restrictions of each seat (empty for a seat they do not concern)
-        self._limits = tuple(
-            self.restrictions if restricted is None or seat in restricted else ()
-            for seat in range(self.n)
+        self._limits = (
+            (self.restrictions,) * self.n
+            if restricted is None
+            else tuple(self.restrictions if s in restricted else () for s in range(self.n))
         )
         self._legal = -1
         self._pile = 0  # the cards of the running trick

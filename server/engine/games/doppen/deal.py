@@ -150,6 +150,8 @@ PASS = CODEC.move("pass")
 HOLD = CODEC.move("hold")
 #: The move of every auction call.
 CALL_MOVES = {PASS_CALL: PASS, HOLD_CALL: HOLD, **{b: CODEC.move("bid", b) for b in BIDS}}
+#: The call of every auction move.
+AUCTION_CALLS = {move: call for call, move in CALL_MOVES.items()}
 #: The sorted moves of each list of legal calls met so far (a few dozen at most).
 AUCTION_MOVES: dict[tuple[str, ...], list[Move]] = {}
 ANNOUNCE = {code: CODEC.move("announce", code) for code in ANNOUNCEABLE}
@@ -338,8 +340,10 @@ class DoppenDeal(CardPlayDeal):
         """Whether ``move`` is legal now; "weiter" in the auction and "gut" in the
         announcements are open to every seat on turn, without a list of the others."""
         phase = self._phase
-        if (move == PASS and phase is AUCTION) or (move == GUT and phase is ANNOUNCING):
-            return self._to_move is not None
+        if phase is AUCTION:
+            return move == PASS or move in self.legal_moves()
+        if phase is ANNOUNCING:
+            return move == GUT or move in self.legal_moves()
         return super().is_legal(move)
 
     # ------------------------------------------------------------------ auction
@@ -353,8 +357,7 @@ class DoppenDeal(CardPlayDeal):
 
     def _apply_in_auction(self, seat: int, move: Move) -> None:
         auction = self.auction
-        call = PASS_CALL if move == PASS else HOLD_CALL if move == HOLD else CODEC.arg_of(move)
-        auction.call(call)
+        auction.call(AUCTION_CALLS[move])
         self.declarer = auction.winner
         if not auction.finished:
             assert auction.to_move is not None
