@@ -539,11 +539,10 @@ class DoppenDeal(CardPlayDeal):
         """An announced bird stays for its trick (``bird_play_mask``)."""
         if not legal & self._bird_cards[seat]:
             return legal  # no announced bird among the cards it may play
-        hand = self.hands[seat]
-        birds = [bird for bird in self._birds[seat] if (hand >> bird[0]) & 1]
-        if not birds:
-            return legal
-        return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=False)
+        # a bird already played is in no legal mask, so all announced ones may be passed
+        return bird_play_mask(
+            legal, self._birds[seat], len(play.tricks), must_play_due=True, highest_first=False
+        )
 
     def _ends_early(self, play: TrickPlay) -> bool:
         """DP-A16: an announced Valat is lost and no announced bird is still open."""
@@ -595,6 +594,19 @@ class DoppenDeal(CardPlayDeal):
         if legal & self._bird_cards[seat]:
             legal = self._bird_rule(play, seat, legal)
         return legal & TRICK_RULES.beats[lead]  # no Kaiserstich: the higher card wins
+
+    def check(self, move: Move, seat: int | None = None) -> int:
+        """As :meth:`Deal.check`; a face-down card is checked against the cards the seat
+        may cover, without listing its moves (the table signal's short way)."""
+        if (
+            COVER <= move < COVER + self._cards
+            and seat is not None
+            and seat != self._to_move
+            and 0 <= seat < 3
+            and (self._cover_cards(seat) >> (move - COVER)) & 1
+        ):
+            return seat
+        return super().check(move, seat)
 
     def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
         return [COVER + c for c in cards_of(self._cover_cards(seat))]
