@@ -225,6 +225,14 @@ def main() -> int:
     result["ratio_to_dreierles"] = {
         game: ratio(f"{key(game)}_engine", "dreierles_engine") for game in games
     }
+    result["ratio_to_dreierles_range"] = {
+        game: [
+            round(f(a[0] / b[0] for a, b in zip(runs[f"{key(game)}_engine"],
+                                                runs["dreierles_engine"], strict=True)), 2)
+            for f in (min, max)
+        ]
+        for game in games
+    }  # fmt: skip
     if not args.json:
         print(f"machine: {result['machine']}")
         print(
@@ -239,6 +247,7 @@ def main() -> int:
             f"checked / engine: {result['ratio_checked_to_engine']}"
         )
         print(f"engine / Dreierles engine: {result['ratio_to_dreierles']}")
+        print(f"  lowest and highest of the rounds: {result['ratio_to_dreierles_range']}")
     print(json.dumps(result))
     return 0
 
