@@ -17,6 +17,7 @@ import pytest
 
 from server.engine.playout import play_random
 from server.engine.registry import get_rules, list_games
+from tests.engine.positions import random_positions
 
 PLAYABLE = [game.name for game in list_games() if game.implemented]
 
@@ -46,15 +47,9 @@ SHARED_KEYS_MAX = 30
 
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_a_deal_keeps_its_instance_dict_small_enough_to_share_keys(game: str) -> None:
-    rules = get_rules(game)
-    rng = random.Random(9)
     most = 0
-    for _ in range(40):
-        deal = rules.new_deal(rules.shuffle_and_deal(rng))
-        while not deal.finished:
-            most = max(most, len(vars(deal)))
-            seat, move = deal.random_action(rng)
-            deal.apply(move, seat)
-        deal.outcome()
+    for deal in random_positions(game, 40, 9):
+        if deal.finished:
+            deal.outcome()
         most = max(most, len(vars(deal)))
     assert most <= SHARED_KEYS_MAX
