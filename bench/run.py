@@ -159,8 +159,14 @@ def measure_rounds(
     alternate, so that a busy spell of a shared machine slows every game alike and the
     ratios between games, taken round by round, stay fair."""
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
+    # the engine runs of a round back to back (their ratios are the figures that matter,
+    # and a long checked run between two of them let the machine drift apart), in reversed
+    # order every other round so that a drift within a round favours no game
+    engine = [name for name, (spec, _deals) in runners.items() if spec.startswith("engine:")]
+    rest = [name for name in runners if name not in engine]
     for r in range(repeats):
-        for name, (spec, deals) in runners.items():
+        for name in (engine if r % 2 == 0 else engine[::-1]) + rest:
+            spec, deals = runners[name]
             runs[name].append(timed(spec, deals, 1000 + r))
     return runs
 
