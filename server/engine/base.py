@@ -594,16 +594,20 @@ class CardPlayDeal(Deal):
     # below; a deal whose hook has nothing to do for a while may set it on itself).
     _plain_after_card: bool = True
 
-    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
-        """Values derived from the state, dropped when the position (the number of
-        actions) changes."""
+    def _position_cache(self) -> dict[str, Any]:
+        """The cache of the present position (emptied when the number of actions changes)."""
         position = len(self.history)
         if self._cache_at != position:
             self._cache_at = position
             self._cache = {}
-        value = self._cache.get(key)
+        return self._cache
+
+    def _cached(self, key: str, build: Callable[[], Any]) -> Any:
+        """Values derived from the state, dropped when the position changes."""
+        cache = self._position_cache()
+        value = cache.get(key)
         if value is None:
-            value = self._cache[key] = build()
+            value = cache[key] = build()
         return value
 
     def legal_moves(self) -> list[Move]:
@@ -611,15 +615,10 @@ class CardPlayDeal(Deal):
         caller must not change the list)."""
         if self._to_move is None:
             return []
-        position = len(self.history)
-        if self._cache_at == position:
-            known: list[Move] | None = self._cache.get("legal")
-            if known is not None:
-                return known
-        else:  # what :meth:`_cached` does, written out: this runs for every action
-            self._cache_at = position
-            self._cache = {}
-        moves = self._cache["legal"] = sorted(self._handlers[self._phase].legal(self))
+        cache = self._position_cache()  # no closure for :meth:`_cached`: every action asks
+        moves: list[Move] | None = cache.get("legal")
+        if moves is None:
+            moves = cache["legal"] = sorted(self._handlers[self._phase].legal(self))
         return moves
 
     def is_legal(self, move: Move) -> bool:

@@ -510,6 +510,7 @@ class TrickPlay:
         self.after_trick = self.ends_early = None
         self.restrictions = ()
         self._limits = ((),) * self.n
+        self._legal = -1  # a cached mask may have been limited by them
 
     def seat_of(self, number: int, position: int) -> int:
         """The seat that played card ``position`` of trick ``number``."""
@@ -525,11 +526,8 @@ class TrickPlay:
         return trick_json(code, self.leader, self.trick, None)
 
     def tricks_json(self, code: Callable[[int], str]) -> list[dict[str, Any]]:
-        """Every trick taken, as JSON (see :func:`trick_json`, written out here)."""
-        return [
-            {"leader": leader, "cards": list(map(code, cards)), "winner": winner}
-            for leader, cards, winner in self.tricks
-        ]
+        """Every trick taken, as JSON (see :func:`trick_json`)."""
+        return [trick_json(code, *t) for t in self.tricks]
 
 
 def trick_json(
@@ -542,7 +540,7 @@ def trick_json(
     >>> trick_json(TAROCK.code, 2, [0, 21], None)
     {'leader': 2, 'cards': ['T1', 'SK'], 'winner': None}
     """
-    return {"leader": leader, "cards": [code(c) for c in cards], "winner": winner}
+    return {"leader": leader, "cards": list(map(code, cards)), "winner": winner}
 
 
 #: A named restriction of :class:`TrickPlay`: its code and ``rule(play, seat, legal)``.

@@ -47,6 +47,27 @@ def test_named_restrictions_limit_legal_and_name_themselves() -> None:
     assert play.number == 1 and play.to_move == 0
 
 
+def test_restrictions_ask_only_the_seats_they_concern_and_go_when_play_ends() -> None:
+    asked: list[int] = []
+
+    def counted(play: TrickPlay, seat: int, legal: int) -> int:
+        asked.append(seat)
+        return no_pagat_early(play, seat, legal)
+
+    hands = [m("T1 T5 HK"), m("T2 T6 HD"), m("T3 T7 HC")]
+    play = TrickPlay(RULES, hands, leader=1, tricks=3,
+                     restrictions=[("no_pagat", counted)], restricted=[0])  # fmt: skip
+    play.play(t("T2"))  # seats 1 and 2 are not asked
+    play.play(t("T3"))
+    assert play.legal() == m("T5")  # seat 0's Pagat stays back
+    assert play.explain(t("T1")) == "no_pagat"
+    assert set(asked) == {0}
+    play.play(t("T5"))
+    assert play.to_move == 0 and play.legal() == m("HK")
+    play.release()  # no rule is left to ask
+    assert play.restrictions == () and play.explain(t("T1")) is None
+
+
 def test_restrict_hook_and_restrictions_together() -> None:
     hands = [m("T1 T5 HK"), m("T2 T6 HD"), m("T3 T7 HC")]
     play = TrickPlay(

@@ -224,10 +224,10 @@ class DoppenDeal(CardPlayDeal):
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
     # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
-    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "_signal_from",
-                 "announced", "auction", "covered", "declarer", "discards", "discards_left",
-                 "doubling", "open_discards", "rest", "row", "signal", "start_hands", "taken",
-                 "talon", "talon_open")  # fmt: skip
+    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "announced",
+                 "auction", "covered", "declarer", "discards", "discards_left", "doubling",
+                 "open_discards", "rest", "row", "signal", "start_hands", "taken", "talon",
+                 "talon_open")  # fmt: skip
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -259,7 +259,6 @@ class DoppenDeal(CardPlayDeal):
         # no covered card waits: a card needs no more than the trick core's bookkeeping
         self._plain_after_card = True
         self.signal = bool(self.options["table_signal"])
-        self._signal_from = -1
         #: the announced birds (card, trick) of each seat, fixed when play begins
         self._birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
         self._bird_cards = [0, 0, 0]  # the same as masks
@@ -319,7 +318,8 @@ class DoppenDeal(CardPlayDeal):
             # now and then (30 %) the second opponent covers on the declarer's lead, if he can
             if (
                 len(play.trick) == 1
-                and play.leader == self._signal_from
+                and play.leader == self.declarer
+                and self.signal
                 and rng.random() < 0.3
                 and self.covered is None
             ):
@@ -368,10 +368,7 @@ class DoppenDeal(CardPlayDeal):
             self._to_move = None
             return
         row = self.row = CONTRACTS[auction.high]
-        declarer = self._to_move = auction.winner
-        assert declarer is not None
-        # the seat whose lead opens the table signal (-1: the option is off)
-        self._signal_from = declarer if self.signal else -1
+        self._to_move = self.declarer
         if row.talon_rule.kind == "none":
             self.rest = mask_of(self.talon)
             self._begin_announce()
@@ -470,12 +467,7 @@ class DoppenDeal(CardPlayDeal):
                 if move is None:
                     move = RAISES[key] = CODEC.by_text[doubling.text(chain)]
                 moves.append(move)
-        announced, hand = self.announced, self.hands[seat]
-        for code, (card, _trick) in BIRDS.items():  # a bird by its holder (_may_announce)
-            if code not in announced and (hand >> card) & 1:
-                moves.append(ANNOUNCE[code])
-        if seat == self.declarer and "valat" not in announced:
-            moves.append(ANNOUNCE["valat"])
+        moves += [ANNOUNCE[c] for c in ANNOUNCEABLE if self._may_announce(seat, c) is None]
         return moves
 
     def _apply_in_announce(self, seat: int, move: Move) -> None:
@@ -594,19 +586,6 @@ class DoppenDeal(CardPlayDeal):
         if legal & self._bird_cards[seat]:
             legal = self._bird_rule(play, seat, legal)
         return legal & TRICK_RULES.beats[lead]  # no Kaiserstich: the higher card wins
-
-    def check(self, move: Move, seat: int | None = None) -> int:
-        """As :meth:`Deal.check`; a face-down card is checked against the cards the seat
-        may cover, without listing its moves (the table signal's short way)."""
-        if (
-            COVER <= move < COVER + self._cards
-            and seat is not None
-            and seat != self._to_move
-            and 0 <= seat < 3
-            and (self._cover_cards(seat) >> (move - COVER)) & 1
-        ):
-            return seat
-        return super().check(move, seat)
 
     def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
         return [COVER + c for c in cards_of(self._cover_cards(seat))]
