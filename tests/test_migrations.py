@@ -9,10 +9,12 @@ import secrets
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -44,7 +46,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0006_rooms"
+    assert head_revision() == "0007_deal_points"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
@@ -268,6 +270,121 @@ def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
                 await connection.execute(text("SET session_replication_role = replica"))
                 await connection.run_sync(
                     _old_pot_rows_become_codes, quiet_alembic_config(postgres_url)
+                )
+                await connection.commit()
+        finally:
+            await engine.dispose()
+            async with admin.begin() as connection:
+                await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            await admin.dispose()
+
+    asyncio.run(scenario())
+
+
+# A four-person Doppen match whose dealer (Anna) sat out a deal Cora won by 15 per
+# opponent, stored as 0006 wrote it (the seats' settlement; nothing for Anna), and a
+# Dreierles match whose sitting-out dealer pays nothing either way. Stake: 10 cents.
+OLD_ENTRIES = {("doppen", "Anna"): 0, ("doppen", "Bert"): -15, ("doppen", "Cora"): 30,
+               ("doppen", "Dora"): -15, ("dreierles", "Anna"): 0, ("dreierles", "Bert"): -8,
+               ("dreierles", "Cora"): 16, ("dreierles", "Dora"): -8}  # fmt: skip
+
+
+OLD_TABLES = {
+    "matches": "id room_id game status started_at players* player_ids* config*",
+    "deals": "id match_id number started_at record* outcome*",
+    "score_entries": "id match_id deal_id player points cents",
+}
+
+
+def _table(name: str, columns: str) -> sa.TableClause:
+    """A lightweight table of ``columns`` (a ``*`` marks a JSON column)."""
+    return sa.table(
+        name,
+        *(
+            sa.column(c.rstrip("*"), sa.JSON() if c.endswith("*") else None)
+            for c in columns.split()
+        ),
+    )
+
+
+def _doppen_dealer_pays_on_upgrade(connection: Connection, config: Any) -> None:
+    """Upgrade to 0006, store the score entries as 0006 wrote them, upgrade to head: the
+    sitting-out Doppen dealer pays like an opponent (DP-A20), Dreierles is unchanged; and
+    back."""
+    config.attributes["connection"] = connection
+    command.upgrade(config, "0006_rooms")
+    matches, deals, scores = (_table(name, columns) for name, columns in OLD_TABLES.items())
+    people = ["Anna", "Bert", "Cora", "Dora"]
+    now = datetime.now(UTC)
+    record = {"seats": people[1:], "dealer": "Anna"}
+    outcomes = {
+        "doppen": {"declarer": 1, "per_opponent": 15, "settlement": [-15, 30, -15]},
+        "dreierles": {"declarer": 1, "settlement": [-8, 16, -8]},
+    }
+    for number, game in enumerate(outcomes, start=1):
+        connection.execute(matches.insert().values(
+            id=number, room_id=1, game=game, status="finished", started_at=now,
+            players=people, player_ids=[1, 2, 3, 4], config={"stake_cents": 10}))  # fmt: skip
+        connection.execute(deals.insert().values(
+            id=number, match_id=number, number=1, started_at=now, record=record,
+            outcome=outcomes[game]))  # fmt: skip
+        for player in people:
+            points = OLD_ENTRIES[(game, player)]
+            connection.execute(scores.insert().values(
+                match_id=number, deal_id=number, player=player, points=points,
+                cents=points * 10))  # fmt: skip
+    # a running deal has no entries and gets none
+    connection.execute(deals.insert().values(id=3, match_id=1, number=2, started_at=now,
+                                             record=record, outcome=None))  # fmt: skip
+
+    def entries() -> dict[tuple[str, str], tuple[int, int]]:
+        rows = connection.execute(text(
+            "SELECT m.game, s.player, s.points, s.cents FROM score_entries s "
+            "JOIN matches m ON m.id = s.match_id"))  # fmt: skip
+        return {(game, player): (points, cents) for game, player, points, cents in rows}
+
+    command.upgrade(config, "head")
+    new = {**OLD_ENTRIES, ("doppen", "Anna"): -15, ("doppen", "Cora"): 45}
+    assert entries() == {key: (points, points * 10) for key, points in new.items()}
+    command.downgrade(config, "0006_rooms")
+    assert entries() == {key: (points, points * 10) for key, points in OLD_ENTRIES.items()}
+
+
+def test_doppen_dealer_pays_on_upgrade_on_sqlite(sqlite_db_url: str) -> None:
+    async def scenario() -> None:
+        engine = make_engine(sqlite_db_url, poolclass=NullPool)
+        try:
+            async with engine.connect() as connection:
+                await connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+                await connection.run_sync(
+                    _doppen_dealer_pays_on_upgrade, quiet_alembic_config(sqlite_db_url)
+                )
+                await connection.commit()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.postgres
+def test_doppen_dealer_pays_on_upgrade_on_postgres(postgres_url: str) -> None:
+    schema = f"stammtisch_test_{secrets.token_hex(4)}"
+
+    async def scenario() -> None:
+        admin = make_engine(postgres_url, poolclass=NullPool)
+        async with admin.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        engine = make_engine(
+            postgres_url,
+            poolclass=NullPool,
+            connect_args={"server_settings": {"search_path": schema}},
+        )
+        try:
+            async with engine.connect() as connection:
+                # the rows need no room: foreign keys are not checked for this session
+                await connection.execute(text("SET session_replication_role = replica"))
+                await connection.run_sync(
+                    _doppen_dealer_pays_on_upgrade, quiet_alembic_config(postgres_url)
                 )
                 await connection.commit()
         finally:

@@ -23,7 +23,7 @@ from server.engine.infoset import InfosetOracle
 from server.engine.playout import card_names, cards_in_view
 from server.engine.record import load_record
 from server.store.db import make_engine
-from server.store.models import ActionRow, DealRow, Match, PotMovement
+from server.store.models import ActionRow, DealRow, Match, PotMovement, ScoreEntry
 from tests.support import server_process
 from tests.table_client import Client, make_room, settle, start, step
 
@@ -259,6 +259,53 @@ def test_four_at_a_dreierles_table_the_dealer_sits_out(play_server: tuple[str, s
         deals = await stored_deals(db_url)
         for client in clients:
             check_messages(client, deals)
+            await client.aclose()
+
+    run(scenario())
+
+
+def test_four_at_a_doppen_table_the_sitting_out_dealer_pays_like_an_opponent(
+    play_server: tuple[str, str],
+) -> None:
+    """DP-A20: the stored score entries of a deal charge (or pay) the dealer who sat out as
+    an opponent, so that the archive's totals agree with the sheet."""
+    live_server, db_url = play_server
+
+    async def entries(deal_id: int) -> dict[str, tuple[int, int]]:
+        engine = make_engine(db_url, poolclass=NullPool)
+        try:
+            async with engine.connect() as db:
+                rows = await db.execute(
+                    select(ScoreEntry.player, ScoreEntry.points, ScoreEntry.cents).where(
+                        ScoreEntry.deal_id == deal_id
+                    )
+                )
+                return {player: (points, cents) for player, points, cents in rows.all()}
+        finally:
+            await engine.dispose()
+
+    async def scenario() -> None:
+        names = ["Anna", "Bernd", "Catrin", "Dieter"]
+        clients, room, _ = await make_room(live_server, "doppen", names, rounds=12)
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        rng = random.Random(5)
+        played: list[dict[str, Any]] = []
+        for _ in range(400):  # until a deal with a declarer is over
+            await step(clients, rng)
+            played = [d for d in await stored_deals(db_url) if d["outcome"]]
+            if any(d["outcome"]["declarer"] is not None for d in played):
+                break
+        deal = next(d for d in played if d["outcome"]["declarer"] is not None)
+        seats, dealer = deal["record"]["seats"], deal["record"]["dealer"]
+        assert dealer not in seats
+        amount = deal["outcome"]["per_opponent"]
+        assert amount != 0
+        declarer = seats[deal["outcome"]["declarer"]]
+        stake = deal["record"]["stake_cents"]
+        expected = {n: (3 * amount if n == declarer else -amount) for n in names}
+        assert await entries(deal["id"]) == {n: (p, p * stake) for n, p in expected.items()}
+        for client in clients:
             await client.aclose()
 
     run(scenario())

@@ -28,7 +28,7 @@ from server.api.limits import Limit
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
-from server.engine.registry import GAMES, get_rules, new_match
+from server.engine.registry import GAMES, get_rules, match_type, new_match
 from server.engine.replay import replay_steps
 from server.store import history, log
 from server.store.history import MatchSummary
@@ -398,6 +398,7 @@ async def stats(
     for match in matches:
         ids = dict(zip(match.players, match.player_ids, strict=True))
         rules = get_rules(match.game)
+        scoring = match_type(match.game)
         obligatory: set[int] = set()
         if match.id in with_sheet:
             sheet = _sheet(match, deals[match.id])
@@ -405,10 +406,13 @@ async def stats(
         for deal in deals[match.id]:
             assert deal.outcome is not None
             summary = rules.summarize(deal.outcome)
-            for seat, name in enumerate(deal.record["seats"]):
+            seats = deal.record["seats"]
+            named = scoring.deal_points(deal.outcome, seats, deal.record["dealer"])
+            for name, points in named.items():  # a sitting-out dealer may pay too
+                players[ids[name]].points += points
+            for seat, name in enumerate(seats):
                 entry = players[ids[name]]
                 entry.deals += 1
-                entry.points += deal.outcome["settlement"][seat]
                 if summary["card_points"][seat] is not None:
                     entry.card_points.append(summary["card_points"][seat])
                 if summary["declarer"] == seat:

@@ -308,6 +308,19 @@ class Match(ABC, Generic[DealT]):
     def record(self, deal: Any) -> Any:
         """Write a finished deal (the one :meth:`next_setup` set up) on the sheet."""
 
+    @classmethod
+    def deal_points(cls, outcome: JSON, seats: Sequence[str], dealer: str) -> dict[str, int]:
+        """Points per person of a finished deal, from its stored outcome, seats and dealer:
+        what the runtime stores as the deal's score entries and the archive adds up. By
+        default each seat's ``settlement``; whoever sat out is not named (nothing). A game
+        in which a sitting-out dealer pays or receives too overrides this.
+
+        >>> Match.deal_points({"settlement": [4, -2, -2]}, ("A", "B", "C"), "D")
+        {'A': 4, 'B': -2, 'C': -2}
+        """
+        return {name: int(points) for name, points in zip(seats, outcome["settlement"],
+                                                           strict=True)}  # fmt: skip
+
     def pots_of_last_deal(self) -> list[PotMove]:
         """What the deal recorded last moved into or out of the pots (none by default)."""
         return []

@@ -117,12 +117,14 @@ class LiveMatch:
                 next_id, closed.following[0], self.deal_number + 1)  # fmt: skip
 
     def points_of(self, deal: Deal) -> dict[str, int]:
-        """Points per match player for a finished deal (0 for whoever sat out)."""
+        """Points per match player for a finished deal, as the game counts them
+        (:meth:`Match.deal_points`; 0 for whoever it does not name)."""
         outcome = deal.outcome()
         assert outcome is not None
         points = dict.fromkeys(self.players, 0)
-        for seat, pts in enumerate(outcome["settlement"]):
-            points[deal.seat_names[seat]] += pts
+        named = type(self.engine).deal_points(outcome, deal.seat_names, deal.dealer)
+        for name, pts in named.items():
+            points[name] += pts
         return points
 
 

@@ -150,6 +150,12 @@ def test_four_players_the_dealer_sits_out_and_counts_to_the_opponents() -> None:
     assert match.balances_cents() == {"Anne": -10, "Bert": -10, "Clara": 30, "Dora": -10}
     setup = match.next_setup()
     assert (setup.dealer, setup.seats) == ("Bert", ("Clara", "Dora", "Anne"))
+    # the deal's points, as the archive stores them, charge the sitting-out dealer too
+    won = game(("Bert", "Clara", "Dora"), "Clara", 10)
+    assert DoppenMatch.deal_points(won, ("Bert", "Clara", "Dora"), "Anne") == {
+        "Bert": -10, "Clara": 30, "Dora": -10, "Anne": -10}  # fmt: skip
+    assert DoppenMatch.deal_points(thrown_in(), ("Bert", "Clara", "Dora"), "Anne") == {
+        "Bert": 0, "Clara": 0, "Dora": 0, "Anne": 0}  # fmt: skip
 
 
 def test_balances_before_the_end_include_the_kasse_as_if_split_now() -> None:
@@ -192,18 +198,26 @@ def test_random_partien_keep_the_books(players: tuple[str, ...]) -> None:
     for _ in range(5):
         match = DoppenMatch(players, deals=12, stake_cents=2, kasse_base_cents=100)
         recorded = dict.fromkeys(players, 0)
+        points = dict.fromkeys(players, 0)
         while not match.finished:
             deal = match.start_deal(match.rules.shuffle_and_deal(rng))
             while not deal.finished:
                 seat, move = deal.random_action(rng)
                 deal.apply(move, seat)
             match.record(deal)
+            outcome = deal.outcome()
+            assert outcome is not None
+            for name, pts in DoppenMatch.deal_points(outcome, deal.seat_names, deal.dealer).items():
+                points[name] += pts
             for pot in match.pots_of_last_deal():
                 assert pot.pot == "pagatkasse"
                 recorded[pot.player] += pot.amount
             assert recorded == match.pots()["pagatkasse"]
             assert sum(match.balances_cents().values()) == 0
         assert recorded == dict.fromkeys(players, 0)  # split at the end: nothing left
+        # the deals' points (the score entries) add up to the sheet's pairwise settlement,
+        # a sitting-out dealer's share included (DP-A19, DP-A20)
+        assert {p: v * match.stake_cents for p, v in points.items()} == pairwise(match.columns)
         sheet = match.to_json()
         assert sheet["finished"] and len(sheet["rows"]) == 12
         for row in sheet["rows"]:

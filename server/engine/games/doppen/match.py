@@ -177,6 +177,25 @@ class DoppenMatch(Match[DoppenDeal]):
         self.rows.append(row)
         return row
 
+    @classmethod
+    def deal_points(cls, outcome: JSON, seats: Sequence[str], dealer: str) -> dict[str, int]:
+        """A deal's points per person: its entry on the sheet (the declarer's result against
+        each opponent) settled pairwise among everybody at the table, a sitting-out dealer
+        included, who counts to the opponents (DP-A19, DP-A20).
+
+        >>> won = {"declarer": 1, "per_opponent": 15}
+        >>> DoppenMatch.deal_points(won, ("B", "C", "D"), "D")
+        {'B': -15, 'C': 30, 'D': -15}
+        >>> DoppenMatch.deal_points(won, ("B", "C", "D"), "A")
+        {'B': -15, 'C': 45, 'D': -15, 'A': -15}
+        """
+        people = [*seats, *([] if dealer in seats else [dealer])]
+        column = dict.fromkeys(people, 0)
+        declarer = outcome["declarer"]
+        if declarer is not None:
+            column[seats[declarer]] = int(outcome["per_opponent"])
+        return pairwise(column)
+
     def pots_of_last_deal(self) -> list[PotMove]:
         """What the deal recorded last moved into (recorded) or out of (struck out) the
         Pagatkasse."""
