@@ -519,6 +519,42 @@ def test_turn_timer_plays_the_first_legal_action(live_server: str, migrated_db_u
     run(scenario())
 
 
+def test_turn_timer_says_gut_where_the_first_legal_action_would_announce(
+    live_server: str,
+) -> None:
+    """A Doppen declarer who lets the time run out in the announcements says "gut": the
+    timer does not announce a Valat for him (his first legal action)."""
+
+    async def act(clients: list[Client], choose: Any) -> None:
+        actor = next(c for c in clients if c.my_turn())
+        assert actor.view is not None
+        text = choose(actor.view["legal_actions"])
+        await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
+        event = await actor.expect_ack(text)
+        await settle(clients, event["v"])
+
+    async def scenario() -> None:
+        names = ["Anna", "Bernd", "Catrin"]
+        clients, room, _ = await make_room(live_server, "doppen", names, timer_seconds=10, rounds=3)
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        await act(clients, lambda _legal: "bid dreier")
+        while clients[0].view["phase"] == "auction":  # type: ignore[index]
+            await act(clients, lambda _legal: "pass")
+        while clients[0].view["phase"] in ("talon", "discard"):  # type: ignore[index]
+            await act(clients, lambda legal: legal[0])
+        declarer = next(c for c in clients if c.my_turn())
+        assert declarer.view is not None and declarer.view["phase"] == "announce"
+        assert declarer.view["legal_actions"][0].startswith("announce")
+        event = await declarer.expect("event", timeout=20)  # nobody acts: the timer does
+        assert event["auto"] is True and event["seat"] == declarer.seat
+        assert event["action"] == "gut"
+        for client in clients:
+            await client.aclose()
+
+    run(scenario())
+
+
 def test_sqlite_action_log_commits_inline_and_waits_off_the_loop_for_the_lock(
     migrated_db_url: str,
 ) -> None:

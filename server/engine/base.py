@@ -246,6 +246,9 @@ class Deal(ABC):
     Phase: ClassVar[type[StrEnum]]
     #: The game's moves.
     codec: ClassVar[MoveCodec]
+    #: The game's moves that commit its player to nothing (a pass, "gut", "fertig"…), in
+    #: canonical text and in order of preference: what :meth:`default_move` plays first.
+    passive_moves: ClassVar[tuple[str, ...]] = ()
     _handlers: ClassVar[dict[str, PhaseHandlers]] = {}
 
     rules: Rules[Any]
@@ -335,6 +338,24 @@ class Deal(ABC):
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal for the seat to move (games may make this faster)."""
         return move in self.legal_moves()
+
+    def default_move(self) -> Move:
+        """The move the turn timer makes for the seat to move: the first of
+        :attr:`passive_moves` that is legal now, else the first legal move (the lowest card,
+        the first talon choice…). A player who lets the time run out never bids, holds,
+        announces or doubles by it."""
+        legal = self.legal_moves()
+        if not legal:
+            raise IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
+        if self.passive_moves:
+            by_text = {self.move_text(move): move for move in legal}
+            for text in self.passive_moves:
+                move = by_text.get(text)
+                if move is not None:
+                    return move
+        return legal[0]
 
     def legal_moves_for(self, seat: int) -> list[Move]:
         """The legal moves of any seat: the seat to move has its turn's moves; in games with

@@ -616,8 +616,9 @@ class Table:
         self._broadcast(lambda _conn: message)
 
     def arm_timer(self) -> None:
-        """With a turn timer, play the first legal action of the seat to move when it lets
-        the time run out ("gesund", "pass", the lowest card …)."""
+        """With a turn timer, play the engine's default move for the seat to move when it
+        lets the time run out (a pass, "gut", "fertig" where one is open, else the first
+        legal action: the lowest card …; never a bid, an announcement or a doubling)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -639,7 +640,7 @@ class Table:
             assert seat is not None
             self._timer = None  # this task is the timer; do not cancel it from inside
             try:
-                await self._perform(deal.legal_moves()[0], seat, auto=True)
+                await self._perform(deal.default_move(), seat, auto=True)
             except StorageError:
                 self.arm_timer()  # try again after another period
             except Exception:  # a bug: said loudly, and the timer tries again

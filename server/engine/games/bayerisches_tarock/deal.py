@@ -265,6 +265,7 @@ class BayerischesTarockDeal(CardPlayDeal):
 
     Phase = Phase
     codec = CODEC
+    passive_moves = ("pass", "gut")  # the turn timer's choice where one is legal
     play_error = play_error
 
     auction: Auction

@@ -301,6 +301,7 @@ class DoppelkopfDeal(Deal):
 
     Phase = Phase
     codec = CODEC
+    passive_moves = ("gesund", "pass")  # the turn timer's choice where one is legal
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
     # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).

@@ -220,6 +220,7 @@ class DoppenDeal(CardPlayDeal):
 
     Phase = Phase
     codec = CODEC
+    passive_moves = ("pass", "gut")  # the turn timer's choice where one is legal
     play_error = play_error
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute

@@ -244,6 +244,7 @@ class DreierlesDeal(CardPlayDeal):
 
     Phase = Phase
     codec = CODEC
+    passive_moves = ("pass", "fertig")  # the turn timer's choice where one is legal
     play_error = play_error
 
     def _start(self) -> None:

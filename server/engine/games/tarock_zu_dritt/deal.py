@@ -262,6 +262,7 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     Phase = Phase
     codec = CODEC
+    passive_moves = ("pass", "gut", "liege")  # the turn timer's choice where one is legal
     play_error = play_error
 
     def _start(self) -> None:
