@@ -150,6 +150,12 @@ def test_an_action_sent_twice_is_applied_once(module_server: Any) -> None:
         assert ack == {"type": "ack", "id": "einmal", "v": version + 1, "duplicate": True}
         await asyncio.sleep(0.2)
         assert all(c.version == version + 1 for c in clients)  # nothing else happened
+        # another player's message with the same id and version is his own, not a repeat:
+        # it is refused as stale, not acknowledged as if it had gone through
+        other = next(c for c in clients if c is not actor)
+        await other.send({**message, "action": "pass"})
+        error = await other.expect("error")
+        assert error["id"] == "einmal" and error["code"] == "stale_version"
         # the same id at the current version is a new action, checked as any other
         await actor.send({**message, "v": version + 1})
         error = await actor.expect("error")

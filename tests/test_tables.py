@@ -365,6 +365,17 @@ def test_restart_in_the_middle_of_a_deal_loses_nothing(play_db_url: str, tmp_pat
             client.move_to(base)
             snapshot = await client.connect(room)
             assert snapshot["view"] == before[clients.index(client)]
+        # the last action message sent again (its answer was lost in the crash) is known
+        # to the restarted table as its sender's, and only as his
+        seat, text = (await stored_deals(db_url))[-1]["actions"][-1]
+        sender = next(c for c in clients if c.seat == seat)
+        message = {"type": "action", "action": text, "v": acted - 1, "id": text}
+        await sender.send(message)
+        assert await sender.expect("ack") == {"type": "ack", "id": text, "v": acted,
+                                              "duplicate": True}  # fmt: skip
+        other = next(c for c in clients if c is not sender)
+        await other.send(message)
+        assert (await other.expect("error"))["code"] == "stale_version"
         acted += await play_to_end(clients, seed=7)
         deals = await stored_deals(db_url)
         assert sum(len(d["actions"]) for d in deals) == acted  # nothing lost, nothing twice

@@ -191,11 +191,13 @@ class TableManager:
             table.chat.extend(line.to_json() for line in match.chat)
             # as live: one version per action, one more when a deal is finished
             version = 0
+            user_of = dict(zip(match.players, match.player_ids, strict=True))
             for deal in match.deals:
-                for client_id in deal.client_ids:
+                seats = deal.record["seats"]
+                for (seat, _text), client_id in zip(deal.actions, deal.client_ids, strict=True):
                     version += 1
                     if client_id is not None and client_id != log.AUTO_ACTION:
-                        table.applied[(client_id, version - 1)] = version
+                        table.applied[(user_of[seats[seat]], client_id, version - 1)] = version
                 version += deal.outcome is not None
             table.version = version
             table.auto_actions = auto_actions(last)

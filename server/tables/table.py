@@ -160,8 +160,9 @@ class Table:
         self.connections: set[Connection] = set()
         self.chat: deque[JSON] = deque(maxlen=CHAT_KEEP)
         self._chat_limits: dict[int, RateLimit] = {}
-        #: (client message id, version it was sent at) -> version of the action's event
-        self.applied: dict[tuple[str, int], int] = {}
+        #: (user id, client message id, version it was sent at) -> version of the action's
+        #: event: a message id is the sender's own, so another user's same id is no repeat
+        self.applied: dict[tuple[int, str, int], int] = {}
         self._saving = False
         self._background: set[asyncio.Task[None]] = set()
         self.finished = live.engine.finished
@@ -380,7 +381,7 @@ class Table:
             # had arrived): answered, not applied twice, even after the deal or match ended
             client_id = None if msg_id is None else encode(msg_id)
             if client_id is not None and version is not None:
-                done = self.applied.get((client_id, version))
+                done = self.applied.get((conn.user_id, client_id, version))
                 if done is not None:  # sent again after a reconnect: it is in already
                     conn.push(encode({"type": "ack", "id": msg_id, "v": done,
                                       "duplicate": True}))  # fmt: skip
@@ -445,8 +446,8 @@ class Table:
             raise
         self.version += 1
         acted = self.version
-        if client_id is not None and not auto:
-            self._remember(client_id, acted)
+        if client_id is not None and origin is not None and not auto:
+            self._remember(origin.user_id, client_id, acted)
         if auto:
             self.auto_actions.append(seq)
         self.arm_timer()  # before the event, which says how long the next turn has
@@ -535,9 +536,10 @@ class Table:
             if not between.waiting:
                 self._deal_on()
 
-    def _remember(self, client_id: str, acted: int) -> None:
-        """Remember that the message ``client_id`` sent at version ``acted - 1`` is in."""
-        self.applied[(client_id, acted - 1)] = acted
+    def _remember(self, user_id: int, client_id: str, acted: int) -> None:
+        """Remember that ``user_id``'s message ``client_id`` sent at version ``acted - 1``
+        is in."""
+        self.applied[(user_id, client_id, acted - 1)] = acted
         if len(self.applied) > REMEMBERED_IDS:
             del self.applied[next(iter(self.applied))]
 
