@@ -191,3 +191,34 @@ def test_logout_closes_the_sessions_table_sockets(module_server: Any) -> None:
             await client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_spectator_who_leaves_the_room_is_sent_nothing_more(module_server: Any) -> None:
+    async def scenario() -> None:
+        clients, room, token = await make_room(module_server.base_url, "dreierles", NAMES)
+        await start(clients[0], room)
+        for client in clients:
+            await client.connect(room)
+        watcher = Client(module_server.base_url, "Kiebitz")
+        await watcher.register()
+        joined = await watcher.http.post(f"/api/invite/{token}/join", json={"role": "spectator"})
+        joined.raise_for_status()
+        await watcher.connect(room)
+        assert (await watcher.http.post(f"/api/rooms/{room}/leave")).status_code == 204
+        assert watcher.reader is not None
+        await asyncio.wait_for(watcher.reader, 10)  # closed by the server
+        seen = len(watcher.messages)
+        actor = next(c for c in clients if c.my_turn())
+        assert actor.view is not None
+        text = actor.view["legal_actions"][0]
+        await actor.send({"type": "action", "action": text, "v": actor.version, "id": "nach"})
+        event = await actor.expect_ack("nach")
+        await settle(clients, event["v"])
+        assert len(watcher.messages) == seen  # the event did not reach him
+        await watcher.open_socket()  # and he cannot come back in
+        await watcher.send({"type": "hello", "room": room})
+        assert (await watcher.expect("error"))["code"] == "not_a_member"
+        for client in [*clients, watcher]:
+            await client.aclose()
+
+    asyncio.run(scenario())

@@ -306,6 +306,10 @@ class Tables(Protocol):
         """End the room's running match early (stored, then everybody at the table told)."""
         ...
 
+    def left_room(self, room_id: int, user_id: int) -> int:
+        """Close the table connections of a user who left the room; return how many."""
+        ...
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -578,10 +582,14 @@ async def rematch(room_id: RowId, request: Request, db: Db, user: CurrentUser) -
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204)
-async def leave(room_id: RowId, db: Db, user: CurrentUser) -> None:
-    """Leave the room (a player of a running match only by ending it by agreement)."""
+async def leave(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> None:
+    """Leave the room (a player of a running match only by ending it by agreement); a
+    spectator's open connections to its table close, so that nothing more reaches him."""
     await rooms.leave_room(db, room_id, user.id)
     await db.commit()
+    tables = _tables(request)
+    if tables is not None:
+        tables.left_room(room_id, user.id)
 
 
 async def _end_vote(

@@ -90,6 +90,12 @@ class TableManager:
                 logger.debug("closing a socket of an ended session failed", exc_info=True)
         return len(doomed)
 
+    def left_room(self, room_id: int, user_id: int) -> int:
+        """``user_id`` left the room: close his connections to its table (a spectator's;
+        a player of a running match cannot leave). Return how many."""
+        table = self.tables.get(room_id)
+        return 0 if table is None else table.drop_where(lambda conn: conn.user_id == user_id)
+
     async def start(self) -> None:
         """Start the writer and recover the running matches."""
         self.writer.start()
