@@ -68,6 +68,17 @@ def test_doppen_chain_is_unlimited_and_alternates_kontra_re() -> None:
     assert illegal(d, 1, "kontra game") == "doubling_over"
 
 
+def test_a_re_with_no_kontra_open_says_so() -> None:
+    d = Doubling(DOPPEN, PARTIES, first=0, items={"game": 0})
+    assert illegal(d, 0, "re game") == "nothing_to_answer"  # nobody said Kontra yet
+    assert illegal(d, 0, "kontra game") == "own_side_doubles"
+    run(d, (0, "gut"))
+    assert illegal(d, 1, "re game") == "wrong_doubling_word"  # the other side says Kontra
+    run(d, (1, "kontra game"), (2, "gut"), (0, "re game"), (1, "gut"), (2, "gut"))
+    assert illegal(d, 0, "re game") == "nothing_to_answer"  # his Re is in: no Kontra open
+    assert d.factor("game") == 4
+
+
 def test_doppen_one_kontra_counts_for_both_opponents() -> None:
     d = run(Doubling(DOPPEN, PARTIES, first=0, items={"game": 0}), (0, "gut"), (1, "gut"))
     run(d, (2, "kontra game"))

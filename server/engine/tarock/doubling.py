@@ -419,6 +419,15 @@ class Doubling:
                 f"Sitz {seat} darf in diesem Spiel nicht kontrieren",
             )
         own = self.parties[seat] == chain.owner
+        if level % 2 == 1 and own and word != self.rules.word(level) and word in self.rules.words:
+            # the owner's side answering a doubling that nobody has called ("re" first)
+            raise _illegal(
+                "nothing_to_answer",
+                f"'{word}' answers a '{self.rules.word(level)}' on '{chain.item}', "
+                "and none is open",
+                f"'{word}' antwortet auf ein '{self.rules.word(level)}' auf '{chain.item}', "
+                "und keines ist offen",
+            )
         if level % 2 == 1 and own:
             raise _illegal(
                 "own_side_doubles",
