@@ -197,6 +197,27 @@ def test_kontra_by_an_opponent_and_re_by_the_declarer() -> None:
     assert (deal.phase, deal.kontra_factor) == ("play", 4)
 
 
+def test_a_doubling_word_this_table_does_not_play_is_named_so() -> None:
+    deal = frage_b1()  # Kontra and Re only
+    play(deal, "discard S10", "discard S7", "discard S6", "trump E", "gut")
+    with pytest.raises(IllegalActionError) as info:
+        deal.act(deal.to_move, "supp game")
+    assert info.value.code == "not_played_here"
+    assert "kontra, re" in info.value.message and "kontra, re" in info.value.message_de
+    assert refused(deal, "pass") == "wrong_phase"  # not a doubling word at all
+
+
+def test_without_the_reizen_nobody_holds_and_the_refusals_say_so() -> None:
+    deal = play(new_deal(B1, {"reizen": False}), "bid hand")
+    with pytest.raises(IllegalActionError) as info:
+        deal.act(deal.to_move, "bid hand")
+    assert info.value.code == "bid_too_low" and "halten" not in info.value.message_de
+    with pytest.raises(IllegalActionError) as info:
+        deal.act(deal.to_move, "hold")
+    assert info.value.code == "no_holding" and "ohne Reizen" in info.value.message_de
+    assert legal(deal)[0] == "pass"
+
+
 def test_kontra_off_and_the_hirsch_ladder() -> None:
     deal = frage_b1({"kontra": "off"})
     play(deal, "discard S10", "discard S7", "discard S6", "trump E")

@@ -100,7 +100,11 @@ from server.engine.games.bayerisches_tarock.contracts import (
     reiz_ladder,
     target_of,
 )
-from server.engine.games.bayerisches_tarock.errors import auction_error, play_error
+from server.engine.games.bayerisches_tarock.errors import (
+    auction_error,
+    doubling_word_not_played,
+    play_error,
+)
 from server.engine.games.bayerisches_tarock.outcome import score
 from server.engine.moves import MoveCodec, Verb
 from server.engine.tarock.auction import HOLD as HOLD_CALL
@@ -404,6 +408,10 @@ class BayerischesTarockDeal(CardPlayDeal):
             return self.wrong_phase(move)
         call = CODEC.arg_of(move) if move != HOLD else HOLD_CALL
         code = self.auction.explain(call) or self._refusal(seat, call) or "bid_too_low"
+        if not self.reizen:  # wishes, not the Reizen: nobody holds
+            code = {"bid_too_low": "wish_too_low", "no_holding": "no_holding_in_wishes"}.get(
+                code, code
+            )
         return auction_error(code)
 
     # ------------------------------------------------------------------ game
@@ -556,6 +564,9 @@ class BayerischesTarockDeal(CardPlayDeal):
         try:
             doubling.parse(text)
         except MalformedError:
+            word = text.split()[0]
+            if word in HIRSCH.words:  # a doubling word, but not one of this table's
+                return doubling_word_not_played(word, doubling.rules.words)
             return self.wrong_phase(move)
         try:  # the doubling round says why, on a copy (an illegal call changes nothing)
             copy.deepcopy(doubling).act(seat, text)

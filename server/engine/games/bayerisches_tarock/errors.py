@@ -45,6 +45,17 @@ AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
         "only a player seated before the high bidder may hold",
         "halten darf nur, wer vor dem Höchstbietenden sitzt",
     ),
+    # without the Reizen everybody names one wish (BT-A2): there is no holding
+    "wish_too_low": (
+        "bid_too_low",
+        "you must wish a higher game than the one wished before you",
+        "du musst dir ein höheres Spiel wünschen als das vor dir gewünschte",
+    ),
+    "no_holding_in_wishes": (
+        "no_holding",
+        "without the Reizen nobody holds: wish a higher game or pass",
+        "ohne Reizen hält niemand: wünsch dir ein höheres Spiel oder passe",
+    ),
     "not_first": (
         "open_with_ich_spiele",
         "the Reizen opens with 'Ich spiele'",
@@ -69,6 +80,17 @@ AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
 
 
 play_error = PlayErrors(SUIT_NAMES, PLAY_ERRORS)
+
+
+def doubling_word_not_played(word: str, words: tuple[str, ...]) -> IllegalActionError:
+    """The refusal of a doubling word this table does not play (``supp`` with Kontra and
+    Re only)."""
+    said = ", ".join(words)
+    return IllegalActionError(
+        "not_played_here",
+        f"'{word}' is not played at this table (here: {said})",
+        f"»{word}« wird an diesem Tisch nicht gespielt (hier: {said})",
+    )
 
 
 def auction_error(code: str) -> IllegalActionError:
