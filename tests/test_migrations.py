@@ -9,6 +9,7 @@ import secrets
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -235,15 +236,16 @@ def _old_pot_rows_become_codes(connection: Connection, config: Any) -> None:
     assert [r[0] for r in back] == [r[4] for r in OLD_POTS]
 
 
-def test_old_pot_reasons_become_codes_on_sqlite(sqlite_db_url: str) -> None:
+def on_sqlite(url: str, body: Callable[[Connection, Any], None]) -> None:
+    """Run ``body(connection, alembic config)`` on the SQLite database ``url``, foreign
+    keys off (the rows a data migration is tested on need no rooms or users)."""
+
     async def scenario() -> None:
-        engine = make_engine(sqlite_db_url, poolclass=NullPool)
+        engine = make_engine(url, poolclass=NullPool)
         try:
             async with engine.connect() as connection:
                 await connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
-                await connection.run_sync(
-                    _old_pot_rows_become_codes, quiet_alembic_config(sqlite_db_url)
-                )
+                await connection.run_sync(body, quiet_alembic_config(url))
                 await connection.commit()
         finally:
             await engine.dispose()
@@ -251,26 +253,22 @@ def test_old_pot_reasons_become_codes_on_sqlite(sqlite_db_url: str) -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.postgres
-def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
+def on_postgres(url: str, body: Callable[[Connection, Any], None]) -> None:
+    """Run ``body(connection, alembic config)`` in a fresh schema of the PostgreSQL
+    database ``url`` (dropped afterwards), foreign keys not checked."""
     schema = f"stammtisch_test_{secrets.token_hex(4)}"
 
     async def scenario() -> None:
-        admin = make_engine(postgres_url, poolclass=NullPool)
+        admin = make_engine(url, poolclass=NullPool)
         async with admin.begin() as connection:
             await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
         engine = make_engine(
-            postgres_url,
-            poolclass=NullPool,
-            connect_args={"server_settings": {"search_path": schema}},
+            url, poolclass=NullPool, connect_args={"server_settings": {"search_path": schema}}
         )
         try:
             async with engine.connect() as connection:
-                # the rows need no match: foreign keys are not checked for this session
                 await connection.execute(text("SET session_replication_role = replica"))
-                await connection.run_sync(
-                    _old_pot_rows_become_codes, quiet_alembic_config(postgres_url)
-                )
+                await connection.run_sync(body, quiet_alembic_config(url))
                 await connection.commit()
         finally:
             await engine.dispose()
@@ -279,6 +277,15 @@ def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
             await admin.dispose()
 
     asyncio.run(scenario())
+
+
+def test_old_pot_reasons_become_codes_on_sqlite(sqlite_db_url: str) -> None:
+    on_sqlite(sqlite_db_url, _old_pot_rows_become_codes)
+
+
+@pytest.mark.postgres
+def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
+    on_postgres(postgres_url, _old_pot_rows_become_codes)
 
 
 # A four-person Doppen match whose dealer (Anna) sat out a deal Cora won by 15 per
@@ -351,46 +358,9 @@ def _doppen_dealer_pays_on_upgrade(connection: Connection, config: Any) -> None:
 
 
 def test_doppen_dealer_pays_on_upgrade_on_sqlite(sqlite_db_url: str) -> None:
-    async def scenario() -> None:
-        engine = make_engine(sqlite_db_url, poolclass=NullPool)
-        try:
-            async with engine.connect() as connection:
-                await connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
-                await connection.run_sync(
-                    _doppen_dealer_pays_on_upgrade, quiet_alembic_config(sqlite_db_url)
-                )
-                await connection.commit()
-        finally:
-            await engine.dispose()
-
-    asyncio.run(scenario())
+    on_sqlite(sqlite_db_url, _doppen_dealer_pays_on_upgrade)
 
 
 @pytest.mark.postgres
 def test_doppen_dealer_pays_on_upgrade_on_postgres(postgres_url: str) -> None:
-    schema = f"stammtisch_test_{secrets.token_hex(4)}"
-
-    async def scenario() -> None:
-        admin = make_engine(postgres_url, poolclass=NullPool)
-        async with admin.begin() as connection:
-            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-        engine = make_engine(
-            postgres_url,
-            poolclass=NullPool,
-            connect_args={"server_settings": {"search_path": schema}},
-        )
-        try:
-            async with engine.connect() as connection:
-                # the rows need no room: foreign keys are not checked for this session
-                await connection.execute(text("SET session_replication_role = replica"))
-                await connection.run_sync(
-                    _doppen_dealer_pays_on_upgrade, quiet_alembic_config(postgres_url)
-                )
-                await connection.commit()
-        finally:
-            await engine.dispose()
-            async with admin.begin() as connection:
-                await connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            await admin.dispose()
-
-    asyncio.run(scenario())
+    on_postgres(postgres_url, _doppen_dealer_pays_on_upgrade)
