@@ -304,8 +304,10 @@ class TrickPlay:
       ``restricted`` the seats they concern (default: every seat; the others are not
       asked, which saves a call per card where one player announced a bird);
     * ``rules_for(number)``: the rules of trick ``number`` (0-based), when they change;
-    * ``winner_of(cards, best)``: the position that takes a full trick (default ``best``,
-      the highest card by the ranking; a Kaiserstich overrides it);
+    * ``winner_of(cards, best)``: the position that takes the trick ``cards`` (default
+      ``best``, the highest card by the ranking; a Kaiserstich overrides it); asked of
+      full tricks, and under Stichzwang of the trick as it would stand after a card:
+      the cards that must be played are those that would become its winner;
     * ``after_trick(play)``: called after each trick is taken (``play.tricks[-1]``);
     * ``ends_early(play)``: whether play stops after the trick just taken.
 
@@ -405,7 +407,10 @@ class TrickPlay:
         if trick:
             legal = rules.group_of[trick[0]] & hand or rules.void_must & hand or hand
             if rules.stichzwang:
-                legal = legal & rules.beats[trick[self.best]] or legal
+                beating = legal & rules.beats[trick[self.best]]
+                if beating and self.winner_of is not None:
+                    beating = self._winning(beating)
+                legal = beating or legal
         else:
             legal = hand & rules.lead_first or hand
         if self.restrict is not None:
@@ -416,6 +421,19 @@ class TrickPlay:
                 legal = rule(self, seat, legal)
         self._legal = legal
         return legal
+
+    def _winning(self, cards: int) -> int:
+        """Of ``cards``, each higher than the running trick's best by the ranking, those
+        that would become its winner by :attr:`winner_of` (Stichzwang asks for these: the
+        Sküs beside Mond and Pagat completes the Kaiserstich and takes nothing)."""
+        trick = self.trick
+        size = len(trick)
+        assert self.winner_of is not None
+        winning = 0
+        for card in cards_of(cards):
+            if self.winner_of([*trick, card], size) == size:
+                winning |= 1 << card
+        return winning
 
     def explain(self, card: int) -> str | None:
         """Why the seat to move may not play ``card``: ``not_held``, a code of

@@ -88,6 +88,30 @@ def test_negative_kaiserstich_forces_the_pagat_and_wins() -> None:
     assert deal.tricks[-1][2] == 2 and deal.phase == "play"
 
 
+# Mond (Vorhand) and Pagat (Mittelhand, his only tarock) come before Hinterhand's Sküs
+KAISER_SKUS = dict(
+    v="T21 T20 HK HD HC HB HA H2 H3 H4 KaK KaD KaC KaB KaA Ka2",
+    m="T1 Ka3 Ka4 PK PD PC PB P10 P9 P8 P7 KrK KrD KrC KrB Kr10",
+    h="SK " + " ".join(f"T{n}" for n in range(2, 17)),
+    talon="Kr9 Kr8 Kr7 T19 T18 T17",
+)
+
+
+def test_stichzwang_does_not_force_the_skus_into_a_kaiserstich_it_cannot_win() -> None:
+    # TZ-A18: Stichzwang asks for a card that "would become the current winner"; beside
+    # Mond and Pagat the Sküs completes the Kaiserstich and the Pagat wins (TZ-A17), so
+    # no card of Hinterhand can take the trick: any tarock (Tarockzwang) is legal
+    for calls in (("bid bettler", "pass", "pass", *GUT3),
+                  ("vorhand", "pass", "pass", "bid trischaken")):  # fmt: skip
+        deal = game(KAISER_SKUS, *calls, "play T21", "play T1")
+        assert plays(deal) == [f"T{n}" for n in range(2, 17)] + ["SK"]
+        act(deal, "play SK")
+        assert deal.tricks[-1][2] == 1  # the Pagat's Kaiserstich
+    deal = game(KAISER_SKUS, "bid bettler", "pass", "pass", *GUT3, "play T21", "play T1")
+    act(deal, "play T16")
+    assert deal.tricks[-1][2] == 0  # the Mond keeps it
+
+
 def test_positive_kaiserstich_in_any_order() -> None:
     deal = game(B3, "bid solodreier", "pass", "pass", "liege", *GUT3, "play SK", "play T21")
     assert plays(deal) == ["T1", "T2", "T3", "T4", "T5"]

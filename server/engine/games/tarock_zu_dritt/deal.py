@@ -44,7 +44,9 @@ Phases and their moves (canonical text in quotes):
     Trischaken; Farbausspielzwang and no trick power of tarock in Farbenspiele; the
     Kaiserstich (Sküs, Mond and Pagat in one trick: the Pagat wins) in any order, in
     Farbenspiele only when tarock was led; the Pagat as the last tarock in negative games
-    and Trischaken unless it makes the Kaiserstich (then Stichzwang forces it); announced
+    and Trischaken unless it makes the Kaiserstich (then Stichzwang forces it); the Sküs
+    that would complete a Kaiserstich takes nothing, so Stichzwang never forces it there
+    (TZ-A18: only a card that would become the winner must be played); announced
     birds kept for their trick, forced out the highest first. The declarer leads in
     negative games, Vorhand otherwise (TZ-A7). Ouvert: every hand lies open after trick
     1, semi-ouvert the declarer's. Trischaken: the talon cards go one by one to the
