@@ -28,6 +28,22 @@ def test_dreier_the_talon_lies_open_and_a_half_is_taken() -> None:
     assert refused(deal, "take 1") == "wrong_phase"
 
 
+def test_the_talon_and_the_discards_are_tabu_during_the_play() -> None:
+    # "Alle dürfen den letzten Stich einsehen, die anderen Stiche und der Talon sind tabu."
+    deal = act(deal_of(talon=TALON), "bid dreier", "pass", "pass", "take 2")
+    discards = [deal.move_text(m) for m in deal.legal_moves()[:3]]
+    act(deal, *discards, "liege", "gut", "gut", "gut")
+    assert deal.phase == "play"
+    for seat in (0, 1, 2, None):
+        view = deal.view(seat)
+        assert view["talon"] is None and view["talon_taken"] == []
+        assert view["discards"] is None  # the declarer's too
+    while not deal.finished:
+        deal.apply(deal.legal_moves()[0])
+    assert deal.view(1)["talon"] == TALON.split()
+    assert deal.view(0)["discards"] == [d.split()[1] for d in discards]
+
+
 def test_zweier_takes_one_of_three_pairs_einer_any_one_card() -> None:
     deal = act(deal_of(talon=TALON), "bid zweier", "pass", "pass")
     assert deal.legal_texts() == ["take 1", "take 2", "take 3"]

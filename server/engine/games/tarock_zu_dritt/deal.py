@@ -669,7 +669,8 @@ class TarockZuDrittDeal(CardPlayDeal):
             "seat": seat,
             "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
             "discards": TAROCK.codes(self.discards)
-            if finished or (seat is not None and seat in self.declarers)
+            if finished
+            or (seat is not None and seat in self.declarers and self._phase is not Phase.PLAY)
             else None,
             "legal_actions": self.legal_texts()
             if seat is not None and seat == self._to_move
@@ -683,6 +684,7 @@ class TarockZuDrittDeal(CardPlayDeal):
         play = self.play
         row = self.row
         open_hands = self.open_hands()
+        talon_shown = self.talon_open and self._phase is not Phase.PLAY
         return {
             "game": self.rules.name,
             "seats": list(self.seat_names),
@@ -699,8 +701,9 @@ class TarockZuDrittDeal(CardPlayDeal):
             if self.declarers and row is not None and not row.trischaken
             else None,
             "high_bidder": self.auction.winner,
-            "talon": [TAROCK.code(c) for c in self.talon] if self.talon_open else None,
-            "talon_taken": TAROCK.codes(self.taken) if self.talon_open else [],
+            # "der Talon ist tabu" during the play: shown up to the first card, and after
+            "talon": [TAROCK.code(c) for c in self.talon] if talon_shown else None,
+            "talon_taken": TAROCK.codes(self.taken) if talon_shown else [],
             "discard_count": self.discards.bit_count(),
             "open_discards": TAROCK.codes(self.open_discards),
             "announced": [{"premium": c, "seat": s} for c, s in self.announced.items()],
