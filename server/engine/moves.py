@@ -151,7 +151,7 @@ class MoveCodec:
                 raise verb.bad(arg)
             known = ", ".join(verb.args)
             raise MalformedError(
-                f"unknown_{verb.what}",
+                f"unknown_{verb.what.replace(' ', '_')}",
                 f"'{arg}' is not a {verb.what} here ({known})",
                 f"'{arg}' gibt es hier nicht ({known})",
             )

@@ -67,7 +67,8 @@ def test_after_vorhand_and_two_weiter_she_chooses_a_vorhandspiel() -> None:
     deal = act(deal_of(), "vorhand", "weiter", "pass")
     assert deal.phase == "choose" and deal.to_move == 0
     assert sorted(deal.legal_texts()) == ["bid sechserdreier", "bid trischaken"]
-    assert refused(deal, "bid solodreier") == "wrong_phase"
+    assert refused(deal, "bid solodreier") == "choose_vorhandspiel"
+    assert refused(deal, "kontra game") == "wrong_phase"
     act(deal, "bid trischaken")
     assert deal.contract == "trischaken" and deal.phase == "play" and deal.to_move == 0
 
@@ -75,7 +76,9 @@ def test_after_vorhand_and_two_weiter_she_chooses_a_vorhandspiel() -> None:
 def test_only_vorhand_says_vorhand_and_only_at_her_first_call() -> None:
     deal = act(deal_of(), "vorhand")
     assert "vorhand" not in deal.legal_texts()
-    assert refused(deal, "vorhand") == "not_vorhand"
+    assert refused(deal, "vorhand") == "not_vorhand"  # Mittelhand
+    act(deal, "bid dreier", "pass")
+    assert deal.to_move == 0 and refused(deal, "vorhand") == "vorhand_first_call"
 
 
 def test_a_game_is_overbid_only_by_a_higher_one_no_holding() -> None:

@@ -3,7 +3,10 @@ premium announcements, "ich liege", and the Kontra rounds (TZ-A9)."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.engine.cards import TAROCK
+from server.engine.errors import MalformedError
 from tests.engine.test_tarock_zu_dritt_deals import act, deal_of, refused
 
 TALON = "HK HD HC KaK KaD KaC"
@@ -62,6 +65,9 @@ def test_zweier_takes_one_of_three_pairs_einer_any_one_card() -> None:
 def test_a_talon_choice_beyond_the_game_is_refused() -> None:
     deal = act(deal_of(talon=TALON), "bid dreier", "pass", "pass")
     assert refused(deal, "take 3") == "bad_talon_choice"
+    with pytest.raises(MalformedError) as caught:  # no such part of any talon
+        deal.act(None, "take 7")
+    assert caught.value.code == "unknown_talon_part"  # a code is one word
 
 
 def test_sechserdreier_takes_the_whole_talon_unseen_by_the_others() -> None:
@@ -207,6 +213,7 @@ def test_skoty_trophy_has_kontra_only() -> None:
     act(deal, "kontra game", "gut")
     assert deal.to_move == 0
     assert [t for t in deal.legal_texts() if "kontra" in t] == []
+    assert refused(deal, "rekontra game") == "not_played_here"  # said so, not unreadable
 
 
 def test_trischaken_has_no_phase_two_or_three() -> None:

@@ -181,6 +181,21 @@ def _illegal(code: str, en: str, de: str) -> IllegalActionError:
     return IllegalActionError(code, en, de)
 
 
+def word_not_played(word: str, words: Sequence[str]) -> IllegalActionError:
+    """The refusal of a doubling word the game knows but this table does not play (Supp
+    where only Kontra and Re are played, Rekontra at a Skoty-Trophy table).
+
+    >>> word_not_played("supp", ("kontra", "re")).message
+    "'supp' is not played at this table (here: kontra, re)"
+    """
+    said = ", ".join(words)
+    return _illegal(
+        "not_played_here",
+        f"'{word}' is not played at this table (here: {said})",
+        f"»{word}« wird an diesem Tisch nicht gespielt (hier: {said})",
+    )
+
+
 class Doubling:
     """One round of doubling calls (see the module text).
 

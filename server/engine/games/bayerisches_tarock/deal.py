@@ -100,17 +100,13 @@ from server.engine.games.bayerisches_tarock.contracts import (
     reiz_ladder,
     target_of,
 )
-from server.engine.games.bayerisches_tarock.errors import (
-    auction_error,
-    doubling_word_not_played,
-    play_error,
-)
+from server.engine.games.bayerisches_tarock.errors import auction_error, play_error
 from server.engine.games.bayerisches_tarock.outcome import score
 from server.engine.moves import MoveCodec, Verb
 from server.engine.tarock.auction import HOLD as HOLD_CALL
 from server.engine.tarock.auction import PASS as PASS_CALL
 from server.engine.tarock.auction import Auction, Ladder
-from server.engine.tarock.doubling import Doubling, DoublingRules, codec_verbs
+from server.engine.tarock.doubling import Doubling, DoublingRules, codec_verbs, word_not_played
 from server.engine.tarock.talon import mask_of
 from server.engine.tricks import TrickPlay, TrickRules, trick_json
 
@@ -566,7 +562,7 @@ class BayerischesTarockDeal(CardPlayDeal):
         except MalformedError:
             word = text.split()[0]
             if word in HIRSCH.words:  # a doubling word, but not one of this table's
-                return doubling_word_not_played(word, doubling.rules.words)
+                return word_not_played(word, doubling.rules.words)
             return self.wrong_phase(move)
         try:  # the doubling round says why, on a copy (an illegal call changes nothing)
             copy.deepcopy(doubling).act(seat, text)

@@ -82,17 +82,6 @@ AUCTION_ERRORS: dict[str, tuple[str, str, str]] = {
 play_error = PlayErrors(SUIT_NAMES, PLAY_ERRORS)
 
 
-def doubling_word_not_played(word: str, words: tuple[str, ...]) -> IllegalActionError:
-    """The refusal of a doubling word this table does not play (``supp`` with Kontra and
-    Re only)."""
-    said = ", ".join(words)
-    return IllegalActionError(
-        "not_played_here",
-        f"'{word}' is not played at this table (here: {said})",
-        f"»{word}« wird an diesem Tisch nicht gespielt (hier: {said})",
-    )
-
-
 def auction_error(code: str) -> IllegalActionError:
     """The error for an auction refusal ``code`` (:meth:`Auction.explain` or our own)."""
     error, en, de = AUCTION_ERRORS.get(code, AUCTION_ERRORS["bid_too_low"])

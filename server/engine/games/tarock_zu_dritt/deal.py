@@ -117,6 +117,7 @@ from server.engine.tarock.doubling import (
     Doubling,
     DoublingRules,
     token,
+    word_not_played,
 )
 from server.engine.tarock.premiums import PAGAT
 from server.engine.tarock.talon import mask_of
@@ -399,7 +400,8 @@ class TarockZuDrittDeal(CardPlayDeal):
         if move == PASS:
             return auction_error("vorhand_must_speak", high=high)
         if move == VORHAND:
-            return auction_error("not_vorhand", high=high)
+            code = "vorhand_first_call" if seat == 0 else "not_vorhand"
+            return auction_error(code, high=high)
         if move in CALL_OF:
             code = self.auction.explain(CALL_OF[move]) or "unknown_bid"
             return auction_error(code, high=high)
@@ -411,6 +413,11 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     def _legal_in_choose(self) -> list[Move]:
         return [CODEC.move("bid", name) for name in VORHANDSPIELE]
+
+    def _explain_in_choose(self, seat: int, move: Move) -> IllegalActionError:
+        if CODEC.is_verb(move, "bid"):  # another game: only a Vorhandspiel now
+            return auction_error("choose_vorhandspiel", high=self.auction.high or "")
+        return self.wrong_phase(move)
 
     def _apply_in_choose(self, seat: int, move: Move) -> None:
         self._set_contract(CONTRACTS[CODEC.arg_of(move)], [0])
@@ -602,7 +609,10 @@ class TarockZuDrittDeal(CardPlayDeal):
         assert doubling is not None
         if CODEC.is_verb(move, "announce"):
             return other_error(self.may_announce(seat, CODEC.arg_of(move)) or "premium_not_allowed")
-        if CODEC.verb_of(move)[0] in DOUBLING_WORDS:
+        word = CODEC.verb_of(move)[0]
+        if word in DOUBLING_WORDS and word not in doubling.rules.words:
+            return word_not_played(word, doubling.rules.words)  # the Skoty-Trophy
+        if word in DOUBLING_WORDS:
             error = doubling.refusal(seat, CODEC.text(move))
             if error is not None:
                 return error

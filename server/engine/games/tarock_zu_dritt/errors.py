@@ -76,6 +76,14 @@ AUCTION_ERRORS: dict[str, tuple[str, str]] = {
         "Ein Vorhandspiel wählt nur die Vorhand, wenn beide anderen weiter gesagt haben",
     ),
     "not_vorhand": ("only Vorhand opens with 'Vorhand!'", "Nur die Vorhand sagt 'Vorhand!'"),
+    "vorhand_first_call": (
+        "'Vorhand!' is only your first call; now name a higher game or pass",
+        "'Vorhand!' sagst du nur als erstes; jetzt ein höheres Spiel oder weiter",
+    ),
+    "choose_vorhandspiel": (
+        "after 'Vorhand!' and two passes Vorhand chooses Trischaken or the Sechserdreier",
+        "Nach 'Vorhand!' und zweimal weiter wählt die Vorhand Trischaken oder den Sechserdreier",
+    ),
     "unknown_bid": ("that is not a game to bid", "das ist kein Spiel zum Lizitieren"),
 }
 
