@@ -30,6 +30,9 @@
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
  *   first through `resultLine(line, ctx) → string | null` when the module has it.
+ * - `resultSettlement(view, name, ctx) → {player, points}[] | null`: what each person
+ *   gets from the deal, where that is more than the seats' `settlement` (a sitting-out
+ *   dealer who pays like an opponent); `null`: the seats' settlement.
  * - `actionGroups: Record<verb, {label?: string, fold?: boolean | number}>`: the verbs
  *   whose buttons stand apart from the main row, as a labelled row or folded away (`fold`:
  *   always, or with a number only when there are more buttons than that).

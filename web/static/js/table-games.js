@@ -175,11 +175,14 @@ export function resultLine(game, line) {
  */
 export function outcomeSummary(game, view, name) {
   const o = view.outcome;
-  const settlement = (o.settlement || []).map((/** @type {number} */ points, /** @type {number} */ seat) => ({
-    player: name(seat),
-    points,
-  }));
   const mod = game.module;
+  const own = mod.resultSettlement ? mod.resultSettlement(view, name, game.ctx) : null;
+  const settlement =
+    own ||
+    (o.settlement || []).map((/** @type {number} */ points, /** @type {number} */ seat) => ({
+      player: name(seat),
+      points,
+    }));
   const contract = contractLabel(game.name, o.contract);
   let title = mod.resultTitle ? mod.resultTitle(view, name, game.ctx) : null;
   if (!title && o.declarer !== null && o.declarer !== undefined && typeof o.declarer_won === "boolean") {
