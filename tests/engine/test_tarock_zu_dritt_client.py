@@ -6,6 +6,7 @@ announcements and the Kontra chains, the hands laid open, the result lines.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -125,3 +126,21 @@ def test_a_farbenspiel_without_talon_goes_straight_to_the_announcements() -> Non
     assert out[7]["info"] == ["Wert 8"]
     assert out[7]["turn"] == "Du bist am Zug: sage Zusätze an oder „Ich liege“"
     assert out[8]["badges"][0] == ["sagt an: Sack"]
+
+
+def test_zweier_frei_offers_each_talon_card_not_taken_yet() -> None:
+    from tests.engine.test_tarock_zu_dritt_deals import act, deal_of
+
+    deal = act(deal_of(talon="HK HD HC KaK KaD KaC", options={"zweier_frei": True}),
+               "bid zweier", "pass", "pass")  # fmt: skip
+    first = json.loads(json.dumps(deal.view(0)))
+    act(deal, "take 2")
+    second = json.loads(json.dumps(deal.view(0)))
+    out = run_module(["Anna", "Bernd", "Catrin"], [first, second])
+    assert out[0]["info"][1] == (
+        "Der Talon liegt offen: take 1=HK take 2=HD take 3=HC take 4=KaK take 5=KaD take 6=KaC"
+    )
+    assert out[1]["info"][1:] == [
+        "Der Talon liegt offen: take 1=HK take 3=HC take 4=KaK take 5=KaD take 6=KaC",
+        "Aus dem Blinden genommen: HD",
+    ]

@@ -62,6 +62,30 @@ def test_zweier_takes_one_of_three_pairs_einer_any_one_card() -> None:
     assert len(deal.legal_texts()) == 6
 
 
+def test_zweier_frei_takes_any_two_cards_one_after_the_other() -> None:
+    # TZ-A4's alternative, a room option: any 2 cards instead of one of the pairs
+    for game in ("zweier", "farbenzweier"):
+        deal = act(deal_of(talon=TALON, options={"zweier_frei": True}), f"bid {game}",
+                   "pass", "pass")  # fmt: skip
+        assert deal.phase == "talon" and deal.view(1)["talon_pick"] is True
+        assert deal.legal_texts() == [f"take {i}" for i in range(1, 7)]
+        act(deal, "take 2")  # HD
+        assert deal.phase == "talon" and deal.to_move == 0
+        assert deal.legal_texts() == ["take 1", "take 3", "take 4", "take 5", "take 6"]
+        assert refused(deal, "take 2") == "bad_talon_choice"  # taken already
+        assert deal.view(2)["talon_taken"] == ["HD"]
+        act(deal, "take 6")  # KaC
+        assert deal.phase == "discard" and deal.discards_left == 2
+        assert deal.taken == TAROCK.mask("HD KaC")
+        assert deal.rest == TAROCK.mask("HK HC KaK KaD")
+    # without the option, and in the other games with it, the choices stay as they were
+    deal = act(deal_of(talon=TALON), "bid zweier", "pass", "pass")
+    assert deal.legal_texts() == ["take 1", "take 2", "take 3"]
+    assert deal.view(0)["talon_pick"] is False
+    deal = act(deal_of(talon=TALON, options={"zweier_frei": True}), "bid dreier", "pass", "pass")
+    assert deal.legal_texts() == ["take 1", "take 2"]
+
+
 def test_a_talon_choice_beyond_the_game_is_refused() -> None:
     deal = act(deal_of(talon=TALON), "bid dreier", "pass", "pass")
     assert refused(deal, "take 3") == "bad_talon_choice"

@@ -75,6 +75,7 @@ def test_many_random_deals_keep_every_invariant_and_reach_every_game() -> None:
         {"skoty": True},
         {"trischaken_stichzwang": False},
         {"geklopft": True},
+        {"zweier_frei": True},
     ],
 )
 def test_random_deals_with_the_options(options: dict[str, object]) -> None:

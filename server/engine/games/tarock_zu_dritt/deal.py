@@ -22,7 +22,9 @@ Phases and their moves (canonical text in quotes):
     ``"bid sechserdreier"``.
 ``talon`` (Phase II)
     Dreier and Farbdreier: the talon is laid open, ``"take 1|2"`` (upper or lower half);
-    Zweier and Farbenzweier: ``"take 1|2|3"`` (one of three pairs); Einer and Farbeneiner:
+    Zweier and Farbenzweier: ``"take 1|2|3"`` (one of three pairs; with the option
+    ``zweier_frei``, TZ-A4's alternative, two single cards ``"take 1"`` … ``"take 6"``, one
+    action each); Einer and Farbeneiner:
     ``"take 1"`` … ``"take 6"`` (any one card, in talon order) (TZ-A4). The cards left go
     to the opponents' pile. Sechserdreier: the whole talon, unseen by the others, no
     choice. Solo and negative games: no talon (Solo: it counts for the opponents).
@@ -120,7 +122,7 @@ from server.engine.tarock.doubling import (
     word_not_played,
 )
 from server.engine.tarock.premiums import PAGAT
-from server.engine.tarock.talon import mask_of
+from server.engine.tarock.talon import TalonRule, mask_of
 from server.engine.tricks import TrickPlay, trick_json
 
 
@@ -141,6 +143,8 @@ class Phase(StrEnum):
 COUNTER = PointCounter(TAROCK)
 CARD_CODES = tuple(TAROCK.code(c) for c in range(len(TAROCK)))
 HONOURS = honours(TAROCK)
+#: One talon card at a time (the option ``zweier_frei``).
+ONE_CARD = TalonRule("any", 1)
 #: The items that may be doubled: the game (the first declarer's), the second declarer's
 #: game in a "bei" game, every premium that can be announced.
 ITEMS = ("game", "bei", *ANNOUNCEABLE)
@@ -235,6 +239,15 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
             (False, True),
             "Skoty-Trophy: nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln.",
             "Skoty-Trophy: a single Kontra only, no silent Säcke, no stacked Radln.",
+        ),
+        Option(
+            "zweier_frei",
+            False,
+            (False, True),
+            "Zweier und Farbenzweier: zwei beliebige Karten aus dem Talon, eine nach der "
+            "anderen, statt eines der drei Paare.",
+            "Zweier and Farbenzweier: any two talon cards, one after the other, instead "
+            "of one of the three pairs.",
         ),
         Option(
             "geklopft",
@@ -444,20 +457,39 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     # ------------------------------------------------------------------ talon
 
+    @property
+    def picking(self) -> bool:
+        """Whether the declarer takes his talon cards one by one (the option
+        ``zweier_frei``: a Zweier's two cards from anywhere in the talon, TZ-A4)."""
+        row = self.row
+        return (
+            row is not None
+            and bool(self.options["zweier_frei"])
+            and row.talon_rule.kind == "groups"
+            and row.talon_rule.size == 2
+        )
+
     def talon_choices(self) -> list[int]:
-        """The masks the declarer may take, in talon order (``"take 1"`` is the first)."""
+        """The masks the declarer may take, in talon order (``"take 1"`` is the first);
+        when :attr:`picking`, each single card (one of them at a time)."""
         assert self.row is not None
-        return self.row.talon_rule.choices(self.talon)
+        rule = ONE_CARD if self.picking else self.row.talon_rule
+        return rule.choices(self.talon)
 
     def _legal_in_talon(self) -> list[Move]:
-        return [TAKE + i for i in range(len(self.talon_choices()))]
+        taken = self.taken  # a card already picked is not offered again
+        return [TAKE + i for i, mask in enumerate(self.talon_choices()) if not mask & taken]
 
     def _apply_in_talon(self, seat: int, move: Move) -> None:
-        assert self.row is not None
-        self.taken = self.talon_choices()[move - TAKE]
+        row = self.row
+        assert row is not None
+        choice = self.talon_choices()[move - TAKE]
+        self.taken |= choice
+        self.hands[seat] |= choice
+        if self.picking and self.taken.bit_count() < row.talon_rule.size:
+            return  # the next card
         self.rest = mask_of(self.talon) & ~self.taken
-        self.hands[seat] |= self.taken
-        self._to_discard(self.row)
+        self._to_discard(row)
 
     def _explain_in_talon(self, seat: int, move: Move) -> IllegalActionError:
         if CODEC.is_verb(move, "take"):
@@ -714,6 +746,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             # "der Talon ist tabu" during the play: shown up to the first card, and after
             "talon": [TAROCK.code(c) for c in self.talon] if talon_shown else None,
             "talon_taken": TAROCK.codes(self.taken) if talon_shown else [],
+            "talon_pick": self._phase is Phase.TALON and self.picking,
             "discard_count": self.discards.bit_count(),
             "open_discards": TAROCK.codes(self.open_discards),
             "announced": [{"premium": c, "seat": s} for c, s in self.announced.items()],

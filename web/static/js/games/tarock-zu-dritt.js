@@ -105,13 +105,22 @@ export function seatBadges(view, seat, ctx) {
 }
 
 /**
- * The talon's choices for the contract: each `take N` with exactly its cards.
+ * The talon's choices for the contract: each `take N` with exactly its cards; while the
+ * declarer picks single cards (the room option "zwei beliebige Talonkarten"), each card
+ * not taken yet.
  * @param {any} view
  * @returns {{action: string, cards: string[]}[]}
  */
 function talonChoices(view) {
+  if (!Array.isArray(view.talon)) return [];
+  if (view.talon_pick) {
+    const taken = view.talon_taken || [];
+    return view.talon
+      .map((/** @type {string} */ card, /** @type {number} */ i) => ({ action: `take ${i + 1}`, cards: [card] }))
+      .filter((/** @type {{cards: string[]}} */ choice) => !taken.includes(choice.cards[0]));
+  }
   const size = /** @type {Record<string, number>} */ (TALON_GROUP)[view.contract];
-  if (!size || !Array.isArray(view.talon)) return [];
+  if (!size) return [];
   const choices = [];
   for (let start = 0; start + size <= view.talon.length; start += size) {
     choices.push({ action: `take ${start / size + 1}`, cards: view.talon.slice(start, start + size) });
@@ -143,6 +152,8 @@ export function infoLines(view, name, ctx) {
   if (Array.isArray(view.talon) && view.talon.length) {
     if (view.phase === "talon") {
       lines.push({ text: ctx.t(`info.${g}.talon_open`), choices: talonChoices(view) });
+      const picked = view.talon_pick ? view.talon_taken || [] : [];
+      if (picked.length) lines.push({ text: ctx.t("table.info.talon_taken"), cards: picked });
     } else {
       const taken = view.talon_taken || [];
       if (taken.length) lines.push({ text: ctx.t("table.info.talon_taken"), cards: taken });
