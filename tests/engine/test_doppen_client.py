@@ -45,3 +45,21 @@ def test_three_at_the_table_the_seats_settlement_stands() -> None:
     seats, view = final_view()
     [out] = client_module.run_module("doppen", seats, [view])
     assert out["settlement"] is None
+
+
+def test_the_announcement_round_asks_only_for_what_the_player_may_do() -> None:
+    record, views = client_module.views_of("doppen", "dreier-lower-kontra.json")
+    out = client_module.run_module("doppen", record["seats"], views)
+    parts = {"announce": "ansagen", "kontra": "Kontra geben", "re": "Re geben"}
+    asked = 0
+    for view, texts in zip(views, out, strict=True):
+        if view["phase"] != "announce" or not view["legal_actions"]:
+            continue
+        verbs = {a.split()[0] for a in view["legal_actions"]}
+        said = [text for verb, text in parts.items() if verb in verbs]
+        nothing = "gut (du kannst nichts ansagen und nichts kontrieren)"
+        expected = f"Du bist am Zug: {', '.join(said)} – oder gut" if said else nothing
+        expected = expected if said else f"Du bist am Zug: {nothing}"
+        assert texts["turn"] == expected
+        asked += 1
+    assert asked >= 3

@@ -29,9 +29,9 @@ PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
     ),
     "bird_announced": (
         "bird_announced",
-        "an announced Pagat (Uhu) may leave the hand before the last (second-last) trick "
+        "An announced Pagat (Uhu) may leave the hand before the last (second-last) trick "
         "only when nothing else is legal, and the Uhu must go to the second-last trick",
-        "ein angesagter Pagat (Uhu) darf vor dem letzten (vorletzten) Stich nur gespielt "
+        "Ein angesagter Pagat (Uhu) darf vor dem letzten (vorletzten) Stich nur gespielt "
         "werden, wenn nichts anderes erlaubt ist, und der Uhu muss in den vorletzten Stich",
     ),
     "covered": (

@@ -214,7 +214,13 @@ export function turnText(view, ctx) {
     if (n > 0) return t(n === 1 ? "turn.bayerisches-tarock.discard.one" : "turn.bayerisches-tarock.discard", { n });
   }
   if (view.phase === "trump") return t("turn.bayerisches-tarock.trump");
-  if (view.phase === "kontra") return t("turn.bayerisches-tarock.kontra");
+  if (view.phase === "kontra") {
+    // the word this player may say now (Kontra for an opponent, Re for the declarer …)
+    const call = (view.legal_actions || []).find((/** @type {string} */ a) => a !== "gut");
+    if (!call) return t("turn.bayerisches-tarock.kontra_gut");
+    const word = call.split(" ")[0];
+    return t("turn.bayerisches-tarock.kontra_word", { word: word[0].toUpperCase() + word.slice(1) });
+  }
   return null;
 }
 

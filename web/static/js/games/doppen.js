@@ -268,7 +268,15 @@ export function turnText(view, ctx) {
     if (n > 0 && trumps) return ctx.t("turn.doppen.discard_trumps", { n });
     if (n > 0) return ctx.t(n === 1 ? "turn.doppen.discard.one" : "turn.doppen.discard", { n });
   }
-  if (view.phase === "announce") return ctx.t("turn.doppen.announce");
+  if (view.phase === "announce") {
+    // only what this player may do: the declarer never gives Kontra on his own game
+    const verbs = new Set(legal.map((a) => a.split(" ")[0]));
+    const parts = ["announce", "kontra", "re"].filter((v) => verbs.has(v));
+    if (!parts.length) return ctx.t("turn.doppen.announce_gut");
+    return ctx.t("turn.doppen.announce_parts", {
+      parts: parts.map((v) => ctx.t(`turn.doppen.part.${v}`)).join(", "),
+    });
+  }
   return null;
 }
 
