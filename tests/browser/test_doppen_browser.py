@@ -392,6 +392,56 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_replay_with_a_face_down_card_steps_through_every_step(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
+) -> None:
+    """Step by step through a deal where an opponent laid his card face down: no step
+    throws, every step is told in words (no raw catalogue key), and at the cover the
+    spectator's face-down card is drawn as a card back while its owner's hand is open."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / "unterer-covered.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    actions = record["actions"]
+    cover = next(i for i, (_seat, a) in enumerate(actions) if a.startswith("cover ")) + 1
+    seat, action = actions[cover - 1]
+    card = action.split()[1]
+    total = len(actions)
+    counter = page.locator("#step-counter")
+    for step in range(1, total + 1):
+        page.locator("#step-next").click()
+        expect(page.locator("#viewer")).to_have_attribute("data-step", str(step))
+        said = page.locator("#step-text").inner_text()
+        assert said and not re.search(r"\b(archive|action|table)\.[a-z_]+", said), (step, said)
+        if step == cover:
+            owner = record["seats"][seat]
+            expect(page.locator("#step-text")).to_contain_text(owner)
+            assert said.startswith(owner), said
+            backs = page.locator("#replay-info .card-back")
+            expect(backs).to_have_count(1)
+            expect(backs).to_have_attribute(
+                "aria-label", text(catalogs, lang, "archive.replay.card_back")
+            )
+            hand = page.locator(f'.replay-seat[data-seat="{seat}"] .replay-hand .card')
+            assert card in hand.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+            verb = text(catalogs, lang, "archive.step.cover", player=owner, card="@")
+            before, after = verb.split("@")
+            assert said.startswith(before) and after in said, (verb, said)
+    expect(counter).to_contain_text(str(total))
+    expect(page.locator("#step-next")).to_be_disabled()
+    expect(page.locator("#replay-result")).to_be_visible()
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_room_form_offers_every_doppen_option(
     new_person: NewPerson, doppen_server: LiveServer, lang: str
 ) -> None:

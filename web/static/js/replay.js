@@ -14,7 +14,7 @@
  */
 
 import { ApiError, api } from "./api.js";
-import { cardSvg } from "./cards.js";
+import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
 import { has, money, t } from "./i18n.js";
@@ -70,18 +70,27 @@ function position(/** @type {number} */ seat, /** @type {number} */ n, /** @type
 }
 
 /**
- * One card face as an element (small on phones; CSS decides the size).
- * @param {string} code
+ * One card face as an element (small on phones; CSS decides the size). An empty code is a
+ * card nobody at the table could see (the spectator's view hides it, as a card laid face
+ * down): its back is shown, as the table shows it.
+ * @param {string | null | undefined} code
  * @param {string} pack
  * @returns {HTMLElement}
  */
 export function cardNode(code, pack) {
   const node = el("div", "card");
+  node.setAttribute("role", "img");
+  if (!code) {
+    node.classList.add("card-back");
+    node.innerHTML = cardBackSvg(); // drawn by cards.js, no user text
+    node.setAttribute("title", t("archive.replay.card_back"));
+    node.setAttribute("aria-label", t("archive.replay.card_back"));
+    return node;
+  }
   // The SVG strings are built by cards.js from card codes only, never from user text.
   node.innerHTML = cardSvg(code, pack);
   node.dataset.card = code;
   node.setAttribute("title", nameOf(code, pack));
-  node.setAttribute("role", "img");
   node.setAttribute("aria-label", nameOf(code, pack));
   return node;
 }
