@@ -131,6 +131,12 @@ def format_money(cents: int, lang: str) -> str:
     return f"€{euros:,}.{rest:02d}"
 
 
+def format_amount(cents: int, lang: str) -> str:
+    """Cents as a plain amount in euros for a form field: ``0,10`` (German), ``0.10``."""
+    euros, rest = divmod(cents, 100)
+    return f"{euros}{',' if lang == 'de' else '.'}{rest:02d}"
+
+
 def _text_or(catalogs: Catalogs, lang: str, key: str, fallback: str) -> str:
     """The catalogue text of ``key`` if there is one, else ``fallback`` (no warning)."""
     return catalogs.messages.get(lang, {}).get(key, fallback)
@@ -302,6 +308,7 @@ async def new_room_page(request: Request, user: OptionalUser) -> Response:
         return login_first(request)
     games = [g.model_dump() for g in await rooms_api.games() if g.implemented]
     chosen = request.query_params.get("game")
+    lang = page_language(request, user)
     return render(
         request,
         "room_new.html",
@@ -311,6 +318,8 @@ async def new_room_page(request: Request, user: OptionalUser) -> Response:
             "games_json": script_json(games),
             "timer_choices": (10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600),
             "pause_choices": (5, 10, 15, 20, 30, 45, 60, 90, 120),
+            "stake_default": format_amount(rooms.DEFAULT_STAKE_CENTS, lang),
+            "stake_default_money": format_money(rooms.DEFAULT_STAKE_CENTS, lang),
         },
         user=user,
     )

@@ -89,6 +89,61 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
     assert listed.locator("li").count() == 10  # nine rules and the pause
 
 
+def test_the_stake_is_typed_with_a_comma_or_a_point(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    """The stake field takes "0,20" as 20 cents (not "020"), says the amount next to it,
+    refuses what it cannot read plainly, and shows its default the German way."""
+    base = module_server.base_url
+    anna = new_person()
+    errors: list[str] = []
+    anna.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(anna, base, "Anna")
+    anna.goto(base + "/rooms/new?game=dreierles")
+    stake = anna.get_by_label("Einsatz pro Punkt (Euro)")
+    echo = anna.locator("#stake-echo")
+    expect(stake).to_have_value("0,10")
+    expect(echo).to_have_text("= 0,10 € pro Punkt")
+    assert stake.get_attribute("inputmode") == "decimal"
+
+    stake.fill("")
+    stake.press_sequentially("0,205")
+    expect(echo).to_contain_text("höchstens zwei Nachkommastellen")
+    expect(stake).to_have_attribute("aria-invalid", "true")
+    anna.get_by_label("Name des Raums").fill("Komma")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna.locator("form .form-error[role=alert]")).to_contain_text("0,20 oder 0.20")
+    expect(anna).to_have_url(re.compile(r"/rooms/new"))
+    stake.fill("150")
+    expect(echo).to_have_text("Höchstens 100,00 € pro Punkt.")
+
+    stake.fill("")
+    stake.press_sequentially("0,20")
+    expect(stake).to_have_value("0,20")
+    expect(echo).to_have_text("= 0,20 € pro Punkt")
+    expect(stake).to_have_attribute("aria-invalid", "false")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(anna.url.rsplit("/", 1)[-1])
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["stake_cents"] == 20
+    expect(anna.locator("body")).to_contain_text("0,20 € pro Punkt")
+
+    # A point is just as good, and the English page shows its default with one.
+    anna.goto(base + "/rooms/new?game=dreierles&lang=en")
+    stake = anna.get_by_label("Stake per point (euros)")
+    expect(stake).to_have_value("0.10")
+    expect(anna.locator("#stake-echo")).to_have_text("= €0.10 per point")
+    stake.fill("0.25")
+    expect(anna.locator("#stake-echo")).to_have_text("= €0.25 per point")
+    anna.get_by_label("Room name").fill("Point")
+    anna.get_by_role("button", name="Create room").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(anna.url.rsplit("/", 1)[-1])
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["stake_cents"] == 25
+    anna.goto(base + "/rooms/new?lang=de")
+    assert errors == []
+
+
 def test_end_by_agreement_and_a_revanche_accepted_by_all(
     module_server: LiveServer, new_person: NewPerson
 ) -> None:

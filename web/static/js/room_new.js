@@ -7,8 +7,8 @@
  */
 
 import { api, ApiError } from "./api.js";
-import { el, onSubmit, pageData } from "./forms.js";
-import { has, lang, t } from "./i18n.js";
+import { STAKE_PATTERN, el, onSubmit, pageData, parseStake } from "./forms.js";
+import { has, lang, money, t } from "./i18n.js";
 
 /**
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
@@ -26,6 +26,10 @@ const gameSelect = /** @type {HTMLSelectElement} */ (document.getElementById("ro
 const fields = /** @type {HTMLElement} */ (document.getElementById("option-fields"));
 const rounds = /** @type {HTMLInputElement} */ (document.getElementById("room-rounds"));
 const ruleFields = /** @type {HTMLElement} */ (document.getElementById("rule-fields"));
+const stakeField = /** @type {HTMLInputElement} */ (document.getElementById("room-stake"));
+const stakeEcho = /** @type {HTMLElement} */ (document.getElementById("stake-echo"));
+/** The highest stake per point, in cents (the server's limit). */
+const MAX_STAKE_CENTS = 10_000;
 
 /**
  * The label of an option, or of one of its values, where the catalogue has one.
@@ -157,14 +161,39 @@ function chosenOptions(kind = "option") {
   return options;
 }
 
+/**
+ * The stake field read as cents, or the text that says what is wrong with it.
+ * @returns {{cents: number, problem: null} | {cents: null, problem: string}}
+ */
+function readStake() {
+  const cents = parseStake(stakeField.value);
+  if (cents === null) return { cents: null, problem: t("new.bad_stake") };
+  if (cents > MAX_STAKE_CENTS) {
+    return { cents: null, problem: t("new.stake_too_high", { stake: money(MAX_STAKE_CENTS) }) };
+  }
+  return { cents, problem: null };
+}
+
+/** Under the stake field, the amount as it will count ("= 0,20 € pro Punkt") or why not. */
+function showStake() {
+  const { cents, problem } = readStake();
+  stakeEcho.textContent = problem ?? t("new.stake_echo", { stake: money(cents) });
+  stakeEcho.classList.toggle("form-error", problem !== null);
+  stakeField.setAttribute("aria-invalid", String(problem !== null));
+}
+
+stakeField.pattern = STAKE_PATTERN;
+stakeField.addEventListener("input", showStake);
+showStake();
 gameSelect.addEventListener("change", showGame);
 showGame();
 
 onSubmit(form, async (values) => {
-  const stake = Number(String(values.stake).replace(",", "."));
   const roundCount = Number(values.rounds);
-  if (!Number.isFinite(stake) || values.stake === "") {
-    throw new ApiError("bad_stake", t("new.bad_stake"), 0);
+  const { problem } = readStake();
+  if (problem !== null) {
+    stakeField.focus();
+    throw new ApiError("bad_stake", problem, 0);
   }
   if (!Number.isInteger(roundCount) || values.rounds === "") {
     throw new ApiError("bad_rounds", t("new.bad_rounds"), 0);
@@ -175,7 +204,7 @@ onSubmit(form, async (values) => {
     options: chosenOptions(),
     match_options: chosenOptions("matchOption"),
     next_deal_pause_seconds: Number(values.pause || 0),
-    stake_cents: Math.round(stake * 100),
+    stake: values.stake,
     rounds: roundCount,
     timer_seconds: values.timer ? Number(values.timer) : null,
     allow_spectators: form.allow_spectators.checked,
