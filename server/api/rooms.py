@@ -228,6 +228,8 @@ class InvitePreview(BaseModel):
     game: str
     game_title: str
     options: list[PreviewOption]
+    match_options: dict[str, OptionValue]
+    next_deal_pause_seconds: int
     stake_cents: int
     rounds: int
     timer_seconds: int | None
@@ -551,6 +553,8 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
             )
             for name, value in room.options.items()
         ],
+        match_options=out.match_options,
+        next_deal_pause_seconds=room.next_deal_pause_seconds,
         stake_cents=room.stake_cents,
         rounds=room.rounds,
         timer_seconds=room.timer_seconds,

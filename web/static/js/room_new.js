@@ -2,7 +2,8 @@
  * Creating a room: the game's house-rule options are built from the registry data the page
  * embeds (the same as GET /api/games), one control per option with its explanation and its
  * default preselected; switching the game rebuilds them. The evening's rules (the game
- * description's `rules`) are listed with a control where a match option sets the rule.
+ * description's `rules`) are listed with a control where an option sets the rule (that
+ * option then stands with its rule only), and a rule's text follows its control.
  * Submitting posts /api/rooms and goes to the new room.
  */
 
@@ -69,7 +70,7 @@ function optionField(game, option, kind = "option") {
     wrap.append(control, title, help);
   } else if (option.choices.length) {
     control = document.createElement("select");
-    for (const choice of option.choices) {
+    for (const choice of ordered(option.choices)) {
       const old = `opt.${game.name}.${option.name}.${choice}`;
       const item = el("option", undefined, label(`${key}.${choice}`, label(old, String(choice))));
       item.setAttribute("value", String(choice));
@@ -92,20 +93,61 @@ function optionField(game, option, kind = "option") {
 }
 
 /**
- * The evening's rules of `game`, each with the control of the match option that sets it;
- * match options no rule names come last.
+ * Choices in the order a person reads them: numbers from the smallest up (the game may
+ * list its default first), other values as the game lists them.
+ * @param {(string|number|boolean)[]} choices
+ */
+function ordered(choices) {
+  if (!choices.every((choice) => typeof choice === "number")) return choices;
+  return [...choices].sort((a, b) => Number(a) - Number(b));
+}
+
+/**
+ * The options of `game` that a rule of its evening names: they stand with their rule,
+ * not among the house rules.
+ * @param {Game} game
+ */
+function ruledOptions(game) {
+  return new Set((game.rules || []).map((rule) => rule.option).filter(Boolean));
+}
+
+/**
+ * The text of a rule for the value its control has: the catalogue's wording for that
+ * value (`<rule key>.<value>`, such as `….false` for a rule switched off) where there is
+ * one, else the rule's own text.
+ * @param {string} key
+ * @param {HTMLInputElement | HTMLSelectElement | null} control
+ */
+function ruleText(key, control) {
+  if (!control) return t(key);
+  const value = control instanceof HTMLInputElement && control.type === "checkbox" ? String(control.checked) : control.value;
+  return has(`${key}.${value}`) ? t(`${key}.${value}`) : t(key);
+}
+
+/**
+ * The evening's rules of `game`, each with the control of the option that sets it (a
+ * house rule of the deal or an option of the evening); its text follows the control.
+ * Match options no rule names come last.
  * @param {Game} game
  */
 function ruleItems(game) {
   const evening = game.match_options || [];
   const used = new Set();
   const items = (game.rules || []).map((rule) => {
-    const item = el("li", undefined, t(rule.key));
+    const item = el("li");
     item.dataset.rule = rule.key;
-    const option = evening.find((o) => o.name === rule.option);
+    const text = el("span", "rule-text", t(rule.key));
+    item.append(text);
+    const own = game.options.find((o) => o.name === rule.option);
+    const option = own || evening.find((o) => o.name === rule.option);
     if (option) {
       used.add(option.name);
-      item.append(optionField(game, option, "matchOption"));
+      const field = optionField(game, option, own ? "option" : "matchOption");
+      item.append(field);
+      const control = /** @type {HTMLInputElement | HTMLSelectElement} */ (field.querySelector("input, select"));
+      const update = () => (text.textContent = ruleText(rule.key, control));
+      control.addEventListener("change", update);
+      update();
     }
     return item;
   });
@@ -122,10 +164,12 @@ function ruleItems(game) {
 function showGame() {
   const game = currentGame();
   if (!game) return;
-  fields.replaceChildren(...game.options.map((option) => optionField(game, option)));
+  const ruled = ruledOptions(game);
+  const own = game.options.filter((option) => !ruled.has(option.name));
+  fields.replaceChildren(...own.map((option) => optionField(game, option)));
   ruleFields.replaceChildren(...ruleItems(game));
   document.getElementById("room-rules").hidden = ruleFields.children.length === 0;
-  document.getElementById("room-options").hidden = game.options.length === 0;
+  document.getElementById("room-options").hidden = own.length === 0;
   const summary = document.getElementById("game-summary");
   if (summary) {
     const own = game.summary && has(game.summary) ? t(game.summary) : null;
