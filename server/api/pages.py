@@ -275,8 +275,6 @@ class GameCard:
     pack: str
     implemented: bool
     summary: str
-    #: The English summary under the German one on German pages (empty on English pages).
-    summary_en: str
 
     @classmethod
     def from_info(cls, info: GameInfo, _: Gettext, lang: str) -> GameCard:
@@ -291,8 +289,14 @@ class GameCard:
             pack=_(f"pack.{info.pack}"),
             implemented=info.implemented,
             summary=info.summary_de if lang == "de" else info.summary_en,
-            summary_en=info.summary_en if lang == "de" else "",
         )
+
+
+def title_list(_: Gettext, titles: list[str]) -> str:
+    """Titles as a sentence names them: "A", "A und B", "A, B und C"."""
+    if len(titles) < 2:
+        return "".join(titles)
+    return ", ".join(titles[:-1]) + " " + _("game.and") + " " + titles[-1]
 
 
 def _timer_text(_: Gettext, seconds: int | None) -> str:
@@ -346,6 +350,7 @@ async def start_page(request: Request, db: Db, user: OptionalUser) -> Response:
             "games": games,
             "playable": [g for g in games if g.implemented],
             "coming": [g for g in games if not g.implemented],
+            "playable_titles": title_list(_, [g.title for g in games if g.implemented]),
             "rooms": my_rooms,
         },
         user=user,
