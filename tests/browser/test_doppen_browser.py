@@ -218,6 +218,9 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     page.screenshot(path=artifacts / "archive-doppen-replay.png", full_page=True)
     page.goto(f"{base}/archive/stats")
     expect(page.locator("main")).to_contain_text("Unterer")
+    # Doppen owes no solos and none was played: no rows for them
+    figures = page.locator("#stats-players dt").all_inner_texts()
+    assert "Spiele" in figures and "Soli" not in figures and "Pflichtsoli" not in figures
     page.screenshot(path=artifacts / "archive-doppen-stats.png", full_page=True)
 
 
