@@ -445,6 +445,47 @@ def test_a_replay_with_a_face_down_card_steps_through_every_step(
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_card_taken_from_the_talon_is_named_not_coded(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
+) -> None:
+    """An Einer takes one talon card ("take Kr10"): the replay tells it with the card's
+    name, and on a page of the game (its description embedded, as the table's) the
+    action's label names the card too (the table's button title)."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / "einer-one-card.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    index, (seat, action) = next(
+        (i, a) for i, a in enumerate(record["actions"]) if a[1].startswith("take ")
+    )
+    code = action.split()[1]
+    name = {"de": "Kreuz 10", "en": "10 of Clubs"}[lang]
+    for _ in range(index + 1):
+        page.keyboard.press("ArrowRight")
+    said = page.locator("#step-text")
+    expect(said).to_contain_text(f"{record['seats'][seat]}: {text(catalogs, lang, 'action.take')}")
+    expect(said).to_contain_text(name)
+    expect(said).not_to_contain_text(code)
+
+    room = page.request.post(f"{base}/api/rooms", data={"name": "R", "game": "doppen"}).json()
+    page.goto(f"{base}/rooms/{room['id']}?lang={lang}")
+    label = page.evaluate(
+        """async (action) => (await import("/static/js/game-info.js")).actionLabel(action)""",
+        action,
+    )
+    assert label == f"{text(catalogs, lang, 'action.take')} {name}"
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_room_form_offers_every_doppen_option(
     new_person: NewPerson, doppen_server: LiveServer, lang: str
 ) -> None:
