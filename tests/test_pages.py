@@ -114,11 +114,11 @@ def test_invite_page(person: Person) -> None:
     visitor = person(None)
     html = page(visitor, path)
     for text in ("Stammtisch Nord", "Wirtin lädt dich ein", "Dreierles", "0,25 € pro Punkt",
-                 "30 Sekunden", "genaue Drittel", "Zählweise: ganze Punkte", "3 von 4 Plätzen frei",
+                 "30 Sekunden", "genaue Drittel", "Ganze Punkte (Rest", "3 von 4 Plätzen frei",
                  'id="invite-guest-form"', f'href="/?next=/r/{token_of(room)}"'):  # fmt: skip
         assert text in html, text
     english = page(visitor, path, lang="en")
-    for text in ("Wirtin invites you", "€0.25 per point", "exact thirds", "Counting: whole"):
+    for text in ("Wirtin invites you", "€0.25 per point", "exact thirds", "Whole points"):
         assert text in english, text
     logged_in = page(person("Gast"), path)
     assert 'data-role="player"' in logged_in and "Mitspielen" in logged_in
@@ -295,7 +295,8 @@ def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) ->
     keys = [key for key, _text in items]
     assert keys == [rule.key for rule in GAMES["doppelkopf"].rules] + ["pause"]
     text = {key: " ".join(re.sub(r"<[^>]+>", " ", body).split()) for key, body in items}
-    assert text["rule.doppelkopf.pflichtsolo"].startswith("Pflichtsolo: ein gewonnenes Lustsolo")
+    # switched off, the rule is worded as off, not stated as if it applied
+    assert text["rule.doppelkopf.pflichtsolo"].startswith("Kein Pflichtsolo: ein gewonnenes")
     assert text["rule.doppelkopf.pflichtsolo"].endswith("Pflichtsolo: nein")
     assert text["rule.doppelkopf.solo_replay"].endswith("Verlorenes Solo wiederholen: ja")
     assert text["rule.doppelkopf.countdown"].endswith("Startpunkte: 20")
@@ -314,5 +315,62 @@ def test_new_room_page_has_the_rules_and_the_pause(person: Person) -> None:
     html = page(person("Wirt"), "/rooms/new")
     assert 'id="rule-fields"' in html and "Regeln des Abends" in html
     assert '<select id="room-pause" name="pause">' in html
-    assert '<option value="0">bis alle »Weiter« getippt haben</option>' in html
+    assert '<option value="0">bis alle »Weiter« tippen</option>' in html
     assert '<option value="120">120 Sekunden</option>' in html
+
+
+def visible_text(html: str) -> str:
+    """The page's text as a person reads it (tags and the embedded JSON left out)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_rule_set_by_a_house_rule_stands_once_and_follows_its_value(
+    person: Person, lang: str
+) -> None:
+    """Doppen's face-down signal is a house rule that a rule of the evening names: the room
+    page and the invite page list it once, with its label (no option name), worded as off
+    when it is off; the invite page also shows the evening's values (the Pagatkasse base)
+    and the pause."""
+    host = person("Wirtin")
+    room = create_room(
+        host,
+        game="doppen",
+        options={"table_signal": False},
+        match_options={"kasse_base_cents": 200},
+    )
+    words = {
+        "de": ("Verdeckt hingelegt wird nicht", "Verdeckt hinlegen: nein",
+               "Grundbetrag der Pagatkasse: 2,00 €", "Pause zwischen zwei Spielen",
+               "Der zweite Gegenspieler darf"),
+        "en": ("No face-down signal", "Face-down signal: no", "€2.00",
+               "Pause between two deals", "The second opponent may put"),
+    }[lang]  # fmt: skip
+    off, value, kasse, pause, on = words
+    for path, who in ((f"/rooms/{room['id']}", host), (room["invite_url"], person(None))):
+        shown = visible_text(page(who, path, lang=lang))
+        assert "table_signal" not in shown and "kasse_base_cents" not in shown, path
+        assert shown.count(off) == 1 and shown.count(value) == 1, (path, shown)
+        assert on not in shown, path
+        assert kasse in shown and pause in shown, (path, shown)
+        assert ("Hausregeln" if lang == "de" else "House rules") not in shown, path
+    preview = person(None).get(f"/api/invite/{token_of(room)}").json()
+    assert preview["match_options"] == {"kasse_base_cents": 200}
+    assert preview["next_deal_pause_seconds"] == 0
+    # Switched on, the rule says what it allows.
+    other = create_room(host, name="Zweiter", game="doppen")
+    shown = visible_text(page(host, f"/rooms/{other['id']}", lang=lang))
+    assert on in shown and off not in shown
+
+
+def test_the_house_rules_left_are_labelled_from_the_catalogue(person: Person) -> None:
+    """An option without an older label text is named by its catalogue label, and its
+    explanation does not repeat the label."""
+    host = person("Wirtin")
+    room = create_room(host, game="tarock-zu-dritt", options={"stille_saecke": True})
+    for lang, label in (("de", "Stille Säcke: ja"), ("en", "Silent Säcke: yes")):
+        shown = visible_text(page(host, f"/rooms/{room['id']}", lang=lang))
+        assert label in shown and "stille_saecke" not in shown, shown
+        assert label.split(":")[0] + ": " + label.split(":")[0] not in shown
+        assert "Sack" in shown

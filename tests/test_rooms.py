@@ -179,6 +179,45 @@ def test_create_room_refusals(guest: Guest, anonymous: httpx.Client) -> None:
     assert host.get("/api/rooms").json() == {"rooms": []}
 
 
+#: The stake as typed in the form (euros) and the cents it stands for.
+STAKES_READ = [("0,20", 20), ("0.20", 20), ("0,2", 20), ("0.2", 20), ("5", 500), (",50", 50),
+               (" 1,50 € ", 150), ("0", 0), ("100", 10_000), ("100,00", 10_000)]  # fmt: skip
+#: Stakes that are not plainly an amount: refused, never guessed.
+STAKES_REFUSED = ["", " ", "abc", "0,205", "1.000", "1,000", "0,2,0", "0.2.0", "-1", "+1", "1e2",
+                  "020,", "1.", "€", "0,1x", "1 000", "100,01", "1000", "٣"]  # fmt: skip
+
+
+def test_the_stake_is_read_from_euros_with_a_comma_or_a_point(guest: Guest) -> None:
+    host = guest("Wirt")
+    for typed, cents in STAKES_READ:
+        assert create(host, "dreierles", stake=typed)["stake_cents"] == cents, typed
+
+
+def test_a_stake_that_is_not_plainly_an_amount_is_refused(guest: Guest) -> None:
+    """Nothing is guessed: "0,205" or "1.000" (a thousands point?) is refused with a code
+    and a message in both languages that says how to write it, and no room is made."""
+    host = guest("Wirt")
+    for typed in STAKES_REFUSED:
+        bad = error(
+            host.post("/api/rooms", json={"name": "R", "game": "dreierles", "stake": typed}),
+            422, "bad_stake",
+        )  # fmt: skip
+        assert "0,20" in bad["message_de"] or "100 €" in bad["message_de"], bad
+        assert "0.20" in bad["message"] or "100 euros" in bad["message"], bad
+    assert host.get("/api/rooms").json() == {"rooms": []}
+
+
+def test_the_stake_is_given_once(guest: Guest) -> None:
+    host = guest("Wirt")
+    body = {"name": "R", "game": "dreierles", "stake": "0,20", "stake_cents": 20}
+    error(host.post("/api/rooms", json=body), 422, "bad_stake")
+    wrong_type = error(
+        host.post("/api/rooms", json={"name": "R", "game": "dreierles", "stake": 0.2}),
+        422, "invalid_request",
+    )  # fmt: skip
+    assert "stake" in wrong_type["message"]
+
+
 # --------------------------------------------------------------------------- invites
 
 

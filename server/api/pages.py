@@ -131,6 +131,12 @@ def format_money(cents: int, lang: str) -> str:
     return f"€{euros:,}.{rest:02d}"
 
 
+def format_amount(cents: int, lang: str) -> str:
+    """Cents as a plain amount in euros for a form field: ``0,10`` (German), ``0.10``."""
+    euros, rest = divmod(cents, 100)
+    return f"{euros}{',' if lang == 'de' else '.'}{rest:02d}"
+
+
 def _text_or(catalogs: Catalogs, lang: str, key: str, fallback: str) -> str:
     """The catalogue text of ``key`` if there is one, else ``fallback`` (no warning)."""
     return catalogs.messages.get(lang, {}).get(key, fallback)
@@ -146,23 +152,77 @@ class OptionRow:
     help: str
 
 
+def _described_options(game: str) -> dict[str, dict[str, Any]]:
+    """The options of ``game`` as its description gives them (per room and of the match):
+    name → ``{"label", "help", "help_de", "help_en", …}``, ``label`` and ``help`` being
+    catalogue keys."""
+    info = describe(game)
+    return {o["name"]: o for o in [*info.get("options", []), *info.get("match_options", [])]}
+
+
+def _option_label(catalogs: Catalogs, lang: str, game: str, name: str, option: Any) -> str:
+    """An option's name in ``lang``: its catalogue label, an older ``opt.<game>.<name>``
+    text, or the bare name."""
+    fallback = _text_or(catalogs, lang, f"opt.{game}.{name}", name)
+    key = option.get("label") if option else None
+    return _text_or(catalogs, lang, key, fallback) if key else fallback
+
+
+def _option_value(
+    catalogs: Catalogs, lang: str, game: str, name: str, option: Any, value: OptionValue
+) -> str:
+    """An option's value in ``lang``: yes or no, or the value's catalogue text
+    (``<label>.<value>``, else ``opt.<game>.<name>.<value>``), else the value itself."""
+    if isinstance(value, bool):
+        return catalogs.gettext(lang, "opt.yes" if value else "opt.no")
+    fallback = _text_or(catalogs, lang, f"opt.{game}.{name}.{value}", str(value))
+    key = option.get("label") if option else None
+    return _text_or(catalogs, lang, f"{key}.{value}", fallback) if key else fallback
+
+
+def _value_token(value: OptionValue) -> str:
+    """How a value ends a catalogue key: ``true``, ``false``, or the value as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def ruled_options(game: str) -> set[str]:
+    """The options that a rule of ``game``'s evening names: the rule list shows them with
+    their value, so the list of house rules leaves them out."""
+    return {rule.option for rule in GAMES[game].rules if rule.option is not None}
+
+
 def option_rows(
-    catalogs: Catalogs, lang: str, game: str, values: Mapping[str, OptionValue]
+    catalogs: Catalogs,
+    lang: str,
+    game: str,
+    values: Mapping[str, OptionValue],
+    leave_out: set[str] | frozenset[str] = frozenset(),
 ) -> list[OptionRow]:
-    """The rows of a room's options in ``lang``: labels and value names come from the
-    catalogue (``opt.<game>.<name>`` and ``opt.<game>.<name>.<value>``) where it has them,
-    the explanations from the game's registry entry."""
-    helps = {o.name: o for o in rooms.per_room_options(game)}
+    """The rows of a room's options in ``lang`` (but those in ``leave_out``): labels, value
+    names and explanations come from the catalogue keys the game's description gives
+    (``label``, ``<label>.<value>``, ``help``) where the catalogue has them, else from the
+    older ``opt.<game>.<name>`` texts and the registry's explanations."""
+    described = _described_options(game)
     rows = []
     for name, value in values.items():
-        key = f"opt.{game}.{name}"
-        if isinstance(value, bool):
-            shown = catalogs.gettext(lang, "opt.yes" if value else "opt.no")
-        else:
-            shown = _text_or(catalogs, lang, f"{key}.{value}", str(value))
-        option = helps.get(name)
-        help_text = "" if option is None else option.help_de if lang == "de" else option.help_en
-        rows.append(OptionRow(name, _text_or(catalogs, lang, key, name), shown, help_text))
+        if name in leave_out:
+            continue
+        option = described.get(name)
+        help_text = ""
+        if option is not None:
+            fallback = option.get("help_de" if lang == "de" else "help_en") or ""
+            key = option.get("help")
+            help_text = _text_or(catalogs, lang, key, fallback) if key else fallback
+        rows.append(
+            OptionRow(
+                name,
+                _option_label(catalogs, lang, game, name, option),
+                _option_value(catalogs, lang, game, name, option, value),
+                help_text,
+            )
+        )
     return rows
 
 
@@ -182,24 +242,21 @@ def rule_rows(
     catalogs: Catalogs, lang: str, game: str, values: Mapping[str, OptionValue]
 ) -> list[RuleRow]:
     """Every rule of ``game``'s evening (its registry entry's ``rules``) in ``lang`` with
-    the value ``values`` (the room's options and match options together) gives it."""
+    the value ``values`` (the room's options and match options together) gives it. Where
+    the catalogue words the rule for that value (``<rule key>.<value>``: ``….false`` for
+    a rule switched off) that text stands instead of the rule's own, so that a rule the
+    room does without is not stated as if it applied."""
+    described = _described_options(game)
     rows = []
     for rule in GAMES[game].rules:
         label = value = ""
+        text = catalogs.gettext(lang, rule.key)
         if rule.option is not None and rule.option in values:
             raw = values[rule.option]
-            key = f"option.{game}.{rule.option}"
-            label = _text_or(
-                catalogs,
-                lang,
-                key,
-                _text_or(catalogs, lang, f"opt.{game}.{rule.option}", rule.option),
-            )
-            if isinstance(raw, bool):
-                value = catalogs.gettext(lang, "opt.yes" if raw else "opt.no")
-            else:
-                value = _text_or(catalogs, lang, f"{key}.{raw}", str(raw))
-        text = catalogs.gettext(lang, rule.key)
+            option = described.get(rule.option)
+            label = _option_label(catalogs, lang, game, rule.option, option)
+            value = _option_value(catalogs, lang, game, rule.option, option, raw)
+            text = _text_or(catalogs, lang, f"{rule.key}.{_value_token(raw)}", text)
         rows.append(RuleRow(rule.key, text, rule.option or "", label, value))
     return rows
 
@@ -218,8 +275,6 @@ class GameCard:
     pack: str
     implemented: bool
     summary: str
-    #: The English summary under the German one on German pages (empty on English pages).
-    summary_en: str
 
     @classmethod
     def from_info(cls, info: GameInfo, _: Gettext, lang: str) -> GameCard:
@@ -234,8 +289,14 @@ class GameCard:
             pack=_(f"pack.{info.pack}"),
             implemented=info.implemented,
             summary=info.summary_de if lang == "de" else info.summary_en,
-            summary_en=info.summary_en if lang == "de" else "",
         )
+
+
+def title_list(_: Gettext, titles: list[str]) -> str:
+    """Titles as a sentence names them: "A", "A und B", "A, B und C"."""
+    if len(titles) < 2:
+        return "".join(titles)
+    return ", ".join(titles[:-1]) + " " + _("game.and") + " " + titles[-1]
 
 
 def _timer_text(_: Gettext, seconds: int | None) -> str:
@@ -289,6 +350,7 @@ async def start_page(request: Request, db: Db, user: OptionalUser) -> Response:
             "games": games,
             "playable": [g for g in games if g.implemented],
             "coming": [g for g in games if not g.implemented],
+            "playable_titles": title_list(_, [g.title for g in games if g.implemented]),
             "rooms": my_rooms,
         },
         user=user,
@@ -302,6 +364,7 @@ async def new_room_page(request: Request, user: OptionalUser) -> Response:
         return login_first(request)
     games = [g.model_dump() for g in await rooms_api.games() if g.implemented]
     chosen = request.query_params.get("game")
+    lang = page_language(request, user)
     return render(
         request,
         "room_new.html",
@@ -311,6 +374,8 @@ async def new_room_page(request: Request, user: OptionalUser) -> Response:
             "games_json": script_json(games),
             "timer_choices": (10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600),
             "pause_choices": (5, 10, 15, 20, 30, 45, 60, 90, 120),
+            "stake_default": format_amount(rooms.DEFAULT_STAKE_CENTS, lang),
+            "stake_default_money": format_money(rooms.DEFAULT_STAKE_CENTS, lang),
         },
         user=user,
     )
@@ -333,7 +398,13 @@ async def invite_page(token: str, request: Request, db: Db, user: OptionalUser) 
             "token": token,
             "room_id": room.id,
             "preview": preview,
-            "options": option_rows(catalogs, lang, preview.game, values),
+            "options": option_rows(
+                catalogs, lang, preview.game, values, ruled_options(preview.game)
+            ),
+            "rules": rule_rows(catalogs, lang, preview.game, {**values, **preview.match_options}),
+            "pause_text": _pause_text(
+                partial(catalogs.gettext, lang), preview.next_deal_pause_seconds
+            ),
             "invite_json": script_json(
                 {
                     "token": token,
@@ -372,7 +443,9 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
         {
             "room": room,
             "invite_link": base + room.invite_url,
-            "options": option_rows(catalogs, lang, room.game, room.options),
+            "options": option_rows(
+                catalogs, lang, room.game, room.options, ruled_options(room.game)
+            ),
             "rules": rule_rows(catalogs, lang, room.game, {**room.options, **room.match_options}),
             "pause_text": _pause_text(
                 partial(catalogs.gettext, lang), room.next_deal_pause_seconds

@@ -125,6 +125,9 @@ class CreateRoomRequest(BaseModel):
     game: str = Field(max_length=40)
     options: dict[OptionText, StrictBool | StrictInt | OptionText] = Field(default_factory=dict)
     stake_cents: StrictInt = rooms.DEFAULT_STAKE_CENTS
+    #: The stake as the form's field has it, in euros: ``"0,20"`` or ``"0.20"`` (see
+    #: :func:`parse_stake`); given instead of ``stake_cents``.
+    stake: Annotated[StrictStr, StringConstraints(max_length=32)] | None = None
     rounds: StrictInt | None = None
     allow_spectators: StrictBool = False
     timer_seconds: StrictInt | None = None
@@ -225,6 +228,8 @@ class InvitePreview(BaseModel):
     game: str
     game_title: str
     options: list[PreviewOption]
+    match_options: dict[str, OptionValue]
+    next_deal_pause_seconds: int
     stake_cents: int
     rounds: int
     timer_seconds: int | None
@@ -403,6 +408,43 @@ async def _room_by_invite(db: Db, token: str) -> Room:
     return room
 
 
+#: A stake in euros as people type it: digits, then a comma or a point and one
+#: or two digits ("0,20", "0.2", "5", ",50"), optionally with the euro sign.
+_STAKE = re.compile(r"\s*€?\s*([0-9]{0,6})(?:[.,]([0-9]{1,2}))?\s*€?\s*")
+
+
+def parse_stake(text: str) -> int:
+    """The stake ``text`` (euros, as typed in the form) in cents; ``"0,20"`` and ``"0.20"``
+    are both 20. Anything else is refused (422 ``bad_stake``) rather than guessed: a third
+    decimal ("0,205", also "1.000", where the point may be a thousands separator), two
+    separators, a sign, letters, more than 100 €.
+
+    >>> [parse_stake(t) for t in ("0,20", "0.20", "0,2", "5", ",5", "100", " 1,50 € ")]
+    [20, 20, 20, 500, 50, 10000, 150]
+    """
+    found = _STAKE.fullmatch(text)
+    if found is None or not (found.group(1) or found.group(2)):
+        raise ApiError(
+            422,
+            "bad_stake",
+            f"The stake {text.strip()!r} is not an amount in euros with at most two decimals,"
+            " like 0.20 or 0,20.",
+            f"Der Einsatz {text.strip()!r} ist kein Betrag in Euro mit höchstens zwei"
+            " Nachkommastellen wie 0,20 oder 0.20.",
+        )
+    euros, decimals = found.group(1) or "0", found.group(2) or "0"
+    cents = int(euros) * 100 + int(decimals.ljust(2, "0"))
+    if cents > rooms.MAX_STAKE_CENTS:
+        most = rooms.MAX_STAKE_CENTS // 100
+        raise ApiError(
+            422,
+            "bad_stake",
+            f"The stake is at most {most} euros per point.",
+            f"Der Einsatz beträgt höchstens {most} € pro Punkt.",
+        )
+    return cents
+
+
 # --------------------------------------------------------------------------- routes
 
 
@@ -433,14 +475,26 @@ async def game(name: Annotated[str, Path(max_length=40)]) -> GameOut:
 
 @router.post("/rooms", response_model=RoomOut, status_code=201)
 async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> RoomOut:
-    """Create a room; the creator hosts it and takes the first seat."""
+    """Create a room; the creator hosts it and takes the first seat. The stake is given
+    in cents (``stake_cents``) or as the form's text in euros (``stake``), not both."""
+    stake_cents = body.stake_cents
+    if body.stake is not None:
+        if "stake_cents" in body.model_fields_set:
+            raise ApiError(
+                422,
+                "bad_stake",
+                "Give the stake either in cents (stake_cents) or in euros (stake), not both.",
+                "Den Einsatz entweder in Cent (stake_cents) oder in Euro (stake) angeben,"
+                " nicht beides.",
+            )
+        stake_cents = parse_stake(body.stake)
     room = await rooms.create_room(
         db,
         user,
         name=body.name,
         game=body.game,
         options=body.options,
-        stake_cents=body.stake_cents,
+        stake_cents=stake_cents,
         rounds=body.rounds,
         allow_spectators=body.allow_spectators,
         timer_seconds=body.timer_seconds,
@@ -499,6 +553,8 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
             )
             for name, value in room.options.items()
         ],
+        match_options=out.match_options,
+        next_deal_pause_seconds=room.next_deal_pause_seconds,
         stake_cents=room.stake_cents,
         rounds=room.rounds,
         timer_seconds=room.timer_seconds,

@@ -17,6 +17,7 @@ from typing import Any
 from playwright.sync_api import FilePayload, Page, expect
 
 from tests.browser.conftest import NewPerson, off_the_loop
+from tests.browser.table_driver import register_by_api
 from tests.support import LiveServer
 from tests.table_client import COOKIE
 from tests.test_archive_pages import ROOM_NAME, first_deal_id, play_one_deal
@@ -186,3 +187,42 @@ def test_a_finished_deal_is_opened_and_stepped_through(
     page.locator("#record-file").set_input_files(json_file("notes.json", b"{not json"))
     expect(error).to_have_text("notes.json ist keine JSON-Datei.")
     assert errors == []
+
+
+def test_the_statistics_show_solos_only_where_the_data_has_them(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    """The rows for solos and Pflichtsoli stand only when somebody of the circle has one:
+    a figure the server leaves out (null) or that is 0 for everyone is no row."""
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Statistikerin")
+    page.goto(f"{base}/archive/stats")
+    expect(page.locator("#stats-status")).to_be_hidden()
+    rows = page.evaluate(
+        """async () => {
+            const src = document.querySelector('script[src*="stats.js"]').getAttribute("src");
+            const stats = await import(src);
+            const player = (name, solos, pflichtsoli) => ({
+                user_id: 1, name, deals: 3, points: 0, points_per_deal: 0,
+                average_card_points: null, declarer_games: {}, solos, pflichtsoli });
+            const rows = (players) => {
+                const shown = stats.figuresShown(players);
+                return players.map((p) => [...stats.playerCard(p, "", [], shown)
+                    .querySelectorAll("dt")].map((dt) => dt.textContent));
+            };
+            return {
+                none: rows([player("A", 0, null), player("B", 0, null)]),
+                zero: rows([player("A", 0, 0), player("B", 0, 0)]),
+                solo: rows([player("A", 2, 0), player("B", 0, 0)]),
+                owed: rows([player("A", 2, 1), player("B", 0, 0)]),
+            };
+        }"""
+    )
+    for case in ("none", "zero"):
+        for figures in rows[case]:
+            assert "Spiele" in figures and "Soli" not in figures and "Pflichtsoli" not in figures
+    for figures in rows["solo"]:
+        assert "Soli" in figures and "Pflichtsoli" not in figures
+    for figures in rows["owed"]:  # every card has the rows, 0 included
+        assert "Soli" in figures and "Pflichtsoli" in figures

@@ -218,6 +218,9 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     page.screenshot(path=artifacts / "archive-doppen-replay.png", full_page=True)
     page.goto(f"{base}/archive/stats")
     expect(page.locator("main")).to_contain_text("Unterer")
+    # Doppen owes no solos and none was played: no rows for them
+    figures = page.locator("#stats-players dt").all_inner_texts()
+    assert "Spiele" in figures and "Soli" not in figures and "Pflichtsoli" not in figures
     page.screenshot(path=artifacts / "archive-doppen-stats.png", full_page=True)
 
 
@@ -388,6 +391,97 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
         expected = re.sub(r"-(?=\d)", "\u2212", expected)  # the client's minus sign
         assert any(expected in s for s in shown_lines), (expected, shown_lines)
     assert not [s for s in shown_lines if s.startswith(("{", "result."))]
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_replay_with_a_face_down_card_steps_through_every_step(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
+) -> None:
+    """Step by step through a deal where an opponent laid his card face down: no step
+    throws, every step is told in words (no raw catalogue key), and at the cover the
+    spectator's face-down card is drawn as a card back while its owner's hand is open."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / "unterer-covered.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    actions = record["actions"]
+    cover = next(i for i, (_seat, a) in enumerate(actions) if a.startswith("cover ")) + 1
+    seat, action = actions[cover - 1]
+    card = action.split()[1]
+    total = len(actions)
+    counter = page.locator("#step-counter")
+    for step in range(1, total + 1):
+        page.locator("#step-next").click()
+        expect(page.locator("#viewer")).to_have_attribute("data-step", str(step))
+        said = page.locator("#step-text").inner_text()
+        assert said and not re.search(r"\b(archive|action|table)\.[a-z_]+", said), (step, said)
+        if step == cover:
+            owner = record["seats"][seat]
+            expect(page.locator("#step-text")).to_contain_text(owner)
+            assert said.startswith(owner), said
+            backs = page.locator("#replay-info .card-back")
+            expect(backs).to_have_count(1)
+            expect(backs).to_have_attribute(
+                "aria-label", text(catalogs, lang, "archive.replay.card_back")
+            )
+            hand = page.locator(f'.replay-seat[data-seat="{seat}"] .replay-hand .card')
+            assert card in hand.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+            verb = text(catalogs, lang, "archive.step.cover", player=owner, card="@")
+            before, after = verb.split("@")
+            assert said.startswith(before) and after in said, (verb, said)
+    expect(counter).to_contain_text(str(total))
+    expect(page.locator("#step-next")).to_be_disabled()
+    expect(page.locator("#replay-result")).to_be_visible()
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_card_taken_from_the_talon_is_named_not_coded(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
+) -> None:
+    """An Einer takes one talon card ("take Kr10"): the replay tells it with the card's
+    name, and on a page of the game (its description embedded, as the table's) the
+    action's label names the card too (the table's button title)."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    record = json.loads((GOLDEN / "einer-one-card.json").read_text(encoding="utf-8"))
+    page = new_person(lang=lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(page, base, "Anne")
+    page.goto(f"{base}/archive/replay?lang={lang}")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.locator("#record-file").set_input_files(path)
+    expect(page.locator("#viewer")).to_be_visible()
+    index, (seat, action) = next(
+        (i, a) for i, a in enumerate(record["actions"]) if a[1].startswith("take ")
+    )
+    code = action.split()[1]
+    name = {"de": "Kreuz 10", "en": "10 of Clubs"}[lang]
+    for _ in range(index + 1):
+        page.keyboard.press("ArrowRight")
+    said = page.locator("#step-text")
+    expect(said).to_contain_text(f"{record['seats'][seat]}: {text(catalogs, lang, 'action.take')}")
+    expect(said).to_contain_text(name)
+    expect(said).not_to_contain_text(code)
+
+    room = page.request.post(f"{base}/api/rooms", data={"name": "R", "game": "doppen"}).json()
+    page.goto(f"{base}/rooms/{room['id']}?lang={lang}")
+    label = page.evaluate(
+        """async (action) => (await import("/static/js/game-info.js")).actionLabel(action)""",
+        action,
+    )
+    assert label == f"{text(catalogs, lang, 'action.take')} {name}"
     assert errors == []
 
 

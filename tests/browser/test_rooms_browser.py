@@ -67,7 +67,14 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
     replay = rules.get_by_label("Verlorenes Solo wiederholen")
     expect(pflicht).to_be_checked()  # the rules text's default
     expect(replay).to_be_checked()
-    pflicht.uncheck()
+    pflicht_text = rules.locator('li[data-rule="rule.doppelkopf.pflichtsolo"] .rule-text')
+    expect(pflicht_text).to_have_text(
+        "Pflichtsolo: ein gewonnenes Lustsolo müssen alle anderen auch spielen."
+    )
+    pflicht.uncheck()  # the rule's text follows its switch
+    expect(pflicht_text).to_have_text(
+        "Kein Pflichtsolo: ein gewonnenes Lustsolo verpflichtet die anderen zu nichts."
+    )
     anna.get_by_label("Pause zwischen zwei Spielen").select_option(label="30 Sekunden")
     anna.get_by_label("Name des Raums").fill("Doko am Freitag")
     anna.get_by_role("button", name="Raum anlegen").click()
@@ -75,7 +82,7 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
 
     listed = anna.locator("#rules")
     pflicht_rule = listed.locator('li[data-rule="rule.doppelkopf.pflichtsolo"]')
-    expect(pflicht_rule).to_contain_text("ein gewonnenes Lustsolo müssen alle anderen")
+    expect(pflicht_rule).to_contain_text("Kein Pflichtsolo: ein gewonnenes Lustsolo verpflichtet")
     expect(pflicht_rule.locator(".rule-value")).to_have_text("Pflichtsolo: nein")
     replay_rule = listed.locator('li[data-rule="rule.doppelkopf.solo_replay"]')
     expect(replay_rule.locator(".rule-value")).to_have_text("Verlorenes Solo wiederholen: ja")
@@ -87,6 +94,103 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
     )
     in_viewport(anna, 'li[data-rule="rule.doppelkopf.pflichtsolo"]')
     assert listed.locator("li").count() == 10  # nine rules and the pause
+
+
+def test_the_stake_is_typed_with_a_comma_or_a_point(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    """The stake field takes "0,20" as 20 cents (not "020"), says the amount next to it,
+    refuses what it cannot read plainly, and shows its default the German way."""
+    base = module_server.base_url
+    anna = new_person()
+    errors: list[str] = []
+    anna.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(anna, base, "Anna")
+    anna.goto(base + "/rooms/new?game=dreierles")
+    stake = anna.get_by_label("Einsatz pro Punkt (Euro)")
+    echo = anna.locator("#stake-echo")
+    expect(stake).to_have_value("0,10")
+    expect(echo).to_have_text("= 0,10 € pro Punkt")
+    assert stake.get_attribute("inputmode") == "decimal"
+
+    stake.fill("")
+    stake.press_sequentially("0,205")
+    expect(echo).to_contain_text("höchstens zwei Nachkommastellen")
+    expect(stake).to_have_attribute("aria-invalid", "true")
+    anna.get_by_label("Name des Raums").fill("Komma")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna.locator("form .form-error[role=alert]")).to_contain_text("0,20 oder 0.20")
+    expect(anna).to_have_url(re.compile(r"/rooms/new"))
+    stake.fill("150")
+    expect(echo).to_have_text("Höchstens 100,00 € pro Punkt.")
+
+    stake.fill("")
+    stake.press_sequentially("0,20")
+    expect(stake).to_have_value("0,20")
+    expect(echo).to_have_text("= 0,20 € pro Punkt")
+    expect(stake).to_have_attribute("aria-invalid", "false")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(anna.url.rsplit("/", 1)[-1])
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["stake_cents"] == 20
+    expect(anna.locator("body")).to_contain_text("0,20 € pro Punkt")
+
+    # A point is just as good, and the English page shows its default with one.
+    anna.goto(base + "/rooms/new?game=dreierles&lang=en")
+    stake = anna.get_by_label("Stake per point (euros)")
+    expect(stake).to_have_value("0.10")
+    expect(anna.locator("#stake-echo")).to_have_text("= €0.10 per point")
+    stake.fill("0.25")
+    expect(anna.locator("#stake-echo")).to_have_text("= €0.25 per point")
+    anna.get_by_label("Room name").fill("Point")
+    anna.get_by_role("button", name="Create room").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(anna.url.rsplit("/", 1)[-1])
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["stake_cents"] == 25
+    anna.goto(base + "/rooms/new?lang=de")
+    assert errors == []
+
+
+def test_a_house_rule_named_by_a_rule_stands_with_its_rule_on_the_form(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    """Doppen's face-down signal is switched where its rule stands (not a second time among
+    the house rules, which are left out when nothing else is in them); the rule's text
+    follows the switch, and the room lists the rule once, worded as off."""
+    base = module_server.base_url
+    anna = new_person()
+    errors: list[str] = []
+    anna.on("pageerror", lambda error: errors.append(str(error)))
+    register_by_api(anna, base, "Anna")
+    anna.goto(base + "/rooms/new?game=doppen")
+    expect(anna.locator("#room-options")).to_be_hidden()
+    rule = anna.locator('#rule-fields li[data-rule="rule.doppen.table_signal"]')
+    signal = rule.get_by_label("Verdeckt hinlegen", exact=True)
+    expect(signal).to_be_checked()
+    expect(anna.locator("#opt-table_signal")).to_have_count(1)
+    text = rule.locator(".rule-text")
+    expect(text).to_have_text(
+        "Der zweite Gegenspieler darf seine stechende Karte verdeckt hinlegen."
+    )
+    signal.uncheck()
+    expect(text).to_contain_text("Verdeckt hingelegt wird nicht")
+    anna.get_by_label("Name des Raums").fill("Doppen ohne Signal")
+    anna.get_by_role("button", name="Raum anlegen").click()
+    expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(anna.url.rsplit("/", 1)[-1])
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["options"] == {"table_signal": False}
+    listed = anna.locator('#rules li[data-rule="rule.doppen.table_signal"]')
+    expect(listed).to_contain_text("Verdeckt hingelegt wird nicht")
+    expect(listed.locator(".rule-value")).to_have_text("Verdeckt hinlegen: nein")
+    expect(anna.locator("body")).not_to_contain_text("table_signal")
+
+    # Numbers to choose from are in order, whatever the game lists first.
+    anna.goto(base + "/rooms/new?game=bayerisches-tarock")
+    einsatz = anna.locator("#mopt-haferl_einsatz option")
+    values = [int(v) for v in einsatz.evaluate_all("nodes => nodes.map(n => n.value)")]
+    assert values == sorted(values) and len(values) > 2
+    expect(anna.locator("#mopt-haferl_einsatz")).to_have_value("10")  # the default kept
+    assert errors == []
 
 
 def test_end_by_agreement_and_a_revanche_accepted_by_all(

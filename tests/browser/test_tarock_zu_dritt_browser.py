@@ -233,7 +233,7 @@ def test_the_room_form_offers_every_house_rule_and_the_packets_are_chosen_at_the
     helps = {
         "Stille Säcke": "Sack und Doppelsack zählen auch unangesagt (je 1).",
         "Trischaken mit Stichzwang": "ohne: nur Farb- und Tarockzwang",
-        "Skoty-Trophy": "nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln",
+        "Skoty-Trophy": "Nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln",
         "Paketwahl (geklopft)": "die Vorhand wählt ihr Paket zuerst",
         "Schlussradl": "Schlussradl zur ersten Vorhand oder zum Gstieß.",
     }

@@ -116,3 +116,24 @@ export function pageData(id) {
   const node = document.getElementById(id);
   return node ? JSON.parse(node.textContent || "null") : null;
 }
+
+/**
+ * A stake in euros as people type it, with a comma or a point: digits, then
+ * one or two decimals ("0,20", "0.2", "5", ",50"), optionally with the euro sign. The
+ * server reads the same (server/api/rooms.py, parse_stake).
+ */
+export const STAKE_PATTERN = "\\s*€?\\s*[0-9]{0,6}(?:[.,][0-9]{1,2})?\\s*€?\\s*";
+const STAKE = new RegExp(`^\\s*€?\\s*([0-9]{0,6})(?:[.,]([0-9]{1,2}))?\\s*€?\\s*$`);
+
+/**
+ * The cents of a stake typed in euros, or null when it is not plainly an amount: "0,20"
+ * and "0.20" are both 20; "0,205", "1.000" (a thousands point?), "1,2,3", "-1" and
+ * letters are refused rather than guessed.
+ * @param {string} text
+ * @returns {number | null}
+ */
+export function parseStake(text) {
+  const found = STAKE.exec(String(text));
+  if (!found || !(found[1] || found[2])) return null;
+  return Number(found[1] || "0") * 100 + Number((found[2] || "0").padEnd(2, "0"));
+}

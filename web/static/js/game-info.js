@@ -50,7 +50,8 @@
  */
 
 import { api } from "./api.js";
-import { has, t } from "./i18n.js";
+import { cardName } from "./cards.js";
+import { has, lang, t } from "./i18n.js";
 
 /**
  * @typedef {object} GameInfo the game description (spec: registry.describe)
@@ -141,18 +142,50 @@ export function contractLabel(game, contract) {
   return has(key) ? t(key) : contract;
 }
 
+/** The page's game's pack, read once from its embedded description ("" for none). */
+let ownPack = /** @type {string | null} */ (null);
+
+function pagePack() {
+  if (ownPack === null) ownPack = (typeof document !== "undefined" && embeddedInfo()?.pack) || "";
+  return ownPack;
+}
+
+/**
+ * A card's name in the page's language when `code` is a card of `pack` (the first copy of
+ * a pack with two), else null.
+ * @param {string} code
+ * @param {string} pack
+ * @returns {string | null}
+ */
+function cardNamed(code, pack) {
+  for (const candidate of code.includes(".") ? [code] : [code, `${code}.1`]) {
+    try {
+      return cardName(candidate, lang, /** @type {any} */ (pack));
+    } catch {
+      // not a card of this pack
+    }
+  }
+  return null;
+}
+
 /**
  * The button label of a non-card action: "bid zweier" → `action.bid_zweier`; an action
- * without a label of its own whose verb has one (a card taken from the talon, "take
- * Kr10") reads as the verb's label and its argument; else the canonical text.
+ * without a label of its own whose verb has one reads as the verb's label and its
+ * argument, a card named as such ("take HB" → "Mitnehmen Herz Bube", a card taken from
+ * the talon; the pack is `pack`, else the page's game's); else the canonical text.
  * @param {string} action
+ * @param {string} [pack] the game's card pack
  * @returns {string}
  */
-export function actionLabel(action) {
+export function actionLabel(action, pack = undefined) {
   const key = "action." + action.replace(/\s+/g, "_");
   if (has(key)) return t(key);
   const [verb, ...rest] = action.split(/\s+/);
-  if (rest.length && has("action." + verb)) return `${t("action." + verb)} ${rest.join(" ")}`;
+  if (rest.length && has("action." + verb)) {
+    const cards = pack || pagePack();
+    const card = rest.length === 1 && cards ? cardNamed(rest[0], cards) : null;
+    return `${t("action." + verb)} ${card ?? rest.join(" ")}`;
+  }
   return action;
 }
 
@@ -196,7 +229,7 @@ export function makeGame(info, module) {
       t,
       has,
       contract: (contract) => contractLabel(name, contract),
-      action: actionLabel,
+      action: (action) => actionLabel(action, info.pack),
     },
     seatLabel: (seat) => (labels[seat] ? t(labels[seat]) : ""),
   };

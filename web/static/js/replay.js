@@ -14,7 +14,7 @@
  */
 
 import { ApiError, api } from "./api.js";
-import { cardSvg } from "./cards.js";
+import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
 import { has, money, t } from "./i18n.js";
@@ -58,7 +58,7 @@ export function stepText(replay, step, pack) {
     const card = nameOf(arg, pack);
     return t(`archive.step.${verb}`, { player, card });
   }
-  return t("archive.step.call", { player, action: actionLabel(step.action) });
+  return t("archive.step.call", { player, action: actionLabel(step.action, pack) });
 }
 
 /** Where a seat sits around the board: seat 0 at the bottom, then around the table. */
@@ -70,18 +70,27 @@ function position(/** @type {number} */ seat, /** @type {number} */ n, /** @type
 }
 
 /**
- * One card face as an element (small on phones; CSS decides the size).
- * @param {string} code
+ * One card face as an element (small on phones; CSS decides the size). An empty code is a
+ * card nobody at the table could see (the spectator's view hides it, as a card laid face
+ * down): its back is shown, as the table shows it.
+ * @param {string | null | undefined} code
  * @param {string} pack
  * @returns {HTMLElement}
  */
 export function cardNode(code, pack) {
   const node = el("div", "card");
+  node.setAttribute("role", "img");
+  if (!code) {
+    node.classList.add("card-back");
+    node.innerHTML = cardBackSvg(); // drawn by cards.js, no user text
+    node.setAttribute("title", t("archive.replay.card_back"));
+    node.setAttribute("aria-label", t("archive.replay.card_back"));
+    return node;
+  }
   // The SVG strings are built by cards.js from card codes only, never from user text.
   node.innerHTML = cardSvg(code, pack);
   node.dataset.card = code;
   node.setAttribute("title", nameOf(code, pack));
-  node.setAttribute("role", "img");
   node.setAttribute("aria-label", nameOf(code, pack));
   return node;
 }
@@ -323,7 +332,7 @@ export async function mountReplay(root, replay, options = {}) {
     const calls = steps
       .slice(1, index + 1)
       .filter((/** @type {any} */ s) => isCall(game, s.action))
-      .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action)}`);
+      .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action, pack)}`);
     if (calls.length) line(t("archive.replay.calls", { calls: calls.join(", ") }));
     // The talon is shown below from the replay itself (the spectator's view hides it).
     for (const info of infoLines(game, view, name)) {

@@ -2,13 +2,14 @@
  * Creating a room: the game's house-rule options are built from the registry data the page
  * embeds (the same as GET /api/games), one control per option with its explanation and its
  * default preselected; switching the game rebuilds them. The evening's rules (the game
- * description's `rules`) are listed with a control where a match option sets the rule.
+ * description's `rules`) are listed with a control where an option sets the rule (that
+ * option then stands with its rule only), and a rule's text follows its control.
  * Submitting posts /api/rooms and goes to the new room.
  */
 
 import { api, ApiError } from "./api.js";
-import { el, onSubmit, pageData } from "./forms.js";
-import { has, lang, t } from "./i18n.js";
+import { STAKE_PATTERN, el, onSubmit, pageData, parseStake } from "./forms.js";
+import { has, lang, money, t } from "./i18n.js";
 
 /**
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
@@ -26,6 +27,10 @@ const gameSelect = /** @type {HTMLSelectElement} */ (document.getElementById("ro
 const fields = /** @type {HTMLElement} */ (document.getElementById("option-fields"));
 const rounds = /** @type {HTMLInputElement} */ (document.getElementById("room-rounds"));
 const ruleFields = /** @type {HTMLElement} */ (document.getElementById("rule-fields"));
+const stakeField = /** @type {HTMLInputElement} */ (document.getElementById("room-stake"));
+const stakeEcho = /** @type {HTMLElement} */ (document.getElementById("stake-echo"));
+/** The highest stake per point, in cents (the server's limit). */
+const MAX_STAKE_CENTS = 10_000;
 
 /**
  * The label of an option, or of one of its values, where the catalogue has one.
@@ -65,7 +70,7 @@ function optionField(game, option, kind = "option") {
     wrap.append(control, title, help);
   } else if (option.choices.length) {
     control = document.createElement("select");
-    for (const choice of option.choices) {
+    for (const choice of ordered(option.choices)) {
       const old = `opt.${game.name}.${option.name}.${choice}`;
       const item = el("option", undefined, label(`${key}.${choice}`, label(old, String(choice))));
       item.setAttribute("value", String(choice));
@@ -88,20 +93,61 @@ function optionField(game, option, kind = "option") {
 }
 
 /**
- * The evening's rules of `game`, each with the control of the match option that sets it;
- * match options no rule names come last.
+ * Choices in the order a person reads them: numbers from the smallest up (the game may
+ * list its default first), other values as the game lists them.
+ * @param {(string|number|boolean)[]} choices
+ */
+function ordered(choices) {
+  if (!choices.every((choice) => typeof choice === "number")) return choices;
+  return [...choices].sort((a, b) => Number(a) - Number(b));
+}
+
+/**
+ * The options of `game` that a rule of its evening names: they stand with their rule,
+ * not among the house rules.
+ * @param {Game} game
+ */
+function ruledOptions(game) {
+  return new Set((game.rules || []).map((rule) => rule.option).filter(Boolean));
+}
+
+/**
+ * The text of a rule for the value its control has: the catalogue's wording for that
+ * value (`<rule key>.<value>`, such as `….false` for a rule switched off) where there is
+ * one, else the rule's own text.
+ * @param {string} key
+ * @param {HTMLInputElement | HTMLSelectElement | null} control
+ */
+function ruleText(key, control) {
+  if (!control) return t(key);
+  const value = control instanceof HTMLInputElement && control.type === "checkbox" ? String(control.checked) : control.value;
+  return has(`${key}.${value}`) ? t(`${key}.${value}`) : t(key);
+}
+
+/**
+ * The evening's rules of `game`, each with the control of the option that sets it (a
+ * house rule of the deal or an option of the evening); its text follows the control.
+ * Match options no rule names come last.
  * @param {Game} game
  */
 function ruleItems(game) {
   const evening = game.match_options || [];
   const used = new Set();
   const items = (game.rules || []).map((rule) => {
-    const item = el("li", undefined, t(rule.key));
+    const item = el("li");
     item.dataset.rule = rule.key;
-    const option = evening.find((o) => o.name === rule.option);
+    const text = el("span", "rule-text", t(rule.key));
+    item.append(text);
+    const own = game.options.find((o) => o.name === rule.option);
+    const option = own || evening.find((o) => o.name === rule.option);
     if (option) {
       used.add(option.name);
-      item.append(optionField(game, option, "matchOption"));
+      const field = optionField(game, option, own ? "option" : "matchOption");
+      item.append(field);
+      const control = /** @type {HTMLInputElement | HTMLSelectElement} */ (field.querySelector("input, select"));
+      const update = () => (text.textContent = ruleText(rule.key, control));
+      control.addEventListener("change", update);
+      update();
     }
     return item;
   });
@@ -118,10 +164,12 @@ function ruleItems(game) {
 function showGame() {
   const game = currentGame();
   if (!game) return;
-  fields.replaceChildren(...game.options.map((option) => optionField(game, option)));
+  const ruled = ruledOptions(game);
+  const own = game.options.filter((option) => !ruled.has(option.name));
+  fields.replaceChildren(...own.map((option) => optionField(game, option)));
   ruleFields.replaceChildren(...ruleItems(game));
   document.getElementById("room-rules").hidden = ruleFields.children.length === 0;
-  document.getElementById("room-options").hidden = game.options.length === 0;
+  document.getElementById("room-options").hidden = own.length === 0;
   const summary = document.getElementById("game-summary");
   if (summary) {
     const own = game.summary && has(game.summary) ? t(game.summary) : null;
@@ -157,14 +205,39 @@ function chosenOptions(kind = "option") {
   return options;
 }
 
+/**
+ * The stake field read as cents, or the text that says what is wrong with it.
+ * @returns {{cents: number, problem: null} | {cents: null, problem: string}}
+ */
+function readStake() {
+  const cents = parseStake(stakeField.value);
+  if (cents === null) return { cents: null, problem: t("new.bad_stake") };
+  if (cents > MAX_STAKE_CENTS) {
+    return { cents: null, problem: t("new.stake_too_high", { stake: money(MAX_STAKE_CENTS) }) };
+  }
+  return { cents, problem: null };
+}
+
+/** Under the stake field, the amount as it will count ("= 0,20 € pro Punkt") or why not. */
+function showStake() {
+  const { cents, problem } = readStake();
+  stakeEcho.textContent = problem ?? t("new.stake_echo", { stake: money(cents) });
+  stakeEcho.classList.toggle("form-error", problem !== null);
+  stakeField.setAttribute("aria-invalid", String(problem !== null));
+}
+
+stakeField.pattern = STAKE_PATTERN;
+stakeField.addEventListener("input", showStake);
+showStake();
 gameSelect.addEventListener("change", showGame);
 showGame();
 
 onSubmit(form, async (values) => {
-  const stake = Number(String(values.stake).replace(",", "."));
   const roundCount = Number(values.rounds);
-  if (!Number.isFinite(stake) || values.stake === "") {
-    throw new ApiError("bad_stake", t("new.bad_stake"), 0);
+  const { problem } = readStake();
+  if (problem !== null) {
+    stakeField.focus();
+    throw new ApiError("bad_stake", problem, 0);
   }
   if (!Number.isInteger(roundCount) || values.rounds === "") {
     throw new ApiError("bad_rounds", t("new.bad_rounds"), 0);
@@ -175,7 +248,7 @@ onSubmit(form, async (values) => {
     options: chosenOptions(),
     match_options: chosenOptions("matchOption"),
     next_deal_pause_seconds: Number(values.pause || 0),
-    stake_cents: Math.round(stake * 100),
+    stake: values.stake,
     rounds: roundCount,
     timer_seconds: values.timer ? Number(values.timer) : null,
     allow_spectators: form.allow_spectators.checked,

@@ -3,6 +3,10 @@
  * games by contract and how many were won, the average card points, solos and
  * Pflichtsoli, the points won in all and per deal; then head-to-head: who was ahead of
  * whom at the end of the matches both played. From GET /api/history/stats.
+ *
+ * Solos and Pflichtsoli are figures of some games only: a row is shown only when the
+ * data has it for somebody of the circle (not null, not 0 for everyone), so a game
+ * without solos or owed solos shows no such rows.
  */
 
 import { ApiError, api } from "./api.js";
@@ -35,14 +39,35 @@ export function contractName(game, contract, games = []) {
   return known ? contractLabel(known, contract) : contract;
 }
 
+/** The figures that only some games have, each with its catalogue label. */
+const OPTIONAL_FIGURES = [
+  ["solos", "archive.stats.solos"],
+  ["pflichtsoli", "archive.stats.pflichtsoli"],
+];
+
+/**
+ * Which of the optional figures (solos, Pflichtsoli) the circle's data has: a figure the
+ * server leaves out (null) or that is 0 for everyone says nothing about these games.
+ * @param {any[]} players
+ * @returns {Set<string>}
+ */
+export function figuresShown(players) {
+  return new Set(
+    OPTIONAL_FIGURES.map(([name]) => name).filter((name) =>
+      players.some((player) => typeof player[name] === "number" && player[name] !== 0),
+    ),
+  );
+}
+
 /**
  * One player's statistics as a card with a definition list.
  * @param {any} player
  * @param {string} game the game filter ("" for all games: contracts are shown bare)
  * @param {string[]} [games] every game of the filter (to name contracts without one)
+ * @param {Set<string>} [figures] the optional figures to show (see `figuresShown`)
  * @returns {HTMLElement}
  */
-export function playerCard(player, game, games = []) {
+export function playerCard(player, game, games = [], figures = figuresShown([player])) {
   const card = el("section", "panel stats-card");
   card.dataset.user = String(player.user_id);
   card.append(el("h2", "", player.name));
@@ -56,10 +81,8 @@ export function playerCard(player, game, games = []) {
   row(t("archive.stats.points"), signed(player.points));
   row(t("archive.stats.points_per_deal"), decimal(player.points_per_deal));
   row(t("archive.stats.card_points"), decimal(player.average_card_points));
-  row(t("archive.stats.solos"), String(player.solos));
-  // only for games that owe solos (the server sends null otherwise)
-  if (player.pflichtsoli !== null && player.pflichtsoli !== undefined) {
-    row(t("archive.stats.pflichtsoli"), String(player.pflichtsoli));
+  for (const [name, label] of OPTIONAL_FIGURES) {
+    if (figures.has(name)) row(t(label), String(player[name] ?? 0));
   }
   card.append(list);
   const declared = Object.entries(player.declarer_games || {});
@@ -103,7 +126,8 @@ async function start() {
     const players = data.players || [];
     status.textContent = players.length ? "" : t("archive.stats.none");
     status.hidden = Boolean(players.length);
-    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game, games)));
+    const figures = figuresShown(players);
+    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game, games, figures)));
     /** @type {Map<number, string>} */
     const names = new Map(players.map((/** @type {any} */ p) => [p.user_id, p.name]));
     const pairs = data.head_to_head || [];
