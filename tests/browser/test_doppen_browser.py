@@ -394,16 +394,12 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
     assert errors == []
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-def test_a_replay_with_a_face_down_card_steps_through_every_step(
-    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
-) -> None:
-    """Step by step through a deal where an opponent laid his card face down: no step
-    throws, every step is told in words (no raw catalogue key), and at the cover the
-    spectator's face-down card is drawn as a card back while its owner's hand is open."""
-    base = doppen_server.base_url
-    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
-    record = json.loads((GOLDEN / "unterer-covered.json").read_text(encoding="utf-8"))
+def open_in_replay(
+    new_person: NewPerson, base: str, golden: str, tmp_path: Path, lang: str
+) -> tuple[Any, dict[str, Any], list[str]]:
+    """A new person (Anne) with the golden record ``golden`` open in the replay page: the
+    page, the record and the list the page's errors go to."""
+    record = json.loads((GOLDEN / golden).read_text(encoding="utf-8"))
     page = new_person(lang=lang)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -413,6 +409,19 @@ def test_a_replay_with_a_face_down_card_steps_through_every_step(
     path.write_text(json.dumps(record), encoding="utf-8")
     page.locator("#record-file").set_input_files(path)
     expect(page.locator("#viewer")).to_be_visible()
+    return page, record, errors
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_replay_with_a_face_down_card_steps_through_every_step(
+    new_person: NewPerson, doppen_server: LiveServer, tmp_path: Path, lang: str
+) -> None:
+    """Step by step through a deal where an opponent laid his card face down: no step
+    throws, every step is told in words (no raw catalogue key), and at the cover the
+    spectator's face-down card is drawn as a card back while its owner's hand is open."""
+    base = doppen_server.base_url
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    page, record, errors = open_in_replay(new_person, base, "unterer-covered.json", tmp_path, lang)
     actions = record["actions"]
     cover = next(i for i, (_seat, a) in enumerate(actions) if a.startswith("cover ")) + 1
     seat, action = actions[cover - 1]
@@ -453,16 +462,7 @@ def test_a_card_taken_from_the_talon_is_named_not_coded(
     action's label names the card too (the table's button title)."""
     base = doppen_server.base_url
     catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
-    record = json.loads((GOLDEN / "einer-one-card.json").read_text(encoding="utf-8"))
-    page = new_person(lang=lang)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    register_by_api(page, base, "Anne")
-    page.goto(f"{base}/archive/replay?lang={lang}")
-    path = tmp_path / "deal.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
-    page.locator("#record-file").set_input_files(path)
-    expect(page.locator("#viewer")).to_be_visible()
+    page, record, errors = open_in_replay(new_person, base, "einer-one-card.json", tmp_path, lang)
     index, (seat, action) = next(
         (i, a) for i, a in enumerate(record["actions"]) if a[1].startswith("take ")
     )
