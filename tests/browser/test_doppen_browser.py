@@ -249,8 +249,8 @@ def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
     choices.first.click()
     expect(page.locator("#hand button")).to_have_count(17)
     expect(page.locator("#turn")).to_have_text(
-        "Du bist am Zug: lege noch 1 Karte ab (keinen König, keine Trullkarte; "
-        "Tarock nur, wenn nichts anderes bleibt)"
+        "Du bist am Zug: lege noch 1 Karte ab (keinen König, kein Trullstück; "
+        "Trumpf nur, wenn nichts anderes bleibt)"
     )
 
 
