@@ -143,6 +143,7 @@ function receive(message) {
     case "snapshot":
       greeting = false;
       hideConnection();
+      hideNotice("error");
       if (dealNumber(state.snapshot) !== dealNumber(message)) {
         state.autoCards.clear();
         state.autoSeats.clear();
@@ -177,6 +178,8 @@ function receive(message) {
       break;
     case "event":
       state.v = message.v;
+      // the table moved on: a refusal from before says nothing about the new turn
+      hideNotice("error");
       // The event of our own action carries its id: that is the acknowledgement.
       if ("id" in message) state.pending = null;
       takeTurn(message.turn);
@@ -810,8 +813,9 @@ function layoutHand(/** @type {number} */ n) {
 // -------------------------------------------------------------------- panels, notices
 
 /**
- * A toast over the table (an error after a wrong tap, what the timer did): it never
- * moves the hand.
+ * A toast over the lower felt (an error after a wrong tap, what the timer did): it never
+ * moves the hand and never hides the turn. It goes after a while, on a tap, and (an
+ * error) as soon as the table moves on.
  * @param {string} text
  * @param {"error" | "info"} [kind]
  */
@@ -819,10 +823,19 @@ function showNotice(text, kind = "error") {
   const box = $("notice");
   box.textContent = text;
   box.classList.toggle("info", kind === "info");
+  box.dataset.kind = kind;
   box.setAttribute("role", kind === "info" ? "status" : "alert");
   box.hidden = false;
   window.clearTimeout(noticeTimer);
   noticeTimer = window.setTimeout(() => (box.hidden = true), 5000);
+}
+
+/** Take the toast away (only if it is of `kind`, when given). */
+function hideNotice(/** @type {"error" | "info" | undefined} */ kind) {
+  const box = $("notice");
+  if (box.hidden || (kind && box.dataset.kind !== kind)) return;
+  window.clearTimeout(noticeTimer);
+  box.hidden = true;
 }
 
 /**
@@ -1005,6 +1018,7 @@ function setUpPanels() {
     if (state.view && state.view.hand) layoutHand(state.view.hand.length);
     measureDock();
   });
+  $("notice").addEventListener("click", () => hideNotice());
 }
 
 setUpPanels();
