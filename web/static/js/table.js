@@ -386,6 +386,7 @@ function render() {
   last.disabled = !state.view.last_trick;
   if (match) renderSheet($("sheet"), match.sheet);
   measureDock();
+  markOverflows();
 }
 
 function renderTurn() {
@@ -838,6 +839,19 @@ function hideNotice(/** @type {"error" | "info" | undefined} */ kind) {
   box.hidden = true;
 }
 
+/** Mark a box that has more below its lower edge: a shadow there says that it scrolls. */
+function markOverflow(/** @type {Element} */ box) {
+  const below = box.scrollHeight - box.clientHeight - box.scrollTop > 2;
+  box.classList.toggle("more-below", below);
+}
+
+/** The scrolling boxes of the page: the felt. */
+const scrollers = () => [$("felt")];
+
+function markOverflows() {
+  for (const box of scrollers()) markOverflow(box);
+}
+
 /**
  * @param {string} text
  * @param {string} [link]
@@ -1017,8 +1031,15 @@ function setUpPanels() {
   window.addEventListener("resize", () => {
     if (state.view && state.view.hand) layoutHand(state.view.hand.length);
     measureDock();
+    markOverflows();
   });
   $("notice").addEventListener("click", () => hideNotice());
+  // the felt's size changes with the dock below it (buttons come and go)
+  const sizes = new ResizeObserver((entries) => entries.forEach((entry) => markOverflow(entry.target)));
+  for (const box of scrollers()) {
+    box.addEventListener("scroll", () => markOverflow(box), { passive: true });
+    sizes.observe(box);
+  }
 }
 
 setUpPanels();
