@@ -845,8 +845,8 @@ function markOverflow(/** @type {Element} */ box) {
   box.classList.toggle("more-below", below);
 }
 
-/** The scrolling boxes of the page: the felt. */
-const scrollers = () => [$("felt")];
+/** The scrolling boxes of the page: the felt and the panels' bodies. */
+const scrollers = () => [$("felt"), ...document.querySelectorAll(".panel-body")];
 
 function markOverflows() {
   for (const box of scrollers()) markOverflow(box);
@@ -897,6 +897,7 @@ function showResult(view) {
   const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   if (state.between) dialog.dataset.between = "1";
   if (!dialog.open) dialog.showModal();
+  markOverflows();
 }
 
 /** Who the table still waits for before the next deal, and the pause's countdown. */
@@ -934,6 +935,7 @@ function renderChat() {
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
+  markOverflow(list);
   const badge = $("chat-unread");
   badge.textContent = String(state.unread);
   badge.hidden = state.unread === 0;
@@ -948,6 +950,7 @@ function openPanel(/** @type {string} */ id) {
   if (!wide.matches) {
     dialog.classList.remove("side", "upper", "lower");
     if (!dialog.open) dialog.showModal();
+    markOverflows();
     return;
   }
   if (dialog.open && dialog.classList.contains("side")) {
@@ -1034,7 +1037,8 @@ function setUpPanels() {
     markOverflows();
   });
   $("notice").addEventListener("click", () => hideNotice());
-  // the felt's size changes with the dock below it (buttons come and go)
+  // the felt's size changes with the dock below it (buttons come and go), a panel's when
+  // it opens
   const sizes = new ResizeObserver((entries) => entries.forEach((entry) => markOverflow(entry.target)));
   for (const box of scrollers()) {
     box.addEventListener("scroll", () => markOverflow(box), { passive: true });
