@@ -799,7 +799,9 @@ function layoutHand(/** @type {number} */ n) {
   // the dock's width (the hand itself grows with its cards in the dock's grid)
   const dock = box.parentElement;
   const width = Math.min((dock && dock.clientWidth) || window.innerWidth, document.documentElement.clientWidth);
-  const cardWidth = width < 500 ? 64 : window.innerHeight < 820 ? 72 : 88;
+  // a phone turned sideways has little height: smaller cards keep both rows in view
+  const short = window.innerHeight <= 500;
+  const cardWidth = width < 500 ? (short ? 56 : 64) : short ? 64 : window.innerHeight < 820 ? 72 : 88;
   const rows = n > 8 && width < 700 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth - 8) / (perRow - 1)) : cardWidth;
