@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 YOUR_TURN = re.compile(r"^(Du bist am Zug|Your turn)")
 
@@ -181,3 +181,96 @@ def worst_overlap(boxes: list[dict[str, float]]) -> float:
             )
             worst = max(worst, width * height / area)
     return worst
+
+
+def resize(page: Page, size: ViewportSize) -> None:
+    """Give ``page`` the viewport ``size`` and wait until the page has laid itself out
+    again (its resize handlers run before the next frames)."""
+    page.set_viewport_size(size)
+    page.evaluate(
+        "() => new Promise(r => { requestAnimationFrame(() => requestAnimationFrame(r));"
+        " setTimeout(r, 500); })"
+    )
+
+
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    """The box of the first element ``selector`` matches (viewport coordinates)."""
+    found: dict[str, float] = page.locator(selector).first.evaluate(
+        "n => { const r = n.getBoundingClientRect();"
+        " return {x: r.left, y: r.top, right: r.right, bottom: r.bottom,"
+        " width: r.width, height: r.height}; }"
+    )
+    return found
+
+
+def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 0.5) -> bool:
+    """Whether the box ``inner`` lies wholly inside ``outer``."""
+    return (
+        inner["x"] >= outer["x"] - slack
+        and inner["y"] >= outer["y"] - slack
+        and inner["right"] <= outer["right"] + slack
+        and inner["bottom"] <= outer["bottom"] + slack
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether the boxes ``a`` and ``b`` share any area."""
+    wide = min(a["right"], b["right"]) - max(a["x"], b["x"])
+    high = min(a["bottom"], b["bottom"]) - max(a["y"], b["y"])
+    return wide > 0 and high > 0
+
+
+def screen_box(page: Page) -> dict[str, float]:
+    """The viewport as a box (without a scrollbar)."""
+    size: dict[str, float] = page.evaluate(
+        "() => ({x: 0, y: 0, right: document.documentElement.clientWidth,"
+        " bottom: window.innerHeight})"
+    )
+    return size
+
+
+#: The action buttons (outside a folded group) that a person cannot see whole: cut by the
+#: screen's edge (the lower edge too when ``vertical``) or by a box that clips or scrolls.
+_ACTIONS_OUT_OF_SIGHT = """vertical => {
+  const out = [];
+  const width = document.documentElement.clientWidth, height = window.innerHeight;
+  for (const button of document.querySelectorAll('#actions button')) {
+    if (button.closest('details:not([open])')) continue;
+    const r = button.getBoundingClientRect();
+    let seen = r.width > 0 && r.left >= -0.5 && r.right <= width + 0.5
+      && (!vertical || (r.top >= -0.5 && r.bottom <= height + 0.5));
+    const top = document.documentElement;
+    for (let p = button.parentElement; seen && p && p !== top; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      seen = r.left >= q.left - 0.5 && r.right <= q.right + 0.5
+        && r.top >= q.top - 0.5 && r.bottom <= q.bottom + 0.5;
+    }
+    if (!seen) out.push(button.textContent.trim());
+  }
+  return out;
+}"""
+
+
+def actions_out_of_sight(page: Page, vertical: bool = True) -> list[str]:
+    """The offered buttons that are not wholly in sight (should be none)."""
+    hidden: list[str] = page.evaluate(_ACTIONS_OUT_OF_SIGHT, vertical)
+    return hidden
+
+
+def dialog_problems(page: Page, selector: str) -> list[str]:
+    """What keeps the open panel ``selector`` from lying whole in the middle of the
+    screen with its heading and its buttons in sight (should be nothing)."""
+    screen = screen_box(page)
+    dialog = box_of(page, selector)
+    problems = []
+    if not inside(dialog, screen):
+        problems.append(f"the panel {dialog} leaves the screen {screen}")
+    if abs(dialog["x"] - (screen["right"] - dialog["right"])) > 2:
+        problems.append(f"the panel {dialog} is not in the middle")
+    for part in (f"{selector} h2", f'{selector} form[method="dialog"] button'):
+        shown = box_of(page, part)
+        if not (inside(shown, dialog) and inside(shown, screen)):
+            problems.append(f"{part} {shown} is not in sight")
+    return problems

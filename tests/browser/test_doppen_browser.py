@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
 from server.api.app import create_app
 from server.api.i18n import Catalogs, load_catalogs
@@ -31,8 +31,24 @@ from server.engine.base import Dealt
 from server.engine.games.doppen import Doppen
 from server.settings import Settings
 from tests.browser.axe import describe, run_axe, serious
-from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
-from tests.browser.table_driver import move, play_until, register_by_api, trick_cards, wait_for_turn
+from tests.browser.conftest import DESKTOP, PHONE, NewPerson, off_the_loop
+from tests.browser.table_driver import (
+    Person,
+    actions_out_of_sight,
+    box_of,
+    dialog_problems,
+    hand_outside_viewport,
+    inside,
+    move,
+    overlap,
+    play_until,
+    register_by_api,
+    resize,
+    screen_box,
+    trick_boxes,
+    trick_cards,
+    wait_for_turn,
+)
 from tests.browser.test_game_info_browser import text
 from tests.browser.test_table_browser import seat_people
 from tests.engine.test_doppen_deals import D1, dealt
@@ -252,6 +268,142 @@ def test_a_phone_keeps_the_hand_and_the_talon_choices_in_view(
         "Du bist am Zug: lege noch 1 Karte ab (keinen König, kein Trullstück; "
         "Trumpf nur, wenn nichts anderes bleibt)"
     )
+
+
+#: a taller phone, and phones turned sideways
+PHONE_TALL: ViewportSize = {"width": 390, "height": 844}
+SIDEWAYS: list[ViewportSize] = [{"width": 844, "height": 390}, {"width": 740, "height": 360}]
+
+
+def check_upright(person: Person, artifacts: Path, name: str) -> None:
+    """On an upright phone (360 and 390 wide) every offered button is whole in sight, and
+    so is the hand."""
+    page = person.page
+    for size in (PHONE_TALL, PHONE):
+        resize(page, size)
+        assert actions_out_of_sight(page) == [], (name, size)
+        assert hand_outside_viewport(page) == [], (name, size)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    page.screenshot(path=artifacts / f"table-fit-{name}-360.png")
+
+
+def check_sideways(person: Person, artifacts: Path, name: str) -> None:
+    """On a phone turned sideways the felt keeps its height on the left, with the seats
+    and the trick in it; the turn, the buttons and the hand lie beside it."""
+    page = person.page
+    for size in SIDEWAYS:
+        resize(page, size)
+        screen = screen_box(page)
+        felt = box_of(page, "#felt")
+        assert felt["height"] > 150 and inside(felt, screen), (size, felt)
+        assert box_of(page, ".dock")["x"] >= felt["right"] - 0.5
+        assert inside(box_of(page, "#turn"), screen)
+        for seat in page.locator("#seats .seat").all():
+            assert seat.evaluate("n => n.getBoundingClientRect().bottom") <= felt["bottom"]
+        for card in trick_boxes(page):
+            assert inside(card, felt) and inside(card, screen), (size, card)
+        assert actions_out_of_sight(page, vertical=False) == [], (name, size)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        page.screenshot(path=artifacts / f"table-fit-{name}-{size['width']}x{size['height']}.png")
+    resize(page, PHONE)
+
+
+def test_the_table_fits_a_phone_upright_and_turned_sideways(
+    new_person: NewPerson, doppen_server: LiveServer, artifacts: Path
+) -> None:
+    """Every offered button in sight (they wrap, nothing scrolls sideways), a notice that
+    leaves the turn alone and goes when the table moves on, the felt marked when it has
+    more below, panels in the middle with their heading and buttons in sight, a sheet
+    that fits, a chat input with room to type, and the table turned sideways."""
+    base = doppen_server.base_url
+    _room, people = seat_people(new_person, base, ["Anne", "Bert", "Clara"], "doppen")
+    vorhand = wait_for_turn(people)
+    assert len(vorhand.options()) >= 5  # Weiter, Dreier, Zweier, Einer, Solo
+    check_upright(vorhand, artifacts, "auction")
+    check_sideways(vorhand, artifacts, "auction")
+    move(vorhand, "Dreier")
+    for _ in range(2):
+        move(wait_for_turn(people), "Weiter")
+    check_sideways(vorhand, artifacts, "talon")
+    vorhand.page.locator('#info button.choice[title="Die unteren nehmen"]').click()
+    expect(vorhand.page.locator("#hand button")).to_have_count(19)
+
+    # A refused discard: the notice lies above the buttons and the hand, not over the turn,
+    # and goes as soon as the table moves on.
+    page = vorhand.page
+    page.locator('#hand button[aria-disabled="true"]').first.click(
+        force=True, position={"x": 12, "y": 16}
+    )
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("dürfen nie gedrückt werden")
+    shown = box_of(page, "#notice")
+    assert not overlap(shown, box_of(page, "#turn"))
+    assert shown["bottom"] <= box_of(page, ".dock")["y"] + 0.5
+    assert inside(shown, screen_box(page))
+    move(vorhand, "card:Kreuz 9")
+    expect(notice).to_be_hidden()
+    for card in ("card:Kreuz 8", "card:Kreuz 7"):
+        move(vorhand, card)
+
+    # The announcement round: the most buttons of the deal, each in sight. Everybody says
+    # one word the first time (Pagat, Kontra, Re), "Gut" after that.
+    most, spoken, scrolled = 0, set(), 0
+    while True:
+        mover = wait_for_turn(people)
+        buttons = [o for o in mover.options() if not o.startswith("card:")]
+        if not buttons:
+            break
+        most = max(most, len(buttons))
+        check_upright(mover, artifacts, f"announce-{len(buttons)}")
+        # the felt scrolls when the info is long: a mark says so until its end is in sight
+        felt = mover.page.locator("#felt")
+        if felt.evaluate("n => n.scrollHeight > n.clientHeight + 2"):
+            expect(felt).to_have_class(re.compile(r"\bmore-below\b"))
+            felt.evaluate("n => n.scrollTo(0, n.scrollHeight)")
+            expect(felt).not_to_have_class(re.compile(r"\bmore-below\b"))
+            last = box_of(mover.page, "#info .info-line:last-child")
+            assert last["bottom"] <= box_of(mover.page, "#felt")["bottom"] + 0.5
+            scrolled += 1
+        words = ("Gut",) if mover.name in spoken else ("Pagat ansagen", "Kontra", "Re", "Gut")
+        spoken.add(mover.name)
+        move(mover, next(o for o in words if o in buttons))
+    assert most >= 4 and scrolled  # at 360 px the talon's info lines need more room
+
+    # Mid-trick, turned sideways: the trick in the felt, beside the hand.
+    rng = random.Random(3)
+    play_until(people, lambda: trick_cards(vorhand) == 2, rng)
+    check_sideways(wait_for_turn(people), artifacts, "trick")
+
+    # The result: in the middle, heading and "Weiter" in sight, upright and sideways.
+    play_until(people, lambda: vorhand.page.locator("#result-dialog").is_visible(), rng)
+    for size in (PHONE, PHONE_TALL, *SIDEWAYS):
+        resize(page, size)
+        assert dialog_problems(page, "#result-dialog") == [], size
+    resize(page, PHONE)
+    page.screenshot(path=artifacts / "table-fit-result-360.png")
+    for person in people:
+        person.close_result()
+
+    # The sheet: in the middle, and three players' numbers fit whole beside each other.
+    page.get_by_role("button", name="Schreibe").click()
+    expect(page.locator("#sheet-dialog tbody tr")).to_have_count(1)
+    for size in (PHONE, PHONE_TALL):
+        resize(page, size)
+        assert dialog_problems(page, "#sheet-dialog") == [], size
+        scroll = page.locator(".sheet-scroll")
+        assert scroll.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), size
+    resize(page, PHONE)
+    page.screenshot(path=artifacts / "table-fit-sheet-360.png")
+    page.keyboard.press("Escape")
+
+    # The chat: the input takes the width, the send button sits beside it.
+    page.get_by_role("button", name="Chat").click()
+    assert dialog_problems(page, "#chat-dialog") == []
+    text_box, send = box_of(page, "#chat-text"), box_of(page, "#chat-form button")
+    assert text_box["width"] >= 150
+    assert send["x"] >= text_box["right"] and abs(send["y"] - text_box["y"]) < 8
+    assert inside(send, box_of(page, "#chat-dialog"))
+    page.screenshot(path=artifacts / "table-fit-chat-360.png")
 
 
 def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(

@@ -143,6 +143,7 @@ function receive(message) {
     case "snapshot":
       greeting = false;
       hideConnection();
+      hideNotice("error");
       if (dealNumber(state.snapshot) !== dealNumber(message)) {
         state.autoCards.clear();
         state.autoSeats.clear();
@@ -177,6 +178,8 @@ function receive(message) {
       break;
     case "event":
       state.v = message.v;
+      // the table moved on: a refusal from before says nothing about the new turn
+      hideNotice("error");
       // The event of our own action carries its id: that is the acknowledgement.
       if ("id" in message) state.pending = null;
       takeTurn(message.turn);
@@ -383,6 +386,7 @@ function render() {
   last.disabled = !state.view.last_trick;
   if (match) renderSheet($("sheet"), match.sheet);
   measureDock();
+  markOverflows();
 }
 
 function renderTurn() {
@@ -795,7 +799,9 @@ function layoutHand(/** @type {number} */ n) {
   // the dock's width (the hand itself grows with its cards in the dock's grid)
   const dock = box.parentElement;
   const width = Math.min((dock && dock.clientWidth) || window.innerWidth, document.documentElement.clientWidth);
-  const cardWidth = width < 500 ? 64 : window.innerHeight < 820 ? 72 : 88;
+  // a phone turned sideways has little height: smaller cards keep both rows in view
+  const short = window.innerHeight <= 500;
+  const cardWidth = width < 500 ? (short ? 56 : 64) : short ? 64 : window.innerHeight < 820 ? 72 : 88;
   const rows = n > 8 && width < 700 ? 2 : 1;
   const perRow = Math.ceil(n / rows);
   const step = perRow > 1 ? Math.min(cardWidth + 4, (width - cardWidth - 8) / (perRow - 1)) : cardWidth;
@@ -810,8 +816,9 @@ function layoutHand(/** @type {number} */ n) {
 // -------------------------------------------------------------------- panels, notices
 
 /**
- * A toast over the table (an error after a wrong tap, what the timer did): it never
- * moves the hand.
+ * A toast over the lower felt (an error after a wrong tap, what the timer did): it never
+ * moves the hand and never hides the turn. It goes after a while, on a tap, and (an
+ * error) as soon as the table moves on.
  * @param {string} text
  * @param {"error" | "info"} [kind]
  */
@@ -819,10 +826,32 @@ function showNotice(text, kind = "error") {
   const box = $("notice");
   box.textContent = text;
   box.classList.toggle("info", kind === "info");
+  box.dataset.kind = kind;
   box.setAttribute("role", kind === "info" ? "status" : "alert");
   box.hidden = false;
   window.clearTimeout(noticeTimer);
   noticeTimer = window.setTimeout(() => (box.hidden = true), 5000);
+}
+
+/** Take the toast away (only if it is of `kind`, when given). */
+function hideNotice(/** @type {"error" | "info" | undefined} */ kind) {
+  const box = $("notice");
+  if (box.hidden || (kind && box.dataset.kind !== kind)) return;
+  window.clearTimeout(noticeTimer);
+  box.hidden = true;
+}
+
+/** Mark a box that has more below its lower edge: a shadow there says that it scrolls. */
+function markOverflow(/** @type {Element} */ box) {
+  const below = box.scrollHeight - box.clientHeight - box.scrollTop > 2;
+  box.classList.toggle("more-below", below);
+}
+
+/** The scrolling boxes of the page: the felt and the panels' bodies. */
+const scrollers = () => [$("felt"), ...document.querySelectorAll(".panel-body")];
+
+function markOverflows() {
+  for (const box of scrollers()) markOverflow(box);
 }
 
 /**
@@ -870,6 +899,7 @@ function showResult(view) {
   const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
   if (state.between) dialog.dataset.between = "1";
   if (!dialog.open) dialog.showModal();
+  markOverflows();
 }
 
 /** Who the table still waits for before the next deal, and the pause's countdown. */
@@ -907,6 +937,7 @@ function renderChat() {
     list.append(li);
   }
   list.scrollTop = list.scrollHeight;
+  markOverflow(list);
   const badge = $("chat-unread");
   badge.textContent = String(state.unread);
   badge.hidden = state.unread === 0;
@@ -921,6 +952,7 @@ function openPanel(/** @type {string} */ id) {
   if (!wide.matches) {
     dialog.classList.remove("side", "upper", "lower");
     if (!dialog.open) dialog.showModal();
+    markOverflows();
     return;
   }
   if (dialog.open && dialog.classList.contains("side")) {
@@ -1004,7 +1036,16 @@ function setUpPanels() {
   window.addEventListener("resize", () => {
     if (state.view && state.view.hand) layoutHand(state.view.hand.length);
     measureDock();
+    markOverflows();
   });
+  $("notice").addEventListener("click", () => hideNotice());
+  // the felt's size changes with the dock below it (buttons come and go), a panel's when
+  // it opens
+  const sizes = new ResizeObserver((entries) => entries.forEach((entry) => markOverflow(entry.target)));
+  for (const box of scrollers()) {
+    box.addEventListener("scroll", () => markOverflow(box), { passive: true });
+    sizes.observe(box);
+  }
 }
 
 setUpPanels();
