@@ -71,7 +71,11 @@ def doppen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     off_the_loop(upgrade, sqlite_url(path))
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    settings = Settings(database_url=sqlite_url(path), public_origins=(base_url,))
+    # every test of the module registers its people from this one address: the limits on
+    # creating accounts (tested in test_login_flood.py) would refuse the later tests
+    settings = Settings(
+        database_url=sqlite_url(path), public_origins=(base_url,), auth_limits=False
+    )
     config = uvicorn.Config(
         create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
     )
