@@ -517,16 +517,7 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
 ) -> None:
     base = doppen_server.base_url
     catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
-    record = json.loads((GOLDEN / f"{golden}.json").read_text(encoding="utf-8"))
-    page = new_person(lang=lang)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    register_by_api(page, base, "Anne")
-    page.goto(f"{base}/archive/replay?lang={lang}")
-    path = tmp_path / "deal.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
-    page.locator("#record-file").set_input_files(path)
-    expect(page.locator("#viewer")).to_be_visible()
+    page, record, errors = open_in_replay(new_person, base, f"{golden}.json", tmp_path, lang)
     actions = [action for _seat, action in record["actions"]]
     takes = [i for i, a in enumerate(actions) if a.startswith("take ")]
     if takes:  # the step after the talon choice: the turned-up talon, the cards taken
