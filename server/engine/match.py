@@ -12,8 +12,9 @@ after, :meth:`Match.pots_of_last_deal` says what that deal moved into or out of 
 The sheet (:meth:`Match.to_json`) states its own kind and columns, so that the archive and
 the client render it without knowing the game (``docs/api.md``, "The score sheet").
 
->>> settle_debts({"Anna": 90, "Bernd": -30, "Catrin": -60})
-[Payment(payer='Catrin', payee='Anna', cents=60), Payment(payer='Bernd', payee='Anna', cents=30)]
+The ledger (:mod:`server.engine.ledger`) is written by :meth:`Match.record` as it goes:
+one entry per person and deal with the sheet's points, the money and the pot movements;
+it is the one source of every number the table, the archive and the statistics show.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from typing import Any, ClassVar, Generic, Self
 
 from server.engine.base import JSON, Deal, DealT, Dealt, Option, OptionValue, Rules
 from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.ledger import DealLedger, Ledger, Payment, PotMove, settle_debts
+
+__all__ = [
+    "DealSetup", "Match", "Payment", "PotMove", "Radl", "settle_debts", "stake_reasons",
+]  # fmt: skip
 
 
 def finished_outcome(
@@ -45,39 +51,6 @@ def finished_outcome(
             "dieses Spiel ist nicht das nächste der Partie",
         )
     return outcome
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    """One transfer at the end of a match."""
-
-    payer: str
-    payee: str
-    cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class PotMove:
-    """Money (``unit="cents"``) or points a player moves into a pot (positive ``amount``)
-    or takes out of it (negative), with the reason as a code and its parameters
-    (catalogue key ``pot.reason.<reason>``)."""
-
-    pot: str
-    player: str
-    amount: int
-    reason: str
-    unit: str = "cents"
-    params: tuple[tuple[str, int | str | bool], ...] = ()
-
-    def to_json(self) -> JSON:
-        """``{"pot", "player", "cents"|"points", "reason", ...params}``."""
-        return {
-            "pot": self.pot,
-            "player": self.player,
-            self.unit: self.amount,
-            "reason": self.reason,
-            **dict(self.params),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,32 +119,6 @@ class Radl:
         return {"factor": self.factor(), "pending": list(self.pending)}
 
 
-def settle_debts(balances: Mapping[str, int]) -> list[Payment]:
-    """Return transfers that settle ``balances`` (cents, summing to zero).
-
-    The largest debtor pays the largest creditor first, which needs at most one transfer
-    fewer than there are players; ties are broken by name so the result is deterministic.
-    """
-    if sum(balances.values()) != 0:
-        raise ValueError("balances must sum to zero")
-    debtors = sorted(((-v, k) for k, v in balances.items() if v < 0), reverse=True)
-    creditors = sorted(((v, k) for k, v in balances.items() if v > 0), reverse=True)
-    owes = [amount for amount, _ in debtors]
-    due = [amount for amount, _ in creditors]
-    payments: list[Payment] = []
-    i = j = 0
-    while i < len(owes) and j < len(due):
-        amount = min(owes[i], due[j])
-        payments.append(Payment(debtors[i][1], creditors[j][1], amount))
-        owes[i] -= amount
-        due[j] -= amount
-        if not owes[i]:
-            i += 1
-        if not due[j]:
-            j += 1
-    return payments
-
-
 def placings_of(totals: Mapping[str, int], *, higher_is_better: bool) -> dict[str, int]:
     """Placing per player (1 = best); equal totals share the better placing."""
     ordered = sorted(totals.values(), reverse=higher_is_better)
@@ -194,6 +141,9 @@ class Match(ABC, Generic[DealT]):
     players: tuple[str, ...]
     #: The game's rules value (it creates the deals).
     rules: Rules[DealT]
+
+    #: The ledger of points and money, written deal by deal (:mod:`server.engine.ledger`).
+    ledger: Ledger
 
     #: The constructor's name for the stored ``rounds`` (Doppen counts deals).
     rounds_param: ClassVar[str] = "rounds"
@@ -254,6 +204,7 @@ class Match(ABC, Generic[DealT]):
         self.first_dealer = first_dealer
         self.stake_cents = stake_cents
         self.options = rules.resolve_options(options)
+        self.ledger = Ledger(self.players)
 
     @property
     @abstractmethod
@@ -308,26 +259,50 @@ class Match(ABC, Generic[DealT]):
     def record(self, deal: Any) -> Any:
         """Write a finished deal (the one :meth:`next_setup` set up) on the sheet."""
 
-    @classmethod
-    def deal_points(cls, outcome: JSON, seats: Sequence[str], dealer: str) -> dict[str, int]:
-        """Points per person of a finished deal, from its stored outcome, seats and dealer:
-        what the runtime stores as the deal's score entries and the archive adds up. By
-        default each seat's ``settlement``; whoever sat out is not named (nothing). A game
-        in which a sitting-out dealer pays or receives too overrides this.
+    # ------------------------------------------------------------------ the ledger
 
-        >>> Match.deal_points({"settlement": [4, -2, -2]}, ("A", "B", "C"), "D")
-        {'A': 4, 'B': -2, 'C': -2}
-        """
-        return {name: int(points) for name, points in zip(seats, outcome["settlement"],
-                                                           strict=True)}  # fmt: skip
+    def write_ledger(
+        self,
+        setup: DealSetup,
+        points: Mapping[str, int],
+        cents: Mapping[str, int],
+        totals: Mapping[str, int],
+        moves: Sequence[PotMove] = (),
+        *,
+        reasons: Mapping[str, Sequence[JSON]] | None = None,
+        deal_reasons: Sequence[JSON] = (),
+    ) -> DealLedger:
+        """Write the deal ``setup`` set up into the ledger (:meth:`Ledger.write`): each
+        person's sheet points, money and pot movements, the sheet's totals after it."""
+        return self.ledger.write(
+            setup.number,
+            points,
+            cents,
+            moves,
+            totals,
+            reasons=reasons,
+            deal_reasons=deal_reasons,
+            factor=setup.factor,
+            sitting_out=setup.sitting_out,
+        )
+
+    def last_ledger(self) -> DealLedger:
+        """The ledger of the deal recorded last."""
+        return self.ledger.deals[-1]
 
     def pots_of_last_deal(self) -> list[PotMove]:
-        """What the deal recorded last moved into or out of the pots (none by default)."""
-        return []
+        """What the deal recorded last moved into or out of the pots (from its ledger)."""
+        return self.last_ledger().moves() if self.ledger.deals else []
 
     def pots(self) -> dict[str, dict[str, int]]:
         """Each pot's contents per player so far (empty for a game without pots)."""
-        return {}
+        return {pot: dict(by) for pot, by in self.ledger.pot_shares.items()}
+
+    def closing_moves(self) -> list[PotMove]:
+        """What the pots pay out (or take in) if the match ends now, before its last deal
+        (the players agreed to stop): a shared pot is shared, a Depot is paid. None by
+        default; the last deal writes these moves with itself."""
+        return []
 
     @abstractmethod
     def standing(self) -> dict[str, int]:
@@ -337,17 +312,79 @@ class Match(ABC, Generic[DealT]):
         """Placing per player by :meth:`standing` (1 = best; ties share)."""
         return placings_of(self.standing(), higher_is_better=self.better == "higher")
 
-    @abstractmethod
     def balances_cents(self) -> dict[str, int]:
-        """Each player's balance in cents (summing to zero)."""
+        """Each person's money if the match ended now: the ledger's running money (what
+        the deals moved between the players, minus what went into pots, plus what came
+        out) with the pots closed (:meth:`closing_moves`). At the end: the ledger's."""
+        money = dict(self.ledger.money)
+        for move in [] if self.finished else self.closing_moves():
+            money[move.player] -= move.amount
+        return money
+
+    def sheet_totals(self) -> dict[str, int]:
+        """The sheet's totals now (by default :meth:`standing`)."""
+        return self.standing()
+
+    def final_settlement(self, *, ended_early: bool = False) -> JSON:
+        """The settlement of the match as it stands (:meth:`Ledger.settlement`); before
+        its natural end the pots are closed with :meth:`closing_moves`."""
+        closing = [] if self.finished else self.closing_moves()
+        return self.ledger.settlement(
+            closing, self.sheet_totals(), self.placings(),
+            ended_early=ended_early and not self.finished,
+        )  # fmt: skip
 
     def settlement(self) -> list[Payment]:
-        """Who pays whom (in cents) on the current balances."""
-        return settle_debts(self.balances_cents())
+        """Who pays whom (in cents) if the match ended now."""
+        return [Payment(p["payer"], p["payee"], p["cents"])
+                for p in self.final_settlement()["payments"]]  # fmt: skip
+
+    def with_ledger(self, sheet: JSON) -> JSON:
+        """``sheet`` (a game's :meth:`to_json`) with the ledger's figures: each row's deal
+        ledger (``ledger``), the money (``balances_cents``), the placings, the pots'
+        balances (``pot_balances``) and the settlement (``payments``; ``settlement`` once
+        the match is over). Rows and ledger deals are one to one."""
+        for row, deal in zip(sheet["rows"], self.ledger.deals, strict=True):
+            row["ledger"] = deal.to_json()
+        settlement = self.final_settlement()
+        sheet["balances_cents"] = self.balances_cents()
+        sheet["money_cents"] = dict(self.ledger.money)
+        sheet["placings"] = self.placings()
+        sheet["pot_balances"] = dict(self.ledger.pot_balances)
+        sheet["payments"] = settlement["payments"]
+        sheet["settlement"] = settlement if self.finished else None
+        return sheet
+
+    def ledger_json(self) -> list[JSON]:
+        """Every deal's ledger so far (``docs/api.md``, "The ledger")."""
+        return [deal.to_json() for deal in self.ledger.deals]
 
     @abstractmethod
     def to_json(self) -> JSON:
         """The sheet (see the module text and ``docs/api.md``)."""
+
+
+def stake_reasons(
+    points: Mapping[str, int], stake_cents: int, *, raw: Mapping[str, int] | None = None,
+    factor: int = 1, what: str = "radl",
+) -> dict[str, list[JSON]]:
+    """Each person's reasons for points paid at the stake: the deal's own points times a
+    ``factor`` (a Radl: ``what``) when it is not 1, then the points times the stake.
+
+    >>> stake_reasons({"A": 8, "B": -8}, 10, raw={"A": 4, "B": -4}, factor=2)["A"]
+    [{'code': 'factor', 'what': 'radl', 'points': 4, 'factor': 2, 'result': 8}, {'code': 'stake', 'points': 8, 'stake_cents': 10, 'cents': 80}]
+    """
+    reasons: dict[str, list[JSON]] = {}
+    for name, pts in points.items():
+        lines: list[JSON] = []
+        if factor != 1 and raw is not None and raw.get(name):
+            lines.append({"code": "factor", "what": what, "points": raw[name],
+                          "factor": factor, "result": pts})  # fmt: skip
+        if pts and stake_cents:
+            lines.append({"code": "stake", "points": pts, "stake_cents": stake_cents,
+                          "cents": pts * stake_cents})  # fmt: skip
+        reasons[name] = lines
+    return reasons
 
 
 def match_over() -> IllegalActionError:

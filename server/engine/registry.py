@@ -50,6 +50,11 @@ class SheetInfo:
     kind: str = "points"
     better: str = "higher"
     notes: tuple[str, ...] = ()
+    #: Whether the room's stake per point turns the sheet's points into money (a
+    #: counting-down evening's money is its Depot: the stake does not apply).
+    stake: bool = True
+    #: The sheet's unit: ``"points"``, or ``"cents"`` when its columns are money.
+    unit: str = "points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +147,7 @@ GAMES: dict[str, GameInfo] = {
                     f"sheet.note.doppelkopf.{note}"
                     for note in ("lustsolo", "pflichtsolo", "replay", "vorfuehrung", "kurzer")
                 ),
+                stake=False,
             ),
             pots=("depot",),
             rules=_rules(
@@ -174,7 +180,7 @@ GAMES: dict[str, GameInfo] = {
                 ("re", "group.kontra"),
             ),
             rounds=RoundsInfo(3, 60, 12, unit="deals"),  # DP-A24: deals, a multiple of three
-            sheet=SheetInfo("points", "higher", ("sheet.note.doppen.thrown_in",)),
+            sheet=SheetInfo("points", "higher", ("sheet.note.doppen.thrown_in",), unit="cents"),
             pots=("pagatkasse",),
             rules=_rules(
                 "doppen",
@@ -393,6 +399,8 @@ def describe(name: str) -> JSON:
             "kind": info.sheet.kind,
             "better": info.sheet.better,
             "notes": list(info.sheet.notes),
+            "stake": info.sheet.stake,
+            "unit": info.sheet.unit,
         },
         "pots": list(info.pots),
         "js_module": info.js_module,

@@ -99,12 +99,18 @@ def test_the_haferl_pays_stock_games_and_never_hand_games() -> None:
     play(deal, "bid ich_spiele", "pass", "pass", "game hand", "trump H", *GUT3)
     row = match.record(vorhand_leads(deal, B3_ORDER))
     assert row.values == {"Anna": -13, "Bernd": -13, "Catrin": 26}
-    assert match.pots_of_last_deal() == [] and row.haferl_cents == 170
     assert match.finished
+    # the session's last deal: what is left in the Haferl is shared, 170 → 57, 57, 56
+    assert [(m.player, m.amount, m.reason) for m in match.pots_of_last_deal()] == [
+        ("Anna", -57, "haferl_shared"), ("Bernd", -57, "haferl_shared"),
+        ("Catrin", -56, "haferl_shared"),
+    ]  # fmt: skip
+    assert row.haferl_cents == 0 and match.last_ledger().pots == {"haferl": 0}
     assert match.totals == {"Anna": -12, "Bernd": -14, "Catrin": 26}
-    # what is left in the Haferl is shared: 170 → 57, 57, 56
     assert match.balances_cents() == {"Anna": -43, "Bernd": -183, "Catrin": 226}
-    assert match.pots() == {"haferl": {"Anna": -20, "Bernd": 100, "Catrin": 90}}
+    assert match.ledger.money == match.balances_cents()
+    # net into the Haferl: Anna 100 − 120 − 57, Bernd 100 − 57, Catrin 100 − 10 − 56
+    assert match.pots() == {"haferl": {"Anna": -77, "Bernd": 43, "Catrin": 34}}
     assert sum(p.cents for p in match.settlement()) == 226
     assert match.placings() == {"Anna": 2, "Bernd": 3, "Catrin": 1}
 

@@ -85,13 +85,17 @@ def test_the_worked_example_through_the_partie(factor: int) -> None:
     seats = match.next_setup().seats
     won = {"event": "pagat_won", "seat": seats.index("Anne"), "factor": factor}
     match.record(scripted(match, game(seats, "Anne", 25, won)))
-    assert pots(match) == [("Anne", -150, "pagat_won"), ("Bert", -600, "pagat_won"),
-                           ("Clara", -150, "pagat_won")]  # fmt: skip
-    paid = {m.player: dict(m.params)["paid"] for m in match.pots_of_last_deal()}
-    assert paid == {"Anne": 0, "Bert": 600 * factor, "Clara": 150 * factor}
-    assert match.kasse_money == {"Anne": 750 * factor, "Bert": -600 * factor,
-                                 "Clara": -150 * factor}  # fmt: skip
-    assert match.kasse.empty
+    # Anne takes the Kasse's 9,00 € out; with Kontra Bert and Clara pay as much again as
+    # they recorded (6,00 and 1,50) in first, and Anne takes that too
+    kontra = [("Bert", 600, "pagat_won_kontra"), ("Clara", 150, "pagat_won_kontra")]
+    assert pots(match) == [*(kontra if factor == 2 else []),
+                           ("Anne", -900 - 750 * (factor - 1), "pagat_won")]  # fmt: skip
+    assert match.kasse.empty and match.last_ledger().pots == {"pagatkasse": 0}
+    # "dann zahlt ihr Bert 6,00 (4,50 plus 1,50) und Clara 1,50"; kontriert 12,00 and 3,00:
+    # the ledger's money is the games' pairwise settlement and the Kasse's payments
+    games = pairwise(match.columns)
+    assert {p: match.ledger.money[p] - games[p] for p in PLAYERS} == {
+        "Anne": 750 * factor, "Bert": -600 * factor, "Clara": -150 * factor}  # fmt: skip
     row = match.to_json()["rows"][-1]
     assert row["values"] == {"Anne": 50, "Bert": 0, "Clara": 0}
     assert row["totals"] == {"Anne": 50, "Bert": -60, "Clara": 0}
@@ -130,10 +134,10 @@ def test_the_kasse_split_at_the_end_pays_in_and_shares_out() -> None:
     match.record(scripted(match, thrown_in()))
     # recorded: 150 each and Bert 300 more; content 750, 250 each
     split = [m for m in match.pots_of_last_deal() if m.reason == "kasse_split"]
-    assert [(m.player, dict(m.params)["net"]) for m in split] == [
-        ("Anne", 100), ("Bert", -200), ("Clara", 100),
-    ]  # fmt: skip
+    assert [(m.player, m.amount) for m in split] == [("Anne", -250), ("Bert", -250),
+                                                     ("Clara", -250)]  # fmt: skip
     assert match.balances_cents() == {"Anne": 100, "Bert": -200, "Clara": 100}
+    assert match.ledger.money == match.balances_cents()
 
 
 # --------------------------------------------------------------------------- four players
@@ -150,12 +154,13 @@ def test_four_players_the_dealer_sits_out_and_counts_to_the_opponents() -> None:
     assert match.balances_cents() == {"Anne": -10, "Bert": -10, "Clara": 30, "Dora": -10}
     setup = match.next_setup()
     assert (setup.dealer, setup.seats) == ("Bert", ("Clara", "Dora", "Anne"))
-    # the deal's points, as the archive stores them, charge the sitting-out dealer too
-    won = game(("Bert", "Clara", "Dora"), "Clara", 10)
-    assert DoppenMatch.deal_points(won, ("Bert", "Clara", "Dora"), "Anne") == {
-        "Bert": -10, "Clara": 30, "Dora": -10, "Anne": -10}  # fmt: skip
-    assert DoppenMatch.deal_points(thrown_in(), ("Bert", "Clara", "Dora"), "Anne") == {
-        "Bert": 0, "Clara": 0, "Dora": 0, "Anne": 0}  # fmt: skip
+    # the deal's money in the ledger charges the sitting-out dealer too
+    entries = match.last_ledger().entries
+    assert {e.player: e.cents for e in entries} == {
+        "Anne": -10, "Bert": -10, "Clara": 30, "Dora": -10}  # fmt: skip
+    assert [e.player for e in entries if e.sitting_out] == ["Anne"]
+    match.record(scripted(match, thrown_in()))
+    assert {e.player: e.cents for e in match.last_ledger().entries} == dict.fromkeys(players, 0)
 
 
 def test_balances_before_the_end_include_the_kasse_as_if_split_now() -> None:
@@ -197,27 +202,23 @@ def test_random_partien_keep_the_books(players: tuple[str, ...]) -> None:
     rng = random.Random(f"doppen-match-{len(players)}")
     for _ in range(5):
         match = DoppenMatch(players, deals=12, stake_cents=2, kasse_base_cents=100)
-        recorded = dict.fromkeys(players, 0)
-        points = dict.fromkeys(players, 0)
+        cents = dict.fromkeys(players, 0)
         while not match.finished:
             deal = match.start_deal(match.rules.shuffle_and_deal(rng))
             while not deal.finished:
                 seat, move = deal.random_action(rng)
                 deal.apply(move, seat)
             match.record(deal)
-            outcome = deal.outcome()
-            assert outcome is not None
-            for name, pts in DoppenMatch.deal_points(outcome, deal.seat_names, deal.dealer).items():
-                points[name] += pts
-            for pot in match.pots_of_last_deal():
-                assert pot.pot == "pagatkasse"
-                recorded[pot.player] += pot.amount
-            assert recorded == match.pots()["pagatkasse"]
+            for entry in match.last_ledger().entries:
+                cents[entry.player] += entry.cents
+            assert all(pot.pot == "pagatkasse" for pot in match.pots_of_last_deal())
+            assert match.ledger.pot_balances["pagatkasse"] == match.kasse.content()
+            assert sum(match.ledger.money.values()) + match.kasse.content() == 0
             assert sum(match.balances_cents().values()) == 0
-        assert recorded == dict.fromkeys(players, 0)  # split at the end: nothing left
-        # the deals' points (the score entries) add up to the sheet's pairwise settlement,
-        # a sitting-out dealer's share included (DP-A19, DP-A20)
-        assert {p: v * match.stake_cents for p, v in points.items()} == pairwise(match.columns)
+        assert match.ledger.pot_balances == {"pagatkasse": 0}  # split at the end
+        # the deals' money adds up to the sheet's pairwise settlement, a sitting-out
+        # dealer's share included (DP-A19, DP-A20)
+        assert cents == pairwise(match.columns)
         sheet = match.to_json()
         assert sheet["finished"] and len(sheet["rows"]) == 12
         for row in sheet["rows"]:

@@ -237,7 +237,10 @@ def test_a_scripted_evening_moves_the_depot_with_its_last_deal() -> None:
         for (name, cents), place in zip(depot.items(), (3, 1, 3, 1), strict=True)
     ]
     assert sheet["pots"] == match.pots() == {"depot": depot}
-    assert sheet["balances_cents"] == dict.fromkeys(players, 0) and sheet["payments"] == []
+    # the evening's money is what each pays into the Depot; nobody pays anybody else
+    assert sheet["balances_cents"] == {name: -cents for name, cents in depot.items()}
+    assert sheet["payments"] == [] and sheet["settlement"]["pots"]["depot"]["held"] == 400
+    assert [e["total_cents"] for e in sheet["rows"][-1]["ledger"]["entries"]] == [-150, -50, -150, -50]
     assert recovered("doppelkopf", players, config, deals).to_json() == sheet
 
 
@@ -275,7 +278,9 @@ def run_to_the_end(game: str, players: list[str], config: dict[str, Any], seed: 
         sign = 1 if info["sheet"]["kind"] == "points" else -1
         assert sheet["totals"] == {p: sheet["start"][p] + sign * won[p] for p in players}
         assert sheet["pots"] == moved == match.pots()
-        assert sum(match.balances_cents().values()) == 0
+        held = sum(pot["held"] for pot in match.final_settlement()["pots"].values())
+        assert sum(match.balances_cents().values()) + held == 0
+        assert sum(match.ledger.money.values()) + sum(match.ledger.pot_balances.values()) == 0
     assert match.finished
     assert recovered(game, players, config, deals).to_json() == match.to_json()
 

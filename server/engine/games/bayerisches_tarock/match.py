@@ -36,7 +36,15 @@ from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
-from server.engine.match import DealSetup, Match, PotMove, finished_outcome, placings_of
+from server.engine.ledger import scaled
+from server.engine.match import (
+    DealSetup,
+    Match,
+    PotMove,
+    finished_outcome,
+    placings_of,
+    stake_reasons,
+)
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 POT = "haferl"
@@ -99,7 +107,8 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
         #: What each player paid into the Haferl and took out of it (cents, net).
         self.pot_totals: dict[str, int] = dict.fromkeys(self.players, 0)
-        self.last_pots: list[PotMove] = []
+        #: What was left in the Haferl at the end and shared out (cents).
+        self.shared_cents = 0
 
     @property
     def total_deals(self) -> int:
@@ -171,7 +180,9 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         values = self._values(setup, outcome, moves)
         for name, amount in values.items():
             self.totals[name] += amount
-        self.last_pots = moves
+        if len(self.rows) + 1 >= self.total_deals:  # the last deal: the Haferl is shared
+            self.shared_cents = self.pot_cents
+            moves.extend(self._share())
         declarer = outcome["declarer"]
         row = SheetRow(
             number=setup.number,
@@ -185,39 +196,39 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             detail={k: v for k, v in outcome.items() if k != "tricks"},
         )
         self.rows.append(row)
+        self.write_ledger(
+            setup,
+            values,
+            scaled(values, self.stake_cents),
+            self.totals,
+            moves,
+            reasons=stake_reasons(values, self.stake_cents),
+        )
         return row
 
-    def pots_of_last_deal(self) -> list[PotMove]:
-        """The Haferl payments of the deal recorded last (the Einsatz with the first deal
-        and with every refill, payments out for Stock games)."""
-        return list(self.last_pots)
+    def _share(self) -> list[PotMove]:
+        """Share what is left in the Haferl (:meth:`closing_moves`); it is empty afterwards."""
+        moves = self.closing_moves()
+        for move in moves:
+            self.pot_totals[move.player] += move.amount
+        return moves
 
-    def pots(self) -> dict[str, dict[str, int]]:
-        """The Haferl's contents per player (cents paid in minus taken out)."""
-        return {POT: dict(self.pot_totals)} if self.haferl else {}
+    def closing_moves(self) -> list[PotMove]:
+        """What is left in the Haferl shared equally, the odd cents to the first people in
+        the list (at the last deal, or now when the players stop before it)."""
+        share, rest = divmod(self.pot_cents, len(self.players))
+        amounts = [(name, share + (1 if i < rest else 0)) for i, name in enumerate(self.players)]
+        return [PotMove(POT, name, -cents, "haferl_shared") for name, cents in amounts if cents]
 
     def standing(self) -> dict[str, int]:
         """Each person's units paid between the players so far (the sheet's totals; what
-        the Haferl paid and took is in :meth:`pots`)."""
+        the Haferl paid and took is in the ledger's pot movements)."""
         return dict(self.totals)
 
     def placings(self) -> dict[str, int]:
-        """Placing per person by money (:meth:`balances_cents`), the Haferl included."""
+        """Placing per person by money: the ledger's money with the Haferl shared as if
+        the session ended now."""
         return placings_of(self.balances_cents(), higher_is_better=True)
-
-    def balances_cents(self) -> dict[str, int]:
-        """Each person's money: the units paid between the players at the stake, minus what
-        he put into the Haferl net of what it paid him, plus an equal share of what is
-        left in it (the odd cents to the first people in the list). Sums to zero."""
-        n = len(self.players)
-        pot = self.pot_cents
-        return {
-            name: self.totals[name] * self.stake_cents
-            - self.pot_totals[name]
-            + pot // n
-            + (1 if index < pot % n else 0)
-            for index, name in enumerate(self.players)
-        }
 
     def _columns(self) -> list[JSON]:
         """The sheet's columns; in pot mode the Haferl's balance after each deal stands
@@ -233,16 +244,18 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         session is over, that it is shared equally (``sheet.line.<game>.<code>``)."""
         if not self.haferl:
             return []
-        pot = self.pot_cents
-        lines: list[JSON] = [{"code": "haferl", "haferl_cents": pot}]
-        if self.finished and pot:
-            share = pot // len(self.players)
-            lines.append({"code": "haferl_shared", "haferl_cents": pot, "share_cents": share})
-        return lines
+        if self.finished:
+            pot = self.shared_cents
+            lines: list[JSON] = [{"code": "haferl", "haferl_cents": 0}]
+            if pot:
+                share = pot // len(self.players)
+                lines.append({"code": "haferl_shared", "haferl_cents": pot, "share_cents": share})
+            return lines
+        return [{"code": "haferl", "haferl_cents": self.pot_cents}]
 
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return {
+        return self.with_ledger({
             "game": self.game,
             "kind": self.kind,
             "better": self.better,
@@ -275,9 +288,4 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             "pots": self.pots(),
             "haferl_cents": self.pot_cents if self.haferl else None,
             "finished": self.finished,
-            "placings": self.placings(),
-            "balances_cents": self.balances_cents(),
-            "payments": [
-                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
-            ],
-        }
+        })

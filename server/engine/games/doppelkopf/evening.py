@@ -45,6 +45,7 @@ from server.engine.base import JSON, Option
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import SOLOS
 from server.engine.games.doppelkopf.deal import Doppelkopf, DoppelkopfDeal
+from server.engine.ledger import Ledger
 from server.engine.match import DealSetup, Match, PotMove, finished_outcome
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals", "note")
@@ -172,8 +173,7 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
         self.vorfuehrung = False
         self.end_requested = False
         self.rows: list[SheetRow] = []
-        self.last_pots: list[PotMove] = []
-        self.pot_totals: dict[str, dict[str, int]] = {}
+        self.ledger = Ledger(self.players)
 
     @classmethod
     def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
@@ -270,26 +270,26 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
         )
         self.rows.append(row)
         self._check_end()
-        self.last_pots = self._depot_moves() if self.finished else []
-        for move in self.last_pots:
-            pot = self.pot_totals.setdefault(move.pot, {})
-            pot[move.player] = pot.get(move.player, 0) + move.amount
+        reasons = {name: [{"code": "counter", "points": pts, "counter": self.counters[name]}]
+                   for name, pts in points.items() if pts > 0}  # fmt: skip
+        self.write_ledger(
+            setup,
+            points,
+            {},  # the stake does not apply: the evening's money is the Depot
+            self.counters,
+            self.closing_moves() if self.finished else [],
+            reasons=reasons,
+        )
         return row
 
-    def _depot_moves(self) -> list[PotMove]:
+    def closing_moves(self) -> list[PotMove]:
+        """The Depot: each player pays his placing times ``depot_cents`` into it (at the
+        end of the evening, or now when the players stop early)."""
         placings = self.placings()
         return [
             PotMove("depot", name, cents, "placing", params=(("placing", placings[name]),))
             for name, cents in self.depot().items()
         ]
-
-    def pots_of_last_deal(self) -> list[PotMove]:
-        """The Depot payments when the deal recorded last ended the evening, else none."""
-        return list(self.last_pots)
-
-    def pots(self) -> dict[str, dict[str, int]]:
-        """The Depot's contents per player (cents) once the evening is over."""
-        return {pot: dict(players) for pot, players in self.pot_totals.items()}
 
     def _after_solo(self, soloist: str, solo: str, won: bool, setup: DealSetup) -> str | None:
         """Pflichtsolo bookkeeping after a solo; returns the sheet note."""
@@ -332,9 +332,13 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
         """Each player's counter."""
         return dict(self.counters)
 
-    def balances_cents(self) -> dict[str, int]:
-        """Nobody pays anybody: the evening's money goes into the Depot (see :meth:`pots`)."""
-        return dict.fromkeys(self.players, 0)
+    def _progress(self) -> JSON:
+        """Deals played of how many: the configured number until it is reached; then none
+        (owed solos are still played), and once the evening is over the deals it had."""
+        done = len(self.rows)
+        if self.finished:
+            return {"done": done, "of": done}
+        return {"done": done, "of": self.max_deals if done < self.max_deals else None}
 
     def depot(self) -> dict[str, int]:
         """What each player pays into the Depot (cents): placing × ``depot_cents``."""
@@ -345,7 +349,7 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
     def to_json(self) -> JSON:
         """The sheet, obligations and end-of-evening figures (``docs/api.md``, "The score
         sheet"; ``counters``, ``start_points`` and ``depot_cents`` as before)."""
-        return {
+        return self.with_ledger({
             "game": self.game,
             "kind": self.kind,
             "better": self.better,
@@ -372,18 +376,16 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
             ],
             "totals": dict(self.counters),
             "counters": dict(self.counters),
-            "progress": {"done": len(self.rows), "of": self.max_deals or None},
-            "lines": [
+            "progress": self._progress(),
+            "lines": [{"code": "no_stake"}]
+            + [
                 {"code": "owes_solo", "player": p, "solo": s}
                 for p, solos in self.obligations.items()
                 for s in solos
             ],
             "obligations": {p: list(s) for p, s in self.obligations.items()},
-            "vorfuehrung": self.vorfuehrung,
+            "vorfuehrung": self.vorfuehrung and not self.finished,
             "pots": self.pots(),
             "finished": self.finished,
-            "placings": self.placings(),
             "depot_cents": self.depot() if self.finished else None,
-            "balances_cents": self.balances_cents(),
-            "payments": [],
-        }
+        })

@@ -102,8 +102,6 @@ class DoppenMatch(Match[DoppenDeal]):
         self.kasse = PagatKasse(self.players, kasse_base_cents)
         self.rows: list[SheetRow] = []
         self.columns: dict[str, int] = dict.fromkeys(self.players, 0)
-        #: Money paid between players for won Pagatkassen (and the final split).
-        self.kasse_money: dict[str, int] = dict.fromkeys(self.players, 0)
         self.last_pots: list[PotMove] = []
 
     @property
@@ -120,7 +118,8 @@ class DoppenMatch(Match[DoppenDeal]):
             self.last_pots.append(PotMove(POT, player, cents, reason, params=tuple(params.items())))
 
     def record(self, deal: DoppenDeal) -> SheetRow:
-        """Enter a finished deal on the sheet and do the Kasse's business of it."""
+        """Enter a finished deal on the sheet and do the Kasse's business of it (see the
+        module text; its money is written into the ledger as pot movements)."""
         setup = self.next_setup()
         outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
         self.last_pots = []
@@ -148,20 +147,11 @@ class DoppenMatch(Match[DoppenDeal]):
             self._move(loser, amount, "pagat_lost", factor=event["factor"])
             note = {"event": kind, "player": loser, "cents": amount}
         elif kind == "pagat_won":
-            winner = setup.seats[event["seat"]]
-            owed = {p: kasse.owed(p) for p in self.players}
-            payments = kasse.pagat_won(winner, event["factor"])
-            for p in self.players:
-                paid = payments.get(p, 0)
-                self.kasse_money[p] -= paid
-                self.kasse_money[winner] += paid
-                self._move(p, -owed[p], "pagat_won", payee=winner, paid=paid)
-            note = {"event": kind, "player": winner, "cents": sum(payments.values())}
+            self._pagat_won(setup.seats[event["seat"]], event["factor"])
+            note = {"event": kind, "player": setup.seats[event["seat"]],
+                    "cents": -sum(m.amount for m in self.last_pots if m.reason == "pagat_won")}  # fmt: skip
         if len(self.rows) + 1 >= self.deals:
-            owed = {p: kasse.owed(p) for p in self.players}
-            for p, net in kasse.split().items():
-                self.kasse_money[p] += net
-                self._move(p, -owed[p], "kasse_split", net=net)
+            self.last_pots.extend(self.closing_moves())
             kasse.clear()
         row = SheetRow(
             number=setup.number,
@@ -175,52 +165,56 @@ class DoppenMatch(Match[DoppenDeal]):
             detail={k: v for k, v in outcome.items() if k != "tricks"},
         )
         self.rows.append(row)
+        shares = pairwise(values)  # the sitting-out dealer counts to the opponents (DP-A20)
+        reasons: dict[str, list[JSON]] = {p: [] for p in self.players}
+        if declarer_name is not None and outcome["per_opponent"]:
+            for p in self.players:
+                reasons[p].append({"code": "per_opponent", "declarer": declarer_name,
+                                   "points": outcome["per_opponent"],
+                                   "opponents": len(self.players) - 1,
+                                   "stake_cents": self.stake_cents, "cents": shares[p]})  # fmt: skip
+        self.write_ledger(setup, values, shares, self.columns, self.last_pots, reasons=reasons)
         return row
 
-    @classmethod
-    def deal_points(cls, outcome: JSON, seats: Sequence[str], dealer: str) -> dict[str, int]:
-        """A deal's points per person: its entry on the sheet (the declarer's result against
-        each opponent) settled pairwise among everybody at the table, a sitting-out dealer
-        included, who counts to the opponents (DP-A19, DP-A20).
+    def _pagat_won(self, winner: str, factor: int) -> None:
+        """A won announced Pagat (DP-A17): every other player pays his recorded total
+        (× the Kontra factor) to the winner, and everything recorded is struck out. In the
+        ledger: what each recorded is in the Kasse already; with Kontra he pays the rest
+        in too (``pagat_won_kontra``); the winner takes it all out (``pagat_won``)."""
+        kasse = self.kasse
+        content = kasse.content()
+        extra = {p: kasse.owed(p) * (factor - 1) for p in self.players if p != winner}
+        for p, cents in extra.items():
+            self._move(p, cents, "pagat_won_kontra", factor=factor, payee=winner)
+        self._move(winner, -(content + sum(extra.values())), "pagat_won", factor=factor)
+        kasse.pagat_won(winner, factor)
 
-        >>> won = {"declarer": 1, "per_opponent": 15}
-        >>> DoppenMatch.deal_points(won, ("B", "C", "D"), "D")
-        {'B': -15, 'C': 30, 'D': -15}
-        >>> DoppenMatch.deal_points(won, ("B", "C", "D"), "A")
-        {'B': -15, 'C': 45, 'D': -15, 'A': -15}
-        """
-        people = [*seats, *([] if dealer in seats else [dealer])]
-        column = dict.fromkeys(people, 0)
-        declarer = outcome["declarer"]
-        if declarer is not None:
-            column[seats[declarer]] = int(outcome["per_opponent"])
-        return pairwise(column)
-
-    def pots_of_last_deal(self) -> list[PotMove]:
-        """What the deal recorded last moved into (recorded) or out of (struck out) the
-        Pagatkasse."""
-        return list(self.last_pots)
+    def closing_moves(self) -> list[PotMove]:
+        """The end of the Partie: what is recorded is paid in and the content is split
+        equally (:meth:`PagatKasse.split`); in the ledger each person takes his share out
+        (``kasse_split``), what he recorded being in the Kasse already."""
+        share, rest = divmod(self.kasse.content(), len(self.players))
+        amounts = [(p, share + (1 if i < rest else 0)) for i, p in enumerate(self.players)]
+        return [PotMove(POT, p, -cents, "kasse_split") for p, cents in amounts if cents]
 
     def pots(self) -> dict[str, dict[str, int]]:
         """What each player has recorded for the Pagatkasse (cents)."""
         return {POT: {p: self.kasse.owed(p) for p in self.players}}
 
-    def balances_cents(self) -> dict[str, int]:
-        """Each player's money (cents): the pairwise settlement of the columns, the
-        Pagatkassen paid out, and the split of the Kasse as if the Partie ended now."""
-        game = pairwise(self.columns)
-        split = self.kasse.split()
-        return {p: game[p] + self.kasse_money[p] + split[p] for p in self.players}
-
     def standing(self) -> dict[str, int]:
-        """Each player's balance in cents (see :meth:`balances_cents`)."""
+        """Each player's money in cents if the Partie ended now (the pairwise settlement of
+        the columns, the Kasse split)."""
         return self.balances_cents()
+
+    def sheet_totals(self) -> dict[str, int]:
+        """The sheet's columns (cents entered per declarer, DP-A19)."""
+        return dict(self.columns)
 
     def to_json(self) -> JSON:
         """The sheet (``docs/api.md``, "The score sheet") with the Kasse column; its lines
         say that the columns are written in cents (``{"code": "cents"}``) and, once a deal
         is on the sheet, the Kasse's effective content (``{"code": "kasse", "cents"}``)."""
-        return {
+        return self.with_ledger({
             "game": self.game,
             "kind": self.kind,
             "better": self.better,
@@ -252,9 +246,4 @@ class DoppenMatch(Match[DoppenDeal]):
             "kasse": self.kasse.to_json(),
             "pots": self.pots(),
             "finished": self.finished,
-            "placings": self.placings(),
-            "balances_cents": self.balances_cents(),
-            "payments": [
-                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
-            ],
-        }
+        })

@@ -24,7 +24,8 @@ from typing import ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
-from server.engine.match import DealSetup, Match, finished_outcome
+from server.engine.ledger import scaled
+from server.engine.match import DealSetup, Match, finished_outcome, stake_reasons
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 
@@ -103,6 +104,8 @@ class DreierlesMatch(Match[DreierlesDeal]):
             points[setup.seats[seat]] += amount
         for name, amount in points.items():
             self.totals[name] += amount
+        self.write_ledger(setup, points, scaled(points, self.stake_cents), self.totals,
+                          reasons=stake_reasons(points, self.stake_cents))  # fmt: skip
         declarer = outcome["declarer"]
         row = SheetRow(
             number=setup.number,
@@ -121,13 +124,9 @@ class DreierlesMatch(Match[DreierlesDeal]):
         """Each person's points so far."""
         return dict(self.totals)
 
-    def balances_cents(self) -> dict[str, int]:
-        """Each person's total in cents at the stake per point."""
-        return {name: pts * self.stake_cents for name, pts in self.totals.items()}
-
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return {
+        return self.with_ledger({
             "game": self.game,
             "kind": self.kind,
             "better": self.better,
@@ -157,9 +156,4 @@ class DreierlesMatch(Match[DreierlesDeal]):
             "lines": [],
             "pots": {},
             "finished": self.finished,
-            "placings": self.placings(),
-            "balances_cents": self.balances_cents(),
-            "payments": [
-                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
-            ],
-        }
+        })

@@ -28,7 +28,8 @@ from server.engine.base import JSON, Option
 from server.engine.cards import TAROCK
 from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal
-from server.engine.match import DealSetup, Match, Radl, finished_outcome
+from server.engine.ledger import scaled
+from server.engine.match import DealSetup, Match, Radl, finished_outcome, stake_reasons
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "factor", "values", "totals")
 SKUS = TAROCK.parse("SK")
@@ -120,11 +121,22 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
         setup = self.next_setup()
         outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
-        points = dict.fromkeys(self.players, 0)
+        raw = dict.fromkeys(self.players, 0)
         for seat, amount in enumerate(outcome["settlement"]):
-            points[setup.seats[seat]] += amount * setup.factor
+            raw[setup.seats[seat]] += amount
+        points = {name: amount * setup.factor for name, amount in raw.items()}
         for name, amount in points.items():
             self.totals[name] += amount
+        what = setup.note or "radl"
+        self.write_ledger(
+            setup,
+            points,
+            scaled(points, self.stake_cents),
+            self.totals,
+            reasons=stake_reasons(points, self.stake_cents, raw=raw, factor=setup.factor,
+                                  what=what),
+            deal_reasons=[{"code": what, "factor": setup.factor}] if setup.factor > 1 else [],
+        )  # fmt: skip
         declarer = outcome["declarer"]
         row = SheetRow(
             number=setup.number,
@@ -164,10 +176,6 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         """Each person's points so far."""
         return dict(self.totals)
 
-    def balances_cents(self) -> dict[str, int]:
-        """Each person's total in cents at the stake per point."""
-        return {name: pts * self.stake_cents for name, pts in self.totals.items()}
-
     def sheet_lines(self) -> list[JSON]:
         """The running Radl under the sheet (``sheet.line.tarock-zu-dritt.<code>``): what
         the next deal counts and how many deals the longest open Radl still covers, or the
@@ -183,7 +191,7 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
         total = self.total_deals
-        return {
+        return self.with_ledger({
             "game": self.game,
             "kind": self.kind,
             "better": self.better,
@@ -218,9 +226,4 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
             "lines": self.sheet_lines(),
             "pots": {},
             "finished": self.finished,
-            "placings": self.placings(),
-            "balances_cents": self.balances_cents(),
-            "payments": [
-                {"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.settlement()
-            ],
-        }
+        })
