@@ -20,7 +20,6 @@ import sqlalchemy as sa
 from alembic import op
 
 from server.engine.errors import EngineError
-from server.engine.registry import match_type
 
 revision: str = "0007_deal_points"
 down_revision: str | None = "0006_rooms"
@@ -53,12 +52,6 @@ SCORES = sa.table(
 
 #: How a deal counts: (game, outcome, seats, dealer) → points per person it names.
 Count = Callable[[str, Mapping[str, Any], Sequence[str], str], Mapping[str, int]]
-
-
-def _by_game(
-    game: str, outcome: Mapping[str, Any], seats: Sequence[str], dealer: str
-) -> Mapping[str, int]:
-    return match_type(game).deal_points(dict(outcome), seats, dealer)
 
 
 def _by_seat(
@@ -109,8 +102,9 @@ def _rewrite(count: Count) -> None:
 
 
 def upgrade() -> None:
-    """Apply this revision."""
-    _rewrite(_by_game)
+    """Apply this revision: nothing any more. The per-game count it applied
+    (``Match.deal_points``) gave way to the match's ledger, and ``0008_ledger``, which
+    follows, rewrites every deal's entries from the ledger."""
 
 
 def downgrade() -> None:

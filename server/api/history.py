@@ -28,7 +28,7 @@ from server.api.limits import Limit
 from server.engine.base import JSON
 from server.engine.errors import EngineError
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
-from server.engine.registry import GAMES, get_rules, match_type, new_match
+from server.engine.registry import GAMES, get_rules, new_match
 from server.engine.replay import replay_steps
 from server.store import history, log
 from server.store.history import MatchSummary
@@ -101,17 +101,11 @@ def _empty_sheet(match: MatchSummary) -> JSON:
 
 
 def _totals(match: MatchSummary) -> dict[str, int]:
-    """The sheet's totals from the stored scores, by the sheet's ``kind``: ``points`` add
-    the points to the start values, ``counters`` count down by the points won."""
-    empty = _empty_sheet(match)
-    start = empty["start"]
-    if empty["kind"] == "counters":
-        return {n: start[n] - match.points_won.get(n, 0) for n in match.players}
-    return {n: start[n] + match.points.get(n, 0) for n in match.players}
-
-
-def _lower_is_better(match: MatchSummary) -> bool:
-    return GAMES[match.game].sheet.better == "lower"
+    """The sheet's totals as the ledger has them after the last finished deal (the start
+    values before the first)."""
+    if match.totals:
+        return dict(match.totals)
+    return dict(_empty_sheet(match)["start"])
 
 
 def _match_json(match: MatchSummary) -> JSON:
@@ -129,6 +123,8 @@ def _match_json(match: MatchSummary) -> JSON:
             for uid, name in zip(match.player_ids, match.players, strict=True)
         ],
         "totals": _totals(match),
+        "money_cents": {name: match.money_cents.get(name, 0) for name in match.players},
+        "placings": None if match.settlement is None else match.settlement["placings"],
         "deals_finished": match.deals_finished,
     }
 
@@ -215,10 +211,12 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
     pots = await history.pots_of_match(db, match.id)
     chat = (await log.chat_of(db, [match.id]))[match.id]
     sheet = _sheet(match, deals)
-    rows = {row["number"]: row for row in sheet["rows"]}
+    finished = [d for d in deals if d.outcome is not None]
+    rows = dict(zip((d.id for d in finished), sheet["rows"], strict=True))
     listed = []
     for deal in deals:
-        row = rows.get(deal.number) if deal.outcome is not None else None
+        row = rows.get(deal.id)
+        ledger = deal.ledger if row is not None else None
         listed.append(
             {
                 "id": deal.id,
@@ -226,12 +224,17 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
                 "status": "finished" if row is not None else "running",
                 "contract": row["contract"] if row else None,
                 "declarer": row["declarer"] if row else None,
-                "settlement": dict(row["values"]) if row else None,
+                # the stored ledger's points per person (as the sheet's row)
+                "settlement": None
+                if ledger is None
+                else {e["player"]: e["points"] for e in ledger["entries"]},
+                "ledger": ledger,
                 "replay_available": row is not None,
             }
         )
     return {
         "match": _match_json(match),
+        "settlement": match.settlement,
         "sheet": sheet,
         "series": _series(sheet),
         "pots": [p.to_json() for p in pots],
@@ -253,6 +256,9 @@ async def match_record(match_id: str, db: Db, user: CurrentUser) -> JSONResponse
         "players": list(match.players),
         "config": match.config,
         "deals": [_full_record(d) for d in deals],
+        # what the match's ledger wrote for each deal, and the final settlement
+        "ledger": [d.ledger for d in deals],
+        "settlement": match.settlement,
     }
     return _download(body, f"stammtisch-{match.game}-match-{match.id}.json")
 
@@ -282,6 +288,8 @@ async def deal_replay(deal_id: str, db: Db, user: CurrentUser) -> JSON:
         "number": found.deal.number,
         # what the deal moved into or out of the match's pots (the Haferl, the Kasse…)
         "pots": [p.to_json() for p in pots if p.deal_number == found.deal.number],
+        # the deal's points and money per person, as the match's ledger wrote them
+        "ledger": found.deal.ledger,
     }
     return replay
 
@@ -361,6 +369,8 @@ class _PlayerStats:
         self.solos = 0
         self.pflichtsoli = 0
         self.points = 0
+        self.money_cents = 0
+        self.matches = 0
 
     def to_json(self, user_id: int, name: str, owes_solos: bool = True) -> JSON:
         """The player's statistics; ``pflichtsoli`` is None when no game of the filter
@@ -369,6 +379,7 @@ class _PlayerStats:
         return {
             "user_id": user_id,
             "name": name,
+            "matches": self.matches,
             "deals": self.deals,
             "declarer_games": {c: dict(v) for c, v in sorted(self.declarer.items())},
             "average_card_points": None if average is None else round(average, 2),
@@ -376,7 +387,29 @@ class _PlayerStats:
             "pflichtsoli": self.pflichtsoli if owes_solos else None,
             "points": self.points,
             "points_per_deal": round(self.points / self.deals, 2) if self.deals else 0.0,
+            "money_cents": self.money_cents,
         }
+
+
+def _count_deal(
+    players: dict[int, _PlayerStats], ids: dict[str, int], summary: JSON, seats: Sequence[str],
+    pflicht: bool,
+) -> None:  # fmt: skip
+    """Add one finished deal's seats to the statistics (``summary``: the game's
+    :meth:`Rules.summarize` of its outcome; ``pflicht``: its solo was owed)."""
+    card_points = summary.get("card_points")  # None: thrown in, or no card points
+    for seat, name in enumerate(seats):
+        entry = players[ids[name]]
+        entry.deals += 1
+        if card_points is not None and card_points[seat] is not None:
+            entry.card_points.append(card_points[seat])
+        if summary["declarer"] == seat:
+            counted = entry.declarer[summary["contract"]]
+            counted["played"] += 1
+            counted["won"] += bool(summary["declarer_won"])
+            if summary["solo"]:
+                entry.solos += 1
+                entry.pflichtsoli += pflicht
 
 
 @router.get("/api/history/stats")
@@ -384,7 +417,10 @@ async def stats(
     db: Db, user: CurrentUser, game: Annotated[str | None, Query(max_length=40)] = None
 ) -> JSON:
     """Statistics of my circle over the finished deals of the matches in my rooms (of
-    ``game`` when given): per player and head-to-head (see docs/api.md)."""
+    ``game`` when given): per player and head-to-head (see docs/api.md). Points and money
+    are the ledger's: each person's points are the sum of the sheet's entries for him,
+    his money what the ledger has after the match's last deal (the final settlement once
+    it is over); the head-to-head compares the placings of the final settlements."""
     matches = await history.visible_matches(db, user.id, game=game)
     # A game whose sheet has notes needs the sheet (its rows tell an owed solo from a
     # voluntary one), which is rebuilt from the actions; the others read their outcomes.
@@ -398,41 +434,26 @@ async def stats(
     for match in matches:
         ids = dict(zip(match.players, match.player_ids, strict=True))
         rules = get_rules(match.game)
-        scoring = match_type(match.game)
         obligatory: set[int] = set()
         if match.id in with_sheet:
             sheet = _sheet(match, deals[match.id])
             obligatory = {row["number"] for row in sheet["rows"] if row.get("obligatory")}
         for deal in deals[match.id]:
             assert deal.outcome is not None
-            summary = rules.summarize(deal.outcome)
-            seats = deal.record["seats"]
-            named = scoring.deal_points(deal.outcome, seats, deal.record["dealer"])
-            for name, points in named.items():  # a sitting-out dealer may pay too
-                players[ids[name]].points += points
-            for seat, name in enumerate(seats):
-                entry = players[ids[name]]
-                entry.deals += 1
-                if summary["card_points"][seat] is not None:
-                    entry.card_points.append(summary["card_points"][seat])
-                if summary["declarer"] == seat:
-                    counted = entry.declarer[summary["contract"]]
-                    counted["played"] += 1
-                    counted["won"] += bool(summary["declarer_won"])
-                    if summary["solo"]:
-                        entry.solos += 1
-                        if deal.number in obligatory:
-                            entry.pflichtsoli += 1
-        for uid in match.player_ids:
-            _ = players[uid]  # everyone who played is in the circle
-        if match.status == "finished":
-            totals = _totals(match)
-            sign = -1 if _lower_is_better(match) else 1
+            for entry in (deal.ledger or {}).get("entries", []):  # the sitting-out fourth too
+                players[ids[entry["player"]]].points += int(entry["points"])
+            _count_deal(players, ids, rules.summarize(deal.outcome), deal.record["seats"],
+                        deal.number in obligatory)  # fmt: skip
+        for name, uid in ids.items():  # everyone who played is in the circle
+            players[uid].matches += 1
+            players[uid].money_cents += match.money_cents.get(name, 0)
+        placings = None if match.settlement is None else match.settlement["placings"]
+        if placings is not None:
             name_of = {uid: n for n, uid in ids.items()}
             for i, a in enumerate(match.player_ids):
                 for b in match.player_ids[i + 1 :]:
                     low, high = sorted((a, b))
-                    diff = sign * (totals[name_of[low]] - totals[name_of[high]])
+                    diff = placings[name_of[high]] - placings[name_of[low]]
                     counts = pairs[(low, high)]
                     counts[0] += 1
                     counts[1] += diff > 0

@@ -61,8 +61,10 @@ def settle_debts(balances: Mapping[str, int]) -> list[Payment]:
     The largest debtor pays the largest creditor first, which needs at most one transfer
     fewer than there are players; ties are broken by name so the result is deterministic.
 
-    >>> settle_debts({"Anna": 90, "Bernd": -30, "Catrin": -60})
-    [Payment(payer='Catrin', payee='Anna', cents=60), Payment(payer='Bernd', payee='Anna', cents=30)]
+    >>> for payment in settle_debts({"Anna": 90, "Bernd": -30, "Catrin": -60}):
+    ...     print(payment)
+    Payment(payer='Catrin', payee='Anna', cents=60)
+    Payment(payer='Bernd', payee='Anna', cents=30)
     """
     if sum(balances.values()) != 0:
         raise ValueError("balances must sum to zero")
@@ -296,8 +298,9 @@ class Ledger:
             "totals": dict(totals),
             "money_cents": money,
             "placings": dict(placings),
-            "pots": {pot: {"held": balances.get(pot, 0), "shares": shares[pot]}
-                     for pot in sorted(shares)},  # fmt: skip
+            "pots": {
+                pot: {"held": balances.get(pot, 0), "shares": shares[pot]} for pot in sorted(shares)
+            },
             "closing": [m.to_json() for m in closing_moves if m.amount],
             "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in payments],
             "ended_early": ended_early,

@@ -365,14 +365,20 @@ class Match(ABC, Generic[DealT]):
 
 
 def stake_reasons(
-    points: Mapping[str, int], stake_cents: int, *, raw: Mapping[str, int] | None = None,
-    factor: int = 1, what: str = "radl",
+    points: Mapping[str, int],
+    stake_cents: int,
+    *,
+    raw: Mapping[str, int] | None = None,
+    factor: int = 1,
+    what: str = "radl",
 ) -> dict[str, list[JSON]]:
     """Each person's reasons for points paid at the stake: the deal's own points times a
     ``factor`` (a Radl: ``what``) when it is not 1, then the points times the stake.
 
-    >>> stake_reasons({"A": 8, "B": -8}, 10, raw={"A": 4, "B": -4}, factor=2)["A"]
-    [{'code': 'factor', 'what': 'radl', 'points': 4, 'factor': 2, 'result': 8}, {'code': 'stake', 'points': 8, 'stake_cents': 10, 'cents': 80}]
+    >>> for line in stake_reasons({"A": 8, "B": -8}, 10, raw={"A": 4, "B": -4}, factor=2)["A"]:
+    ...     print(line)
+    {'code': 'factor', 'what': 'radl', 'points': 4, 'factor': 2, 'result': 8}
+    {'code': 'stake', 'points': 8, 'stake_cents': 10, 'cents': 80}
     """
     reasons: dict[str, list[JSON]] = {}
     for name, pts in points.items():

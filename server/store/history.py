@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, case, func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.store.log import StoredDeal
@@ -30,16 +30,16 @@ from server.store.models import (
     PotMovement,
     Room,
     RoomMember,
-    ScoreEntry,
     User,
 )
 
 
 @dataclass
 class MatchSummary:
-    """A match as the archive lists it; ``points`` sums each player's points over the
-    finished deals, ``points_won`` only the positive ones (what a counting-down sheet's
-    counter loses)."""
+    """A match as the archive lists it, with the ledger's figures: after its last finished
+    deal, each person's sheet total (``totals``; empty before the first deal) and money
+    (``money_cents``); the final ``settlement`` once it is over (it closes the pots of a
+    match stopped early)."""
 
     id: int
     room_id: int
@@ -52,8 +52,9 @@ class MatchSummary:
     player_ids: list[int]
     config: dict[str, Any]
     deals_finished: int = 0
-    points: dict[str, int] = field(default_factory=dict)
-    points_won: dict[str, int] = field(default_factory=dict)
+    totals: dict[str, int] = field(default_factory=dict)
+    money_cents: dict[str, int] = field(default_factory=dict)
+    settlement: dict[str, Any] | None = None
 
 
 @dataclass
@@ -125,33 +126,42 @@ def _summary(match: Match, room_name: str) -> MatchSummary:
         players=list(match.players),
         player_ids=list(match.player_ids),
         config=dict(match.config),
+        settlement=match.settlement,
     )
 
 
 async def _add_scores(session: AsyncSession, matches: Sequence[MatchSummary]) -> None:
-    """Fill in the points and finished deals of ``matches`` (two queries in all)."""
+    """Fill in the ledger's totals and money after the last finished deal of ``matches``,
+    and their number of finished deals (two queries in all)."""
     by_id = {m.id: m for m in matches}
     if not by_id:
         return
-    for m in matches:
-        m.points = dict.fromkeys(m.players, 0)
-        m.points_won = dict.fromkeys(m.players, 0)
-    won = func.sum(case((ScoreEntry.points > 0, ScoreEntry.points), else_=0))
-    rows = await session.execute(
-        select(ScoreEntry.match_id, ScoreEntry.player, func.sum(ScoreEntry.points), won)
-        .where(ScoreEntry.match_id.in_(by_id))
-        .group_by(ScoreEntry.match_id, ScoreEntry.player)
-    )
-    for match_id, player, points, points_won in rows.all():
-        by_id[match_id].points[player] = int(points or 0)
-        by_id[match_id].points_won[player] = int(points_won or 0)
-    counts = await session.execute(
-        select(DealRow.match_id, func.count(DealRow.id))
+    counts = (
+        select(
+            DealRow.match_id,
+            func.count(DealRow.id).label("n"),
+            func.max(DealRow.number).label("last"),
+        )
         .where(DealRow.match_id.in_(by_id), DealRow.finished_at.is_not(None))
         .group_by(DealRow.match_id)
+        .subquery()
     )
-    for match_id, count in counts.all():
-        by_id[match_id].deals_finished = int(count)
+    rows = await session.execute(
+        select(counts.c.match_id, counts.c.n, DealRow.ledger).join(
+            DealRow,
+            (DealRow.match_id == counts.c.match_id) & (DealRow.number == counts.c.last),
+        )
+    )
+    for match_id, count, ledger in rows.all():
+        summary = by_id[match_id]
+        summary.deals_finished = int(count)
+        for entry in (ledger or {}).get("entries", []):
+            summary.totals[entry["player"]] = int(entry["total_points"])
+            summary.money_cents[entry["player"]] = int(entry["total_cents"])
+    for summary in matches:
+        if summary.settlement is not None:  # the pots closed, a Depot paid
+            summary.totals = dict(summary.settlement["totals"])
+            summary.money_cents = dict(summary.settlement["money_cents"])
 
 
 async def visible_matches(
@@ -239,6 +249,7 @@ async def deals_of_matches(
             DealRow.record,
             DealRow.outcome,
             DealRow.finished_at,
+            DealRow.ledger,
         )
         .where(DealRow.match_id.in_(match_ids))
         .order_by(DealRow.match_id, DealRow.number)
@@ -247,8 +258,9 @@ async def deals_of_matches(
         query = query.where(DealRow.finished_at.is_not(None))
     rows = (await session.execute(query)).all()
     actions = await _actions_of(session, [r.id for r in rows]) if with_actions else {}
-    for deal_id, match_id, number, record, outcome, finished_at in rows:
+    for deal_id, match_id, number, record, outcome, finished_at, ledger in rows:
         stored = StoredDeal(deal_id, number, record, outcome if finished_at else None)
+        stored.ledger = ledger if finished_at else None
         stored.actions = list(actions.get(deal_id, []))
         result[match_id].append(stored)
     return result
@@ -301,5 +313,6 @@ async def deal_for_member(
         deal.record,
         deal.outcome if finished else None,
         list(actions.get(deal.id, [])),
+        ledger=deal.ledger if finished else None,
     )
     return DealWithMatch(_summary(match, room_name), stored)

@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from server.engine.match import PotMove
+from server.engine.ledger import DealLedger, PotMove
 from server.store.db import configure_sqlite, sqlite_file
 from server.store.errors import ConflictError
 from server.store.models import (
@@ -94,7 +94,11 @@ _INSERT_DEAL = insert(DealRow)
 _FINISH_DEAL = (
     update(DealRow)
     .where(DealRow.id == bindparam("b_deal"), DealRow.outcome.is_(None))
-    .values(outcome=bindparam("outcome"), finished_at=bindparam("finished_at"))
+    .values(
+        outcome=bindparam("outcome"),
+        ledger=bindparam("ledger"),
+        finished_at=bindparam("finished_at"),
+    )
 )
 _INSERT_SCORES = insert(ScoreEntry)
 _INSERT_POTS = insert(PotMovement)
@@ -117,40 +121,50 @@ def create_deal(connection: Connection, match_id: int, number: int, record: dict
 
 
 def finish_deal(
-    connection: Connection,
-    match_id: int,
-    deal_id: int,
-    outcome: dict[str, Any],
-    points: dict[str, int],
-    stake_cents: int,
-    pots: Sequence[PotMove] = (),
-) -> None:
-    """Store a deal's outcome and its score entries (and the pot movements it made)."""
+    connection: Connection, match_id: int, deal_id: int, outcome: dict[str, Any],
+    ledger: DealLedger,
+) -> None:  # fmt: skip
+    """Store a deal's outcome and its ledger: whole on the deal's row, and per person as
+    score entries and pot movements."""
     connection.execute(
-        _FINISH_DEAL, {"b_deal": deal_id, "outcome": outcome, "finished_at": datetime.now(UTC)}
-    )
-    scores = [
-        {"match_id": match_id, "deal_id": deal_id, "player": name, "points": pts,
-         "cents": pts * stake_cents}
-        for name, pts in points.items()
-    ]  # fmt: skip
-    if scores:
+        _FINISH_DEAL,
+        {"b_deal": deal_id, "outcome": outcome, "ledger": ledger.to_json(),
+         "finished_at": datetime.now(UTC)},
+    )  # fmt: skip
+    write_entries(connection, match_id, deal_id, ledger)
+
+
+def write_entries(connection: Connection, match_id: int, deal_id: int | None,
+                  ledger: DealLedger | None, moves: Sequence[PotMove] = ()) -> None:  # fmt: skip
+    """Insert the score entries of ``ledger`` (one per person) and its pot movements (or
+    ``moves``, e.g. the pots closed when a match stops early with ``deal_id`` None)."""
+    if ledger is not None:
+        scores = [
+            {"match_id": match_id, "deal_id": deal_id, "player": e.player, "points": e.points,
+             "cents": e.cents}
+            for e in ledger.entries
+        ]  # fmt: skip
         connection.execute(_INSERT_SCORES, scores)
+        moves = ledger.moves()
     movements = [
         {"match_id": match_id, "deal_id": deal_id, "pot": m.pot, "player": m.player,
          "cents": m.amount, "reason": m.reason, "unit": m.unit,
          "params": dict(m.params) or None}
-        for m in pots
+        for m in moves
     ]  # fmt: skip
     if movements:
         connection.execute(_INSERT_POTS, movements)
 
 
-def finish_match(connection: Connection, match_id: int, room_id: int) -> None:
-    """Mark a match and its room as finished."""
+def finish_match(
+    connection: Connection, match_id: int, room_id: int, settlement: dict[str, Any]
+) -> None:
+    """Mark a match and its room as finished, with the match's final settlement."""
     now = datetime.now(UTC)
     connection.execute(
-        update(Match).where(Match.id == match_id).values(status="finished", finished_at=now)
+        update(Match)
+        .where(Match.id == match_id)
+        .values(status="finished", finished_at=now, settlement=settlement)
     )
     connection.execute(update(Room).where(Room.id == room_id).values(status="finished"))
 
@@ -201,9 +215,10 @@ class DealEnd:
     #: all stored already
     action: ActionEntry | None
     outcome: dict[str, Any]
-    points: dict[str, int]
-    stake_cents: int
-    pots: Sequence[PotMove]
+    #: the deal's ledger, as the match wrote it
+    ledger: DealLedger
+    #: the match's final settlement when this deal ends it
+    settlement: dict[str, Any] | None
     #: the next deal's number and record (without actions); ``None``: the match is over
     next_deal: tuple[int, dict[str, Any]] | None
 
@@ -229,10 +244,10 @@ def end_deal(connection: Connection, end: DealEnd) -> int | None:
         return int(found)
     if end.action is not None:
         ensure_action(connection, end.action)
-    finish_deal(connection, end.match_id, end.deal_id, end.outcome, end.points,
-                end.stake_cents, end.pots)  # fmt: skip
+    finish_deal(connection, end.match_id, end.deal_id, end.outcome, end.ledger)
     if end.next_deal is None:
-        finish_match(connection, end.match_id, end.room_id)
+        assert end.settlement is not None
+        finish_match(connection, end.match_id, end.room_id, end.settlement)
         return None
     number, record = end.next_deal
     return create_deal(connection, end.match_id, number, record)
@@ -303,6 +318,8 @@ class StoredDeal:
     actions: list[tuple[int, str]] = field(default_factory=list)
     #: the client's message id of each action (JSON text), where it gave one
     client_ids: list[str | None] = field(default_factory=list)
+    #: the deal's ledger once it is finished
+    ledger: dict[str, Any] | None = None
 
 
 @dataclass

@@ -10,8 +10,10 @@ Every table here has an Alembic revision in ``migrations/versions/`` that create
   seats, dealer, dealt cards; the outcome once finished), ``actions`` (the append-only log,
   primary key deal + sequence number; rows are never updated; each row keeps the id the
   client gave its message, so that a resent action is applied at most once),
-  ``score_entries`` (points and money per player and deal), ``pot_movements`` (Pagatkasse,
-  Haferl, Depot) and ``chat_messages`` (the table's chat, kept with the match).
+  ``score_entries`` (points and money per player and deal, from the deal's ledger, which
+  ``deals.ledger`` holds whole), ``pot_movements`` (Pagatkasse, Haferl, Depot; with no
+  deal: the pots closed when a match was stopped early), ``matches.settlement`` (the final
+  settlement) and ``chat_messages`` (the table's chat, kept with the match).
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ class Match(Base):
     status: Mapped[str] = mapped_column(String(16), default="running")
     started_at: Mapped[datetime] = _now()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: the final settlement from the match's ledger once it is over (None: running)
+    settlement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class DealRow(Base):
@@ -157,6 +161,8 @@ class DealRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)  # record without actions/outcome
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: the deal's ledger (one entry per person of the match) once it is finished
+    ledger: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     started_at: Mapped[datetime] = _now()
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
@@ -176,7 +182,8 @@ class ActionRow(Base):
 
 
 class ScoreEntry(Base):
-    """Points and money of one player in one deal (the score sheet, row by row)."""
+    """Points and money of one person in one deal, as the deal's ledger says (``points``:
+    the sheet's entry, ``cents``: the money between the players), for sums in SQL."""
 
     __tablename__ = "score_entries"
 

@@ -39,13 +39,14 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine.base import Option, OptionValue
 from server.engine.errors import MalformedError
+from server.engine.ledger import PotMove
 from server.engine.registry import GAMES, GameInfo, get_rules, match_type
 from server.store.errors import (
     ConflictError,
@@ -54,7 +55,7 @@ from server.store.errors import (
     NotFoundError,
     clean_name,
 )
-from server.store.models import Match, Room, RoomMember, User
+from server.store.models import Match, PotMovement, Room, RoomMember, User
 from server.store.names import name_key
 
 Role = Literal["player", "spectator"]
@@ -730,8 +731,14 @@ async def end_vote(session: AsyncSession, room_id: int, actor_id: int, agree: bo
     return set(votes) == set(players)
 
 
-async def end_early(session: AsyncSession, room_id: int) -> int | None:
-    """Mark the room's running match as ended early (status ``ended``) and the room as
+async def end_early(
+    session: AsyncSession,
+    room_id: int,
+    settlement: dict[str, Any] | None = None,
+    closing: Sequence[PotMove] = (),
+) -> int | None:
+    """Mark the room's running match as ended early (status ``ended``) with its final
+    ``settlement`` and the pot movements that ``closing`` made (no deal), and the room as
     finished; return the match id (None when no match was running)."""
     room = await _lock_room(session, room_id)
     match_id = await session.scalar(
@@ -741,9 +748,15 @@ async def end_early(session: AsyncSession, room_id: int) -> int | None:
         await session.execute(
             update(Match)
             .where(Match.id == match_id)
-            .values(status="ended", finished_at=datetime.now(UTC)),
+            .values(status="ended", finished_at=datetime.now(UTC), settlement=settlement),
             execution_options={"synchronize_session": False},
         )
+        for move in closing:
+            session.add(
+                PotMovement(match_id=match_id, deal_id=None, pot=move.pot, player=move.player,
+                            cents=move.amount, reason=move.reason, unit=move.unit,
+                            params=dict(move.params) or None)
+            )  # fmt: skip
     room.status = "finished"
     room.end_votes = None
     await session.flush()

@@ -159,10 +159,16 @@ class TableManager:
         between; then everybody at the table is told. Return the match id (None when no
         match was running)."""
 
-        async def store(session: AsyncSession) -> int | None:
-            return await end_early(session, room_id)
-
         table = self.tables.get(room_id)
+        engine = None if table is None else table.live.engine
+
+        async def store(session: AsyncSession) -> int | None:
+            if engine is None or engine.finished:
+                return await end_early(session, room_id)
+            # the pots are closed now (shared out, the Depot paid) and the match settled
+            settlement = engine.final_settlement(ended_early=True)
+            return await end_early(session, room_id, settlement, engine.closing_moves())
+
         if table is None:
             return await self.writer.run(store)
         async with table.lock:

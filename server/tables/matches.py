@@ -3,7 +3,7 @@
 The runtime does not know any game's rules: it gets the engine's match object
 (:class:`server.engine.match.Match`) from :func:`server.engine.registry.new_match`, asks it
 for the next deal's seats and options, deals with a system random generator, hands
-finished deals back and asks it what each deal moved into or out of the pots. Recovery
+finished deals back and takes the ledger it writes for each (points, money, pots). Recovery
 rebuilds the same object by replaying the stored records, which the engine checks action
 by action.
 """
@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.base import JSON, Deal
-from server.engine.match import Match, PotMove
+from server.engine.ledger import DealLedger
+from server.engine.match import Match
 from server.engine.record import dump_record, load_record
 from server.engine.registry import get_rules, new_match
 from server.store.names import name_key
@@ -104,9 +105,9 @@ class LiveMatch:
         deal (or none: the match is over)."""
         engine = copy.deepcopy(self.engine)
         engine.record(deal)
-        pots = engine.pots_of_last_deal()
         following = None if engine.finished else self.next_deal(rng, engine)
-        return ClosedDeal(engine, self.points_of(deal), pots, following)
+        settlement = engine.final_settlement() if engine.finished else None
+        return ClosedDeal(engine, engine.last_ledger(), settlement, following)
 
     def take(self, closed: ClosedDeal, next_id: int | None) -> None:
         """Take over a deal's end once it is stored (``next_id``: the next deal's row)."""
@@ -116,16 +117,11 @@ class LiveMatch:
             self.deal_id, self.deal, self.deal_number = (
                 next_id, closed.following[0], self.deal_number + 1)  # fmt: skip
 
-    def points_of(self, deal: Deal) -> dict[str, int]:
-        """Points per match player for a finished deal, as the game counts them
-        (:meth:`Match.deal_points`; 0 for whoever it does not name)."""
-        outcome = deal.outcome()
-        assert outcome is not None
-        points = dict.fromkeys(self.players, 0)
-        named = type(self.engine).deal_points(outcome, deal.seat_names, deal.dealer)
-        for name, pts in named.items():
-            points[name] += pts
-        return points
+    def ledger(self) -> JSON | None:
+        """The ledger of the deal written last (the table shows it with the deal's
+        result), or ``None`` before the first deal ends."""
+        deals = self.engine.ledger.deals
+        return deals[-1].to_json() if deals else None
 
 
 @dataclass
@@ -133,8 +129,10 @@ class ClosedDeal:
     """A finished deal's consequences (see :meth:`LiveMatch.close_deal`)."""
 
     engine: Match[Any]
-    points: dict[str, int]
-    pots: list[PotMove]
+    #: the deal's ledger, as the match wrote it
+    ledger: DealLedger
+    #: the final settlement when the deal ends the match
+    settlement: JSON | None
     following: tuple[Deal, dict[str, Any]] | None
 
 

@@ -219,6 +219,8 @@ class Table:
             "player_ids": live.player_ids,
             "deal_number": number,
             "sheet": live.engine.to_json(),
+            # the finished deal's ledger, shown with its result
+            "ledger": live.ledger() if between is not None or live.engine.finished else None,
             "finished": live.engine.finished or self.ended_early,
             "ended_early": self.ended_early,
             "timer_seconds": self.timer_seconds,
@@ -560,9 +562,8 @@ class Table:
             deal_id=live.deal_id,
             action=action,
             outcome=outcome,
-            points=closed.points,
-            stake_cents=live.stake_cents,
-            pots=closed.pots,
+            ledger=closed.ledger,
+            settlement=closed.settlement,
             next_deal=None if following is None else (live.deal_number + 1, following[1]),
         )
         return closed, end

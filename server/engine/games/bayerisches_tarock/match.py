@@ -255,37 +255,39 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
 
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return self.with_ledger({
-            "game": self.game,
-            "kind": self.kind,
-            "better": self.better,
-            "players": list(self.players),
-            "columns": self._columns(),
-            "start": dict.fromkeys(self.players, 0),
-            "rounds": self.rounds,
-            "deals": self.total_deals,
-            "stake_cents": self.stake_cents,
-            "haferl": self.haferl,
-            "rows": [
-                {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "sitting_out": r.sitting_out,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "values": dict(r.values),
-                    "points": dict(r.values),
-                    "totals": r.totals,
-                    "haferl_cents": r.haferl_cents,
-                    "note": None,
-                    "obligatory": False,
-                }
-                for r in self.rows
-            ],
-            "totals": dict(self.totals),
-            "progress": {"done": len(self.rows), "of": self.total_deals},
-            "lines": self._lines(),
-            "pots": self.pots(),
-            "haferl_cents": self.pot_cents if self.haferl else None,
-            "finished": self.finished,
-        })
+        return self.with_ledger(
+            {
+                "game": self.game,
+                "kind": self.kind,
+                "better": self.better,
+                "players": list(self.players),
+                "columns": self._columns(),
+                "start": dict.fromkeys(self.players, 0),
+                "rounds": self.rounds,
+                "deals": self.total_deals,
+                "stake_cents": self.stake_cents,
+                "haferl": self.haferl,
+                "rows": [
+                    {
+                        "number": r.number,
+                        "dealer": r.dealer,
+                        "sitting_out": r.sitting_out,
+                        "contract": r.contract,
+                        "declarer": r.declarer,
+                        "values": dict(r.values),
+                        "points": dict(r.values),
+                        "totals": r.totals,
+                        "haferl_cents": r.haferl_cents,
+                        "note": None,
+                        "obligatory": False,
+                    }
+                    for r in self.rows
+                ],
+                "totals": dict(self.totals),
+                "progress": {"done": len(self.rows), "of": self.total_deals},
+                "lines": self._lines(),
+                "pots": self.pots(),
+                "haferl_cents": self.pot_cents if self.haferl else None,
+                "finished": self.finished,
+            }
+        )

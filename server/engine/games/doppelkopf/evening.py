@@ -349,43 +349,45 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
     def to_json(self) -> JSON:
         """The sheet, obligations and end-of-evening figures (``docs/api.md``, "The score
         sheet"; ``counters``, ``start_points`` and ``depot_cents`` as before)."""
-        return self.with_ledger({
-            "game": self.game,
-            "kind": self.kind,
-            "better": self.better,
-            "players": list(self.players),
-            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-            "start": dict.fromkeys(self.players, self.start_points),
-            "start_points": self.start_points,
-            "rows": [
-                {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "value": r.value,
-                    "values": dict(r.points),
-                    "points": r.points,
-                    "totals": dict(r.counters),
-                    "counters": r.counters,
-                    "kurzer": r.kurzer,
-                    "note": r.note,
-                    "obligatory": r.note in OBLIGATORY_NOTES,
-                }
-                for r in self.rows
-            ],
-            "totals": dict(self.counters),
-            "counters": dict(self.counters),
-            "progress": self._progress(),
-            "lines": [{"code": "no_stake"}]
-            + [
-                {"code": "owes_solo", "player": p, "solo": s}
-                for p, solos in self.obligations.items()
-                for s in solos
-            ],
-            "obligations": {p: list(s) for p, s in self.obligations.items()},
-            "vorfuehrung": self.vorfuehrung and not self.finished,
-            "pots": self.pots(),
-            "finished": self.finished,
-            "depot_cents": self.depot() if self.finished else None,
-        })
+        return self.with_ledger(
+            {
+                "game": self.game,
+                "kind": self.kind,
+                "better": self.better,
+                "players": list(self.players),
+                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+                "start": dict.fromkeys(self.players, self.start_points),
+                "start_points": self.start_points,
+                "rows": [
+                    {
+                        "number": r.number,
+                        "dealer": r.dealer,
+                        "contract": r.contract,
+                        "declarer": r.declarer,
+                        "value": r.value,
+                        "values": dict(r.points),
+                        "points": r.points,
+                        "totals": dict(r.counters),
+                        "counters": r.counters,
+                        "kurzer": r.kurzer,
+                        "note": r.note,
+                        "obligatory": r.note in OBLIGATORY_NOTES,
+                    }
+                    for r in self.rows
+                ],
+                "totals": dict(self.counters),
+                "counters": dict(self.counters),
+                "progress": self._progress(),
+                "lines": [{"code": "no_stake"}]
+                + [
+                    {"code": "owes_solo", "player": p, "solo": s}
+                    for p, solos in self.obligations.items()
+                    for s in solos
+                ],
+                "obligations": {p: list(s) for p, s in self.obligations.items()},
+                "vorfuehrung": self.vorfuehrung and not self.finished,
+                "pots": self.pots(),
+                "finished": self.finished,
+                "depot_cents": self.depot() if self.finished else None,
+            }
+        )

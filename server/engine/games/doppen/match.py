@@ -147,9 +147,9 @@ class DoppenMatch(Match[DoppenDeal]):
             self._move(loser, amount, "pagat_lost", factor=event["factor"])
             note = {"event": kind, "player": loser, "cents": amount}
         elif kind == "pagat_won":
-            self._pagat_won(setup.seats[event["seat"]], event["factor"])
-            note = {"event": kind, "player": setup.seats[event["seat"]],
-                    "cents": -sum(m.amount for m in self.last_pots if m.reason == "pagat_won")}  # fmt: skip
+            winner = setup.seats[event["seat"]]
+            taken = self._pagat_won(winner, event["factor"])
+            note = {"event": kind, "player": winner, "cents": taken}
         if len(self.rows) + 1 >= self.deals:
             self.last_pots.extend(self.closing_moves())
             kasse.clear()
@@ -169,25 +169,28 @@ class DoppenMatch(Match[DoppenDeal]):
         reasons: dict[str, list[JSON]] = {p: [] for p in self.players}
         if declarer_name is not None and outcome["per_opponent"]:
             for p in self.players:
-                reasons[p].append({"code": "per_opponent", "declarer": declarer_name,
-                                   "points": outcome["per_opponent"],
-                                   "opponents": len(self.players) - 1,
-                                   "stake_cents": self.stake_cents, "cents": shares[p]})  # fmt: skip
+                reason = {"code": "per_opponent", "declarer": declarer_name,
+                          "points": outcome["per_opponent"], "opponents": len(self.players) - 1,
+                          "stake_cents": self.stake_cents, "cents": shares[p]}  # fmt: skip
+                reasons[p].append(reason)
         self.write_ledger(setup, values, shares, self.columns, self.last_pots, reasons=reasons)
         return row
 
-    def _pagat_won(self, winner: str, factor: int) -> None:
+    def _pagat_won(self, winner: str, factor: int) -> int:
         """A won announced Pagat (DP-A17): every other player pays his recorded total
         (× the Kontra factor) to the winner, and everything recorded is struck out. In the
         ledger: what each recorded is in the Kasse already; with Kontra he pays the rest
-        in too (``pagat_won_kontra``); the winner takes it all out (``pagat_won``)."""
+        in too (``pagat_won_kontra``); the winner takes it all out (``pagat_won``). Returns
+        what the winner takes."""
         kasse = self.kasse
         content = kasse.content()
         extra = {p: kasse.owed(p) * (factor - 1) for p in self.players if p != winner}
         for p, cents in extra.items():
             self._move(p, cents, "pagat_won_kontra", factor=factor, payee=winner)
-        self._move(winner, -(content + sum(extra.values())), "pagat_won", factor=factor)
+        taken = content + sum(extra.values())
+        self._move(winner, -taken, "pagat_won", factor=factor)
         kasse.pagat_won(winner, factor)
+        return taken
 
     def closing_moves(self) -> list[PotMove]:
         """The end of the Partie: what is recorded is paid in and the content is split
@@ -214,36 +217,38 @@ class DoppenMatch(Match[DoppenDeal]):
         """The sheet (``docs/api.md``, "The score sheet") with the Kasse column; its lines
         say that the columns are written in cents (``{"code": "cents"}``) and, once a deal
         is on the sheet, the Kasse's effective content (``{"code": "kasse", "cents"}``)."""
-        return self.with_ledger({
-            "game": self.game,
-            "kind": self.kind,
-            "better": self.better,
-            "players": list(self.players),
-            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-            "start": dict.fromkeys(self.players, 0),
-            "deals": self.deals,
-            "stake_cents": self.stake_cents,
-            "rows": [
-                {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "sitting_out": r.sitting_out,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "values": dict(r.values),
-                    "points": dict(r.values),
-                    "totals": dict(r.totals),
-                    "kasse": dict(r.kasse),
-                    "note": "thrown_in" if r.contract is None else None,
-                    "obligatory": False,
-                }
-                for r in self.rows
-            ],
-            "totals": dict(self.columns),
-            "progress": {"done": len(self.rows), "of": self.deals},
-            "lines": [{"code": "cents"}]
-            + ([{"code": "kasse", "cents": self.kasse.content()}] if self.rows else []),
-            "kasse": self.kasse.to_json(),
-            "pots": self.pots(),
-            "finished": self.finished,
-        })
+        return self.with_ledger(
+            {
+                "game": self.game,
+                "kind": self.kind,
+                "better": self.better,
+                "players": list(self.players),
+                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+                "start": dict.fromkeys(self.players, 0),
+                "deals": self.deals,
+                "stake_cents": self.stake_cents,
+                "rows": [
+                    {
+                        "number": r.number,
+                        "dealer": r.dealer,
+                        "sitting_out": r.sitting_out,
+                        "contract": r.contract,
+                        "declarer": r.declarer,
+                        "values": dict(r.values),
+                        "points": dict(r.values),
+                        "totals": dict(r.totals),
+                        "kasse": dict(r.kasse),
+                        "note": "thrown_in" if r.contract is None else None,
+                        "obligatory": False,
+                    }
+                    for r in self.rows
+                ],
+                "totals": dict(self.columns),
+                "progress": {"done": len(self.rows), "of": self.deals},
+                "lines": [{"code": "cents"}]
+                + ([{"code": "kasse", "cents": self.kasse.content()}] if self.rows else []),
+                "kasse": self.kasse.to_json(),
+                "pots": self.pots(),
+                "finished": self.finished,
+            }
+        )

@@ -126,34 +126,36 @@ class DreierlesMatch(Match[DreierlesDeal]):
 
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return self.with_ledger({
-            "game": self.game,
-            "kind": self.kind,
-            "better": self.better,
-            "players": list(self.players),
-            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-            "start": dict.fromkeys(self.players, 0),
-            "rounds": self.rounds,
-            "deals": self.total_deals,
-            "stake_cents": self.stake_cents,
-            "rows": [
-                {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "sitting_out": r.sitting_out,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "values": dict(r.points),
-                    "points": r.points,
-                    "totals": r.totals,
-                    "note": None,
-                    "obligatory": False,
-                }
-                for r in self.rows
-            ],
-            "totals": dict(self.totals),
-            "progress": {"done": len(self.rows), "of": self.total_deals},
-            "lines": [],
-            "pots": {},
-            "finished": self.finished,
-        })
+        return self.with_ledger(
+            {
+                "game": self.game,
+                "kind": self.kind,
+                "better": self.better,
+                "players": list(self.players),
+                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+                "start": dict.fromkeys(self.players, 0),
+                "rounds": self.rounds,
+                "deals": self.total_deals,
+                "stake_cents": self.stake_cents,
+                "rows": [
+                    {
+                        "number": r.number,
+                        "dealer": r.dealer,
+                        "sitting_out": r.sitting_out,
+                        "contract": r.contract,
+                        "declarer": r.declarer,
+                        "values": dict(r.points),
+                        "points": r.points,
+                        "totals": r.totals,
+                        "note": None,
+                        "obligatory": False,
+                    }
+                    for r in self.rows
+                ],
+                "totals": dict(self.totals),
+                "progress": {"done": len(self.rows), "of": self.total_deals},
+                "lines": [],
+                "pots": {},
+                "finished": self.finished,
+            }
+        )

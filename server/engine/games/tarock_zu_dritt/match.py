@@ -191,39 +191,42 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
     def to_json(self) -> JSON:
         """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
         total = self.total_deals
-        return self.with_ledger({
-            "game": self.game,
-            "kind": self.kind,
-            "better": self.better,
-            "players": list(self.players),
-            "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-            "start": dict.fromkeys(self.players, 0),
-            "rounds": self.rounds,
-            "deals": total,
-            "stake_cents": self.stake_cents,
-            "rows": [
-                {
-                    "number": r.number,
-                    "dealer": r.dealer,
-                    "sitting_out": None,
-                    "contract": r.contract,
-                    "declarer": r.declarer,
-                    "factor": r.factor,
-                    "values": dict(r.points),
-                    "points": r.points,
-                    "totals": r.totals,
-                    "note": r.note,
-                    "obligatory": False,
-                }
-                for r in self.rows
-            ],
-            "totals": dict(self.totals),
-            "progress": {"done": len(self.rows), "of": total},
-            "radl": {
-                **self.radl.to_json(),
-                "schlussradl": self.final_from is not None and len(self.rows) >= self.final_from,
-            },
-            "lines": self.sheet_lines(),
-            "pots": {},
-            "finished": self.finished,
-        })
+        return self.with_ledger(
+            {
+                "game": self.game,
+                "kind": self.kind,
+                "better": self.better,
+                "players": list(self.players),
+                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
+                "start": dict.fromkeys(self.players, 0),
+                "rounds": self.rounds,
+                "deals": total,
+                "stake_cents": self.stake_cents,
+                "rows": [
+                    {
+                        "number": r.number,
+                        "dealer": r.dealer,
+                        "sitting_out": None,
+                        "contract": r.contract,
+                        "declarer": r.declarer,
+                        "factor": r.factor,
+                        "values": dict(r.points),
+                        "points": r.points,
+                        "totals": r.totals,
+                        "note": r.note,
+                        "obligatory": False,
+                    }
+                    for r in self.rows
+                ],
+                "totals": dict(self.totals),
+                "progress": {"done": len(self.rows), "of": total},
+                "radl": {
+                    **self.radl.to_json(),
+                    "schlussradl": self.final_from is not None
+                    and len(self.rows) >= self.final_from,
+                },
+                "lines": self.sheet_lines(),
+                "pots": {},
+                "finished": self.finished,
+            }
+        )
