@@ -47,8 +47,6 @@ const out = input.views.map((view) => ({
   turn: game.turnText(view, ctx),
   title: view.outcome ? game.resultTitle(view, name, ctx) : null,
   result: view.outcome ? [...game.resultLines(view, name, ctx), ...coded(view)] : null,
-  settlement: view.outcome && game.resultSettlement
-    ? game.resultSettlement(view, name, ctx) : null,
   replay: game.replayLines ? game.replayLines(view, name, ctx) : [],
   call: game.isCall && view.legal_actions && view.legal_actions.length
     ? game.isCall(view.legal_actions[0]) : null,

@@ -30,9 +30,8 @@
  * - `resultLines(view, name, ctx) → string[]`: lines of the result panel before the
  *   generic ones: the outcome's `lines` (codes, `result.<game>.<code>`), each passed
  *   first through `resultLine(line, ctx) → string | null` when the module has it.
- * - `resultSettlement(view, name, ctx) → {player, points}[] | null`: what each person
- *   gets from the deal, where that is more than the seats' `settlement` (a sitting-out
- *   dealer who pays like an opponent); `null`: the seats' settlement.
+ *   What each person gets from the deal (points with every factor, money, pots, the
+ *   sitting-out dealer's share) is never a module's: the panel shows the deal's ledger.
  * - `actionGroups: Record<verb, {label?: string, fold?: boolean | number}>`: the verbs
  *   whose buttons stand apart from the main row, as a labelled row or folded away (`fold`:
  *   always, or with a number only when there are more buttons than that).
@@ -65,7 +64,9 @@ import { has, lang, t } from "./i18n.js";
  * @property {string[]} seat_labels catalogue keys by seat position, or []
  * @property {string[]} phases
  * @property {Record<string, string>} action_groups verb → catalogue key of its label
- * @property {{kind: "points"|"counters", better: "higher"|"lower", notes: string[]}} sheet
+ * @property {{kind: "points"|"counters", better: "higher"|"lower", notes: string[], stake?: boolean, unit?: "points"|"cents"}} sheet
+ *   `stake`: false when the room's stake per point does not apply; `unit`: "cents" when
+ *   the sheet's columns are money
  * @property {string[]} pots
  * @property {string} js_module
  * @property {any[]} options

@@ -167,7 +167,10 @@ export function resultLine(game, line) {
 }
 
 /**
- * The deal's result as rows of text for the result panel.
+ * The deal's result as rows of text for the result panel: the head, the lines of the
+ * outcome and the seats' points (`settlement`, as the deal counted them). What each person
+ * gets from the deal, with every factor and the money, is the ledger's (ledger.js): the
+ * panel shows the seats' points only where there is no ledger (an uploaded record).
  * @param {import("./game-info.js").Game} game
  * @param {any} view the finished view (with `outcome`)
  * @param {(seat: number) => string} name
@@ -176,13 +179,10 @@ export function resultLine(game, line) {
 export function outcomeSummary(game, view, name) {
   const o = view.outcome;
   const mod = game.module;
-  const own = mod.resultSettlement ? mod.resultSettlement(view, name, game.ctx) : null;
-  const settlement =
-    own ||
-    (o.settlement || []).map((/** @type {number} */ points, /** @type {number} */ seat) => ({
-      player: name(seat),
-      points,
-    }));
+  const settlement = (o.settlement || []).map((/** @type {number} */ points, /** @type {number} */ seat) => ({
+    player: name(seat),
+    points,
+  }));
   const contract = contractLabel(game.name, o.contract);
   let title = mod.resultTitle ? mod.resultTitle(view, name, game.ctx) : null;
   if (!title && o.declarer !== null && o.declarer !== undefined && typeof o.declarer_won === "boolean") {

@@ -27,6 +27,7 @@ import {
   turnText,
 } from "./table-games.js";
 import { alertTurn, askToNotify, loadSettings, reducedMotion, saveSettings, setTitle } from "./table-feel.js";
+import { dealReasonText, finishedLedger, ledgerColumns, ledgerTable } from "./ledger.js";
 import { renderSheet, signed } from "./table-sheet.js";
 import { countdownElement, deadline, startTicking } from "./table-timer.js";
 
@@ -159,7 +160,12 @@ function receive(message) {
       renderSetupNote();
       setView(message.view);
       if (state.between && message.view.outcome) showResult(message.view);
-      else closeResultOfDealEnd();
+      else {
+        closeResultOfDealEnd();
+        // the match's last deal: the final snapshot brings its ledger to the open panel
+        const open = /** @type {HTMLDialogElement} */ ($("result-dialog")).open;
+        if (open && message.view.outcome) showResult(message.view);
+      }
       renderChat();
       // an action whose answer a broken connection swallowed: the same message again
       if (state.pending && state.pendingOn !== socket) {
@@ -879,16 +885,29 @@ function showResult(view) {
   $("result-title").textContent = summary.title;
   const box = $("result");
   box.replaceChildren();
+  const match = state.snapshot ? state.snapshot.match : null;
+  const ledger = finishedLedger(match, match ? match.deal_number : null);
   const list = el("ul", "result-lines");
   for (const line of summary.lines) list.append(el("li", "", line));
+  for (const reason of (ledger && ledger.reasons) || []) list.append(el("li", "ledger-deal", dealReasonText(reason)));
   box.append(list);
-  const table = el("table", "settlement");
-  for (const row of summary.settlement) {
-    const tr = el("tr");
-    tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
-    table.append(tr);
+  if (ledger) {
+    // what each person gets from the deal, as the ledger wrote it (the sheet's numbers)
+    const sheet = match ? match.sheet || {} : {};
+    const stake = typeof sheet.stake_cents === "number" ? sheet.stake_cents > 0 : false;
+    box.append(ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, stake)));
+  } else if (ledgerAware(match)) {
+    // the server writes the deal's ledger with the snapshot that follows
+    box.append(el("p", "muted ledger-pending", t("ledger.pending")));
+  } else {
+    const table = el("table", "settlement");
+    for (const row of summary.settlement) {
+      const tr = el("tr");
+      tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
+      table.append(tr);
+    }
+    box.append(table);
   }
-  box.append(table);
   // the last trick stays in view with the result
   const trickBox = $("result-trick");
   trickBox.classList.toggle("four", view.seats.length === 4);
@@ -900,6 +919,19 @@ function showResult(view) {
   if (state.between) dialog.dataset.between = "1";
   if (!dialog.open) dialog.showModal();
   markOverflows();
+}
+
+/**
+ * Whether the server writes ledgers (the snapshot's `match.ledger`, the sheet's rows'
+ * `ledger`): then a finished deal waits for its own instead of showing the seats' points.
+ * @param {any} match
+ * @returns {boolean}
+ */
+function ledgerAware(match) {
+  if (!match) return false;
+  if (Object.prototype.hasOwnProperty.call(match, "ledger")) return true;
+  const sheet = match.sheet || {};
+  return "pot_balances" in sheet || (sheet.rows || []).some((/** @type {any} */ row) => row.ledger);
 }
 
 /** Who the table still waits for before the next deal, and the pause's countdown. */

@@ -207,29 +207,6 @@ export function resultLines(view, _name, ctx) {
 }
 
 /**
- * With four at the table the dealer sits out and pays or receives like an opponent
- * (DP-A20): the declarer's result against each of the three others, and the dealer's row.
- * @param {any} view
- * @param {(seat: number) => string} name
- * @param {GameContext} ctx
- * @returns {{player: string, points: number}[] | null}
- */
-export function resultSettlement(view, name, ctx) {
-  const o = view.outcome;
-  const seats = view.seats || [];
-  if (!view.dealer || seats.includes(view.dealer) || o.declarer === null || o.declarer === undefined) {
-    return null;
-  }
-  const amount = o.per_opponent;
-  const rows = seats.map((/** @type {string} */ _s, /** @type {number} */ seat) => ({
-    player: name(seat),
-    points: seat === o.declarer ? 3 * amount : -amount,
-  }));
-  rows.push({ player: ctx.t("result.doppen.sitting_out", { player: view.dealer }), points: -amount });
-  return rows;
-}
-
-/**
  * A premium line with what it was: "Pagat: 20 (angesagt, verloren)".
  * @param {any} line
  * @param {GameContext} ctx
