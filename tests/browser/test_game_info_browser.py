@@ -320,7 +320,7 @@ def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: L
     ]
     assert shown["foot"][0] == ["Standing", "24", "32", "32", "32"]
     assert shown["notes"][0] == "Deals played: 1"
-    assert "Depot: Paul €1.50" in shown["notes"]
+    assert "Paul has paid €1.50 into the Depot" in shown["notes"]
     assert "Paul pays Ute €1.00" in shown["notes"]
     # A sheet stored before the sheet described itself reads the same way.
     old: dict[str, Any] = {

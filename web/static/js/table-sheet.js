@@ -6,7 +6,11 @@
  * as label; `values` and `totals` stand for the players' cells, one per player), its `rows`, `totals`, `pots`,
  * `placings`, `balances_cents` and `payments`. Contracts and notes are codes
  * (`contract.<game>.<code>`, `sheet.note.<game>.<code>`); a column whose key ends in `_cents`
- * and a line's parameter `<name>_cents` (also given as `<name>`) are shown as money. Sheets stored before the sheet
+ * and a line's parameter `<name>_cents` (also given as `<name>`) are shown as money. The
+ * numbers of money come from the match's ledger (ledger.js): each row's `ledger` gives
+ * every pot's balance after the deal (a column per pot), `balances_cents` the money row,
+ * `pot_balances` the pots now, and `settlement` (once the match is over) what each pot
+ * held and who got what, and who pays whom. Sheets stored before the sheet
  * described itself (`points`/`counters` per row, `start_points`) are read the same way.
  * Built with DOM nodes only; no game is named here.
  */
@@ -14,6 +18,9 @@
 import { el } from "./forms.js";
 import { contractLabel } from "./game-info.js";
 import { has, money, t } from "./i18n.js";
+import { potMoveText, potName, potPhrase, potWhy, signed } from "./ledger.js";
+
+export { potName, signed };
 
 /**
  * @typedef {object} Sheet the sheet in the described shape
@@ -34,6 +41,8 @@ import { has, money, t } from "./i18n.js";
  * @property {Record<string, number> | null} placings
  * @property {Record<string, number> | null} balances_cents
  * @property {any[] | null} payments
+ * @property {Record<string, number>} pot_balances each pot's balance now, in cents
+ * @property {any} settlement the final settlement once the match is over, else null
  */
 
 /** The leading columns of a sheet that does not name them. */
@@ -80,6 +89,8 @@ export function normalizeSheet(sheet) {
     placings: sheet.placings || null,
     balances_cents: sheet.balances_cents || null,
     payments: sheet.payments || null,
+    pot_balances: sheet.pot_balances || {},
+    settlement: sheet.settlement || null,
   };
 }
 
@@ -118,6 +129,20 @@ function leadingCell(sheet, row, key) {
 }
 
 /**
+ * The pots that get a column of their balance after every deal: those of the sheet's
+ * `pot_balances` and of its rows' ledgers, unless the sheet has a column of its own for
+ * one (`<pot>_cents`).
+ * @param {Sheet} sheet
+ * @param {{key: string}[]} columns the leading columns shown
+ * @returns {string[]}
+ */
+function potColumns(sheet, columns) {
+  const pots = new Set(Object.keys(sheet.pot_balances));
+  for (const row of sheet.rows) for (const pot of Object.keys((row.ledger && row.ledger.pots) || {})) pots.add(pot);
+  return [...pots].filter((pot) => !columns.some((c) => c.key === `${pot}_cents`));
+}
+
+/**
  * @param {HTMLElement} target
  * @param {any} raw the `match.sheet` of a snapshot, or the archive's sheet
  */
@@ -141,6 +166,8 @@ export function renderSheet(target, raw) {
     head.append(el("th", column.key === "number" ? "num" : "", label));
   }
   for (const p of players) head.append(el("th", "num", p));
+  const pots = potColumns(sheet, columns);
+  for (const pot of pots) head.append(el("th", "num pot", potName(pot)));
   const thead = el("thead");
   thead.append(head);
   if (counters && sheet.start) {
@@ -151,6 +178,7 @@ export function renderSheet(target, raw) {
     cell.setAttribute("colspan", String(columns.length));
     tr.append(cell);
     for (const p of players) tr.append(el("th", "num muted", String(start[p] ?? "")));
+    for (const _pot of pots) tr.append(el("th"));
     thead.append(tr);
   }
   table.append(thead);
@@ -158,7 +186,7 @@ export function renderSheet(target, raw) {
   if (!sheet.rows.length) {
     const empty = el("tr");
     const cell = el("td", "muted", t("sheet.empty"));
-    cell.setAttribute("colspan", String(players.length + columns.length));
+    cell.setAttribute("colspan", String(players.length + columns.length + pots.length));
     empty.append(cell);
     body.append(empty);
   }
@@ -180,6 +208,11 @@ export function renderSheet(target, raw) {
         tr.append(cell);
       }
     }
+    // each pot's balance after the deal, from the deal's ledger
+    for (const pot of pots) {
+      const balance = row.ledger && row.ledger.pots ? row.ledger.pots[pot] : undefined;
+      tr.append(el("td", "num pot", typeof balance === "number" ? money(balance) : ""));
+    }
     body.append(tr);
   }
   table.append(body);
@@ -189,6 +222,10 @@ export function renderSheet(target, raw) {
   label.setAttribute("colspan", String(columns.length));
   totals.append(label);
   for (const p of players) totals.append(el("th", "num", sheet.totals ? String(sheet.totals[p] ?? "") : ""));
+  for (const pot of pots) {
+    const balance = sheet.pot_balances[pot];
+    totals.append(el("th", "num pot", typeof balance === "number" ? money(balance) : ""));
+  }
   foot.append(totals);
   if (sheet.balances_cents) {
     const cents = el("tr");
@@ -196,6 +233,7 @@ export function renderSheet(target, raw) {
     money_.setAttribute("colspan", String(columns.length));
     cents.append(money_);
     for (const p of players) cents.append(el("th", "num", money(sheet.balances_cents[p] || 0)));
+    for (const _pot of pots) cents.append(el("th"));
     foot.append(cents);
   }
   table.append(foot);
@@ -232,25 +270,21 @@ function sheetNotes(sheet) {
   }
   if (sheet.vorfuehrung) notes.append(el("p", "", t("sheet.vorfuehrung")));
   for (const line of sheet.lines) notes.append(el("p", "sheet-line", sheetLine(sheet.game, line)));
-  for (const [pot, contents] of Object.entries(sheet.pots)) {
-    const list = el("ul", "payments pots");
-    for (const [player, cents] of Object.entries(contents || {})) {
-      if (cents) list.append(el("li", "", t("sheet.pot_line", { pot: potName(pot), player, amount: money(cents) })));
-    }
-    notes.append(list);
+  if (!sheet.settlement) {
+    for (const [pot, contents] of Object.entries(sheet.pots)) notes.append(potShares(sheet, pot, contents));
   }
-  if (sheet.finished) {
+  if (sheet.settlement) notes.append(...settlementNotes(sheet, sheet.settlement));
+  else if (sheet.finished) {
+    // a sheet stored before the ledger: who pays whom
     notes.append(el("h3", "", t("sheet.final")));
     if (sheet.payments) {
       if (!sheet.payments.length) notes.append(el("p", "", t("sheet.nobody_pays")));
-      const list = el("ul", "payments");
-      for (const pay of sheet.payments) {
-        list.append(el("li", "", t("sheet.pays", { payer: pay.payer, payee: pay.payee, amount: money(pay.cents) })));
-      }
-      notes.append(list);
+      notes.append(paymentList(sheet.payments));
     }
-    if (sheet.placings) {
-      const placings = sheet.placings;
+  }
+  if (sheet.finished || sheet.settlement) {
+    const placings = sheet.placings || (sheet.settlement && sheet.settlement.placings);
+    if (placings) {
       const list = el("ul", "placings");
       const order = [...sheet.players].sort((a, b) => placings[a] - placings[b]);
       for (const p of order) list.append(el("li", "", t("sheet.placing", { player: p, place: placings[p] })));
@@ -261,12 +295,107 @@ function sheetNotes(sheet) {
 }
 
 /**
- * A pot's name (`pot.<name>`), else the name itself.
+ * What each person has put into a pot so far (net; a person who took more out than he
+ * put in "hat … genommen"), under the pot's balance.
+ * @param {Sheet} sheet
  * @param {string} pot
+ * @param {Record<string, number>} contents cents per person
+ * @returns {HTMLElement}
+ */
+function potShares(sheet, pot, contents) {
+  const box = el("div", "pot-shares");
+  box.dataset.pot = pot;
+  const balance = sheet.pot_balances[pot];
+  if (typeof balance === "number") {
+    box.append(el("p", "pot-balance", t("sheet.pot_balance", { pot: potName(pot), amount: money(balance) })));
+  }
+  const list = el("ul", "payments pots");
+  for (const [player, cents] of Object.entries(contents || {})) {
+    if (cents) list.append(el("li", "", shareText(pot, player, cents)));
+  }
+  box.append(list);
+  return box;
+}
+
+/**
+ * "Anna hat 2,00 € in die Pagatkasse gezahlt" / "Bert hat 1,40 € aus dem Haferl genommen".
+ * @param {string} pot
+ * @param {string} player
+ * @param {number} cents net put in (negative: taken out)
  * @returns {string}
  */
-export function potName(pot) {
-  return has(`pot.${pot}`) ? t(`pot.${pot}`) : pot;
+function shareText(pot, player, cents) {
+  const key = cents < 0 ? "sheet.pot_share_out" : "sheet.pot_share_in";
+  return t(key, {
+    player,
+    amount: money(Math.abs(cents)),
+    into: potPhrase("into", pot),
+    out_of: potPhrase("out_of", pot),
+  });
+}
+
+/**
+ * @param {any[]} payments `{payer, payee, cents}` each
+ * @returns {HTMLElement}
+ */
+function paymentList(payments) {
+  const list = el("ul", "payments");
+  for (const pay of payments) {
+    list.append(el("li", "", t("sheet.pays", { payer: pay.payer, payee: pay.payee, amount: money(pay.cents) })));
+  }
+  return list;
+}
+
+/**
+ * The final settlement (`sheet.settlement`): what closed the pots when the match was
+ * stopped early, what each pot held and who got what, then who pays whom.
+ * @param {Sheet} sheet
+ * @param {any} settlement
+ * @returns {HTMLElement[]}
+ */
+function settlementNotes(sheet, settlement) {
+  const out = [];
+  const box = el("div", "settlement-final");
+  box.append(el("h3", "", t("sheet.final")));
+  if (settlement.ended_early) box.append(el("p", "muted", t("sheet.ended_early")));
+  const closing = settlement.closing || [];
+  const last = sheet.rows.length ? sheet.rows[sheet.rows.length - 1].ledger : null;
+  let kept = false;
+  for (const [pot, state] of Object.entries(settlement.pots || {})) {
+    const held = (state && state.held) || 0;
+    const shares = (state && state.shares) || {};
+    const part = el("div", "pot-final");
+    part.dataset.pot = pot;
+    if (held) {
+      // a pot that keeps its money (a Depot): what it holds, and what each put in
+      kept = true;
+      part.append(el("p", "", t("sheet.pot_held", { pot: potName(pot), amount: money(held) })));
+      const list = el("ul", "payments pots");
+      for (const [player, cents] of Object.entries(shares)) {
+        if (cents) list.append(el("li", "", shareText(pot, player, /** @type {number} */ (cents))));
+      }
+      part.append(list);
+    } else {
+      // a pot shared out: who got what (the closing moves, else the last deal's)
+      let moves = closing.filter((/** @type {any} */ m) => m.pot === pot);
+      if (!moves.length && !closing.length && last) {
+        moves = (last.entries || []).flatMap((/** @type {any} */ e) =>
+          (e.pots || []).filter((/** @type {any} */ m) => m.pot === pot && m.cents < 0),
+        );
+      }
+      if (!moves.length) continue;
+      part.append(el("p", "", t("sheet.pot_closed", { pot: potName(pot) })));
+      const list = el("ul", "payments pots");
+      for (const move of moves) list.append(el("li", "", potMoveText(move.player, move)));
+      part.append(list);
+    }
+    box.append(part);
+  }
+  const payments = settlement.payments || [];
+  if (payments.length) box.append(paymentList(payments));
+  else box.append(el("p", "", t(kept ? "sheet.nobody_pays_each_other" : "sheet.nobody_pays")));
+  out.push(box);
+  return out;
 }
 
 /**
@@ -282,25 +411,19 @@ function sheetLine(game, line) {
 }
 
 /**
- * A line's parameters with every `<name>_cents` also as `<name>`, written as money.
+ * A line's parameters with every `<name>_cents` also as `<name>`, and `cents` itself,
+ * written as money.
  * @param {Record<string, any>} line
  * @returns {Record<string, any>}
  */
 function withMoney(line) {
   const params = { ...line };
   for (const [name, value] of Object.entries(line)) {
-    if (name.endsWith("_cents") && typeof value === "number") params[name.slice(0, -6)] = money(value);
+    if (typeof value !== "number") continue;
+    if (name === "cents") params.cents = money(value);
+    else if (name.endsWith("_cents")) params[name.slice(0, -6)] = money(value);
   }
   return params;
-}
-
-/**
- * A number with its sign: +12, −4, 0.
- * @param {number} n
- * @returns {string}
- */
-export function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 /**
@@ -331,7 +454,5 @@ export function amountText(unit, amount) {
  * @returns {string}
  */
 export function reasonText(pot) {
-  const reason = pot.reason;
-  if (!reason) return "";
-  return has(`pot.reason.${reason}`) ? t(`pot.reason.${reason}`, { ...pot, ...(pot.params || {}) }) : reason;
+  return potWhy(pot);
 }
