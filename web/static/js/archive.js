@@ -1,6 +1,7 @@
 /**
  * The match archive (/archive): my past and running matches, newest first, with the
- * players and their totals; filters by game and by fellow player (kept in the URL's query
+ * players and their totals and money as the match's ledger has them (the API's `totals`
+ * and `money_cents`, never summed here); filters by game and by fellow player (kept in the URL's query
  * so that a filtered list can be bookmarked). Also the small helpers the other archive
  * pages share (dates, totals).
  */
@@ -8,6 +9,7 @@
 import { ApiError, api } from "./api.js";
 import { el } from "./forms.js";
 import { lang, t } from "./i18n.js";
+import { signedMoney } from "./ledger.js";
 
 /**
  * A date and time in the page's language ("12.03.2025, 20:15").
@@ -40,6 +42,18 @@ export function totalsText(players, totals) {
 }
 
 /**
+ * "Anna +1,20 € · Bernd −0,40 € · …": each player's money in the players' order, or ""
+ * when the match moved none.
+ * @param {{name: string}[]} players
+ * @param {Record<string, number> | null | undefined} money cents per player
+ * @returns {string}
+ */
+export function moneyText(players, money) {
+  if (!money || !players.some((p) => money[p.name])) return "";
+  return players.map((p) => `${p.name} ${signedMoney(money[p.name] || 0)}`).join(" · ");
+}
+
+/**
  * One match as a list item with a link to its sheet page.
  * @param {any} match an entry of GET /api/history/matches
  * @returns {HTMLElement}
@@ -56,6 +70,8 @@ export function matchItem(match) {
   link.append(head);
   link.append(el("span", "meta", formatDate(match.started_at) + " · " + t("archive.deals_count", { n: match.deals_finished })));
   link.append(el("span", "match-totals", totalsText(match.players || [], match.totals || {})));
+  const money = moneyText(match.players || [], match.money_cents);
+  if (money) link.append(el("span", "match-money", money));
   item.append(link);
   return item;
 }

@@ -1,33 +1,37 @@
 /**
  * A match's page in the archive (/archive/matches/{id}): the score sheet in the group's
- * own style (renderSheet of the table, so that both read the same), the chart of the
- * running totals, the pots, every deal with a link to its replay, and the downloads.
+ * own style (renderSheet of the table, so that both read the same) with the final
+ * settlement, the chart of the running totals, the pots' movements from the person's
+ * side, every deal with its ledger (points and money per person, as the match wrote them)
+ * and a link to its replay, and the downloads. Nothing here computes a number.
  */
 
 import { ApiError, api } from "./api.js";
 import { formatDate } from "./archive.js";
 import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
-import { contractLabel } from "./game-info.js";
-import { has, money, t } from "./i18n.js";
-import { amountOf, amountText, potName, reasonText, renderSheet, signed } from "./table-sheet.js";
+import { contractLabel, embeddedInfo } from "./game-info.js";
+import { t } from "./i18n.js";
+import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
+import { amountOf, amountText, potName, renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /**
- * The pots of a match (Depot, Pagatkasse…) as a table: pot, player, amount, reason.
+ * The pots of a match (Depot, Pagatkasse…) as a table: the deal, the movement in words
+ * from the person's side ("Anna zahlt 4,00 € in die Pagatkasse", "Bert nimmt 1,40 € aus
+ * dem Haferl"), why; below, what each pot holds after them.
  * @param {HTMLElement} target
- * @param {any[]} pots
+ * @param {any[]} pots stored movements: `cents` > 0 into the pot, < 0 out of it
  */
 export function renderPots(target, pots) {
   target.replaceChildren();
   const table = el("table", "sheet-table pots-table");
   const head = el("tr");
   head.append(
-    el("th", "", t("archive.pots.pot")),
-    el("th", "", t("archive.pots.player")),
-    el("th", "num", t("archive.pots.amount")),
+    el("th", "num", t("archive.pots.deal")),
+    el("th", "", t("archive.pots.movement")),
     el("th", "", t("archive.pots.reason")),
   );
   const thead = el("thead");
@@ -38,12 +42,11 @@ export function renderPots(target, pots) {
   for (const pot of pots) {
     const { unit, amount } = amountOf(pot);
     const tr = el("tr");
-    const deal = pot.deal_number ? " · " + t("archive.deal_n", { n: pot.deal_number }) : "";
+    tr.dataset.pot = pot.pot;
     tr.append(
-      el("td", "", potName(pot.pot)),
-      el("td", "", pot.player),
-      el("td", "num", amountText(unit, amount)),
-      el("td", "", reasonText(pot) + deal),
+      el("td", "num", pot.deal_number ? String(pot.deal_number) : ""),
+      el("td", "", potMoveText(pot.player, pot, { why: false })),
+      el("td", "", potWhy(pot)),
     );
     body.append(tr);
     const sum = sums.get(`${pot.pot} ${unit}`) || { pot: pot.pot, unit, amount: 0 };
@@ -55,7 +58,7 @@ export function renderPots(target, pots) {
   // It may scroll sideways on a phone: reachable and named for the keyboard.
   wrap.tabIndex = 0;
   wrap.setAttribute("role", "region");
-  wrap.setAttribute("aria-label", t("table.sheet"));
+  wrap.setAttribute("aria-label", t("archive.match.pots"));
   wrap.append(table);
   target.append(wrap);
   const totals = el("ul", "pot-sums");
@@ -66,12 +69,33 @@ export function renderPots(target, pots) {
 }
 
 /**
- * The deals of a match with contract, declarer, settlement and a link to the replay.
+ * A deal's ledger in one line: "Anna +32 +3,20 € · Bernd −16 −1,60 € · …" (the points
+ * unless the sheet's columns are money, the money when the deal moved any).
+ * @param {any} ledger
+ * @param {any} sheetInfo the game description's `sheet`
+ * @returns {string}
+ */
+export function ledgerLine(ledger, sheetInfo) {
+  const columns = ledgerColumns(ledger, sheetInfo);
+  return (ledger.entries || [])
+    .map((/** @type {any} */ entry) => {
+      const parts = [entry.sitting_out ? `${entry.player} (${t("ledger.sitting_out")})` : entry.player];
+      if (columns.points) parts.push(signed(entry.points));
+      if (columns.money) parts.push(signedMoney(typeof entry.net_cents === "number" ? entry.net_cents : entry.cents || 0));
+      return parts.join(" ");
+    })
+    .join(" · ");
+}
+
+/**
+ * The deals of a match with contract, declarer, each person's points and money from the
+ * deal's ledger (how they came about folded below) and a link to the replay.
  * @param {HTMLElement} target
  * @param {any} match
  * @param {any[]} deals
+ * @param {any} [sheetInfo] the game description's `sheet` (`unit`, `stake`)
  */
-export function renderDeals(target, match, deals) {
+export function renderDeals(target, match, deals, sheetInfo = null) {
   target.replaceChildren();
   if (!deals.length) target.append(el("li", "hint", t("archive.match.no_deals")));
   for (const deal of deals) {
@@ -90,7 +114,14 @@ export function renderDeals(target, match, deals) {
     }
     if (deal.declarer) head.append(el("span", "meta", t("archive.declarer", { player: deal.declarer })));
     item.append(head);
-    if (deal.settlement) {
+    if (deal.ledger && Array.isArray(deal.ledger.entries)) {
+      item.append(el("div", "deal-settlement", ledgerLine(deal.ledger, sheetInfo)));
+      const more = el("details", "deal-ledger");
+      more.append(el("summary", "", t("archive.deal_how")));
+      more.append(ledgerTable(deal.ledger, ledgerColumns(deal.ledger, sheetInfo)));
+      item.append(more);
+    } else if (deal.settlement) {
+      // a deal stored before the ledger: its points as stored
       const line = Object.entries(deal.settlement)
         .map(([player, points]) => `${player} ${signed(/** @type {number} */ (points))}`)
         .join(" · ");
@@ -121,12 +152,15 @@ async function start() {
   $("match-meta").textContent = `${match.game_title || match.game} · ${when} · ${state} · ${(match.players || [])
     .map((/** @type {any} */ p) => p.name)
     .join(", ")}`;
-  renderSheet($("sheet"), data.sheet);
+  // the final settlement is the match's (also of a match ended early)
+  const sheet = data.sheet ? { ...data.sheet, settlement: data.settlement || data.sheet.settlement || null } : null;
+  renderSheet($("sheet"), sheet);
   renderChart($("chart"), data.series, { title: t("archive.chart.title_match", { room: match.room_name }) });
   const pots = data.pots || [];
   $("pots-panel").hidden = !pots.length;
   if (pots.length) renderPots($("pots"), pots);
-  renderDeals($("deal-list"), match, data.deals || []);
+  const info = embeddedInfo();
+  renderDeals($("deal-list"), match, data.deals || [], info && info.name === match.game ? info.sheet : null);
   const chat = data.chat || [];
   $("chat-panel").hidden = !chat.length;
   renderChat($("match-chat"), chat);

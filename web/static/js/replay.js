@@ -3,7 +3,9 @@
  * of /api/history/deals/{id}/replay and POST /api/records/replay). Every hand is open, the
  * current trick lies in the middle with its winner marked, each seat shows its running
  * card points, and a line says in words what happened at this step ("Anna: Zweier",
- * "Bernd spielt Herz König"). At the last step the final count and the settlement.
+ * "Bernd spielt Herz König"). At the last step the final count and what each person got:
+ * the points and money of the deal's ledger (`source.ledger`) for a stored deal, the
+ * seats' points for an uploaded record.
  *
  * Steps: buttons ⏮ ◀ ▶ ⏭, the keys ← → Home End, and a selector that jumps to the end of
  * a trick. On the deal page the position is kept in the URL hash (`#step=N`) so that a
@@ -17,7 +19,8 @@ import { ApiError, api } from "./api.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
-import { has, money, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+import { dealReasonText, ledgerColumns, ledgerTable, potMoveText } from "./ledger.js";
 import {
   CARD_VERBS,
   actionGroup,
@@ -27,7 +30,7 @@ import {
   outcomeSummary,
   seatBadges,
 } from "./table-games.js";
-import { amountOf, amountText, potName, reasonText, signed } from "./table-sheet.js";
+import { signed } from "./table-sheet.js";
 
 /**
  * The step named by a URL hash "#step=N", or null.
@@ -372,25 +375,31 @@ export async function mountReplay(root, replay, options = {}) {
     list.replaceChildren(...summary.lines.map((text) => el("li", "", text)));
     const table = $("result-settlement");
     table.replaceChildren();
-    // A deal that moved a pot (the Haferl, the Kasse) was not simply paid as points times
-    // the stake: its pot lines stand below, the money is the score sheet's.
-    const pots = (replay.source && replay.source.pots) || [];
-    const stake = pots.length ? 0 : replay.stake_cents || 0;
+    // A stored deal: each person's points and money as the match's ledger wrote them
+    // (the sitting-out dealer and every factor included, the pots in words). An uploaded
+    // record has no match: its seats' points only, and no money.
+    const ledger = replay.source && replay.source.ledger && Array.isArray(replay.source.ledger.entries)
+      ? replay.source.ledger
+      : null;
+    const moved = $("result-pots");
+    moved.replaceChildren();
+    if (ledger) {
+      for (const reason of ledger.reasons || []) list.append(el("li", "ledger-deal", dealReasonText(reason)));
+      const shown = ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, Boolean(replay.stake_cents)));
+      table.className = shown.className;
+      table.replaceChildren(...shown.childNodes);
+      moved.hidden = true;
+      return;
+    }
+    table.className = "settlement";
     for (const row of summary.settlement) {
       const tr = el("tr");
       tr.append(el("td", "", row.player), el("td", "num " + (row.points >= 0 ? "up" : "down"), signed(row.points)));
-      if (stake) tr.append(el("td", "num muted", money(row.points * stake)));
       table.append(tr);
     }
-    const moved = $("result-pots");
-    moved.replaceChildren();
+    const pots = (replay.source && replay.source.pots) || [];
     moved.hidden = !pots.length;
-    for (const pot of pots) {
-      const { unit, amount } = amountOf(pot);
-      const reason = reasonText(pot);
-      const text = t("sheet.pot_line", { pot: potName(pot.pot), player: pot.player, amount: amountText(unit, amount) });
-      moved.append(el("li", "", reason ? `${text} (${reason})` : text));
-    }
+    for (const pot of pots) moved.append(el("li", "", potMoveText(pot.player, pot)));
   }
 
   const wanted = options.useHash ? stepFromHash(location.hash) : null;

@@ -1,8 +1,9 @@
 /**
  * Statistics of my circle (/archive/stats): per player the deals played, the declarer
- * games by contract and how many were won, the average card points, solos and
- * Pflichtsoli, the points won in all and per deal; then head-to-head: who was ahead of
- * whom at the end of the matches both played. From GET /api/history/stats.
+ * games by contract and how many were won, the average card points (none: "–", for deals
+ * without card points), solos and Pflichtsoli, the points won in all and per deal, and the
+ * money (the ledger's, `money_cents`); then head-to-head: who placed ahead of whom at the
+ * end of the matches both played. From GET /api/history/stats; nothing is summed here.
  *
  * Solos and Pflichtsoli are figures of some games only: a row is shown only when the
  * data has it for somebody of the circle (not null, not 0 for everyone), so a game
@@ -13,6 +14,7 @@ import { ApiError, api } from "./api.js";
 import { el } from "./forms.js";
 import { has, lang, t } from "./i18n.js";
 import { contractLabel } from "./table-games.js";
+import { signedMoney } from "./ledger.js";
 import { signed } from "./table-sheet.js";
 
 /**
@@ -80,6 +82,7 @@ export function playerCard(player, game, games = [], figures = figuresShown([pla
   row(t("archive.stats.deals"), String(player.deals));
   row(t("archive.stats.points"), signed(player.points));
   row(t("archive.stats.points_per_deal"), decimal(player.points_per_deal));
+  if (typeof player.money_cents === "number") row(t("archive.stats.money"), signedMoney(player.money_cents));
   row(t("archive.stats.card_points"), decimal(player.average_card_points));
   for (const [name, label] of OPTIONAL_FIGURES) {
     if (figures.has(name)) row(t(label), String(player[name] ?? 0));
