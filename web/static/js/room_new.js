@@ -16,8 +16,10 @@ import { has, lang, money, t } from "./i18n.js";
  *            label?: string, help?: string, help_de: string, help_en: string}} Option
  * @typedef {{name: string, title: string, summary?: string, summary_de?: string, summary_en?: string,
  *            rounds: {min: number, max: number, default: number, unit?: string}, options: Option[],
- *            match_options?: Option[], rules?: {key: string, option: string|null}[]}} Game
- * (the game description: `label`, `help` and `summary` are catalogue keys where given)
+ *            match_options?: Option[], rules?: {key: string, option: string|null}[],
+ *            sheet?: {stake?: boolean}}} Game
+ * (the game description: `label`, `help` and `summary` are catalogue keys where given;
+ * `sheet.stake` false: the stake per point does not apply to the game)
  */
 
 /** @type {Game[]} */
@@ -29,6 +31,9 @@ const rounds = /** @type {HTMLInputElement} */ (document.getElementById("room-ro
 const ruleFields = /** @type {HTMLElement} */ (document.getElementById("rule-fields"));
 const stakeField = /** @type {HTMLInputElement} */ (document.getElementById("room-stake"));
 const stakeEcho = /** @type {HTMLElement} */ (document.getElementById("stake-echo"));
+/** The stake's label, field and hints; and the line that says the stake does not apply. */
+const stakeBox = document.getElementById("stake-field");
+const stakeNotApplied = document.getElementById("stake-not-applied");
 /** The highest stake per point, in cents (the server's limit). */
 const MAX_STAKE_CENTS = 10_000;
 
@@ -175,6 +180,7 @@ function showGame() {
     const own = game.summary && has(game.summary) ? t(game.summary) : null;
     summary.textContent = own || (lang === "de" ? game.summary_de : game.summary_en) || "";
   }
+  showStakeApplies(game);
   rounds.min = String(game.rounds.min);
   rounds.max = String(game.rounds.max);
   rounds.value = String(game.rounds.default);
@@ -206,6 +212,28 @@ function chosenOptions(kind = "option") {
 }
 
 /**
+ * Whether the room's stake per point applies to `game` (its description's `sheet.stake`;
+ * a game whose evening is paid otherwise, such as into a Depot, says false).
+ * @param {Game | undefined} game
+ * @returns {boolean}
+ */
+function stakeApplies(game) {
+  return !(game && game.sheet && game.sheet.stake === false);
+}
+
+/**
+ * The stake field for a game it applies to; else, in its place, the line that says it
+ * does not apply (the field is disabled and not sent).
+ * @param {Game} game
+ */
+function showStakeApplies(game) {
+  const applies = stakeApplies(game);
+  if (stakeBox) stakeBox.hidden = !applies;
+  if (stakeNotApplied) stakeNotApplied.hidden = applies;
+  stakeField.disabled = !applies;
+}
+
+/**
  * The stake field read as cents, or the text that says what is wrong with it.
  * @returns {{cents: number, problem: null} | {cents: null, problem: string}}
  */
@@ -234,8 +262,9 @@ showGame();
 
 onSubmit(form, async (values) => {
   const roundCount = Number(values.rounds);
+  const applies = stakeApplies(currentGame());
   const { problem } = readStake();
-  if (problem !== null) {
+  if (applies && problem !== null) {
     stakeField.focus();
     throw new ApiError("bad_stake", problem, 0);
   }
@@ -248,7 +277,8 @@ onSubmit(form, async (values) => {
     options: chosenOptions(),
     match_options: chosenOptions("matchOption"),
     next_deal_pause_seconds: Number(values.pause || 0),
-    stake: values.stake,
+    // a game without a stake per point: the room stores none
+    stake: applies ? values.stake : "0",
     rounds: roundCount,
     timer_seconds: values.timer ? Number(values.timer) : null,
     allow_spectators: form.allow_spectators.checked,
