@@ -5,8 +5,7 @@ makes) and a match's final settlement (``matches.settlement``) are written by th
 when a deal ends. Matches stored before the ledger existed, or by a version that counted
 differently, are brought in line by :func:`rebuild_ledgers`: every match's finished deals
 are replayed through the engine (each action checked again), and what the ledger says
-replaces what was stored. Migration ``0008_ledger`` runs it, and so does
-``stammtisch rebuild-ledger``.
+replaces what was stored. Migration ``0008_ledger`` runs it.
 
 It works on a synchronous connection with its own table definitions (the columns it
 reads and writes), so that the migration keeps working whatever the models become.
