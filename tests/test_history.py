@@ -160,7 +160,7 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
             assert "contract_title" not in listed  # a code: the client translates it
 
         # every finished deal: its record replays to exactly the stored outcome
-        for stored in deals:
+        for stored, row in zip(deals, sheet["rows"], strict=True):
             response = await get(bernd, f"/api/history/deals/{stored['id']}/record")
             assert response.status_code == 200
             assert response.headers["content-disposition"] == (
@@ -175,7 +175,8 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
 
             replay = (await get(sepp, f"/api/history/deals/{stored['id']}/replay")).json()
             assert replay["source"] == {"deal_id": stored["id"], "match_id": match_id,
-                                        "number": stored["number"], "pots": []}  # fmt: skip
+                                        "number": stored["number"], "pots": [],
+                                        "ledger": row["ledger"]}  # fmt: skip
             assert len(replay["steps"]) == len(stored["actions"]) + 1
             assert replay["outcome"] == stored["outcome"]
             assert [t["winner"] for t in replay["tricks"]] == [
@@ -462,7 +463,12 @@ def test_the_store_reads_with_one_query_per_kind_of_row(store_db: TestDatabase) 
                         record=chance,
                         outcome=record["outcome"],
                         finished_at=datetime.now(UTC),
-                    )
+                        ledger={"entries": [
+                            {"player": p, "points": pts, "total_points": number * pts,
+                             "cents": 10 * pts, "total_cents": 10 * number * pts}
+                            for p, pts in zip(players, record["outcome"]["settlement"], strict=True)
+                        ]},
+                    )  # fmt: skip
                     db.add(deal)
                     await db.flush()
                     db.add_all(
@@ -497,7 +503,10 @@ def test_the_store_reads_with_one_query_per_kind_of_row(store_db: TestDatabase) 
                 finally:
                     event.remove(engine.sync_engine, "before_cursor_execute", count)
                 assert all(m.deals_finished == 3 for m in matches)
-                assert all(m.points == {p: 3 * s for p, s in settlement.items()} for m in matches)
+                assert all(m.totals == {p: 3 * s for p, s in settlement.items()} for m in matches)
+                assert all(
+                    m.money_cents == {p: 30 * s for p, s in settlement.items()} for m in matches
+                )
                 assert all(
                     len(d) == 3 and len(d[0].actions) == len(record["actions"])
                     for d in deals.values()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import random
 import secrets
 import sqlite3
 import subprocess
@@ -24,6 +26,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
+from server.engine.record import dump_record
+from server.engine.registry import get_rules, new_match
 from server.store.db import check_database, head_revision, make_engine
 from server.store.models import Base
 from tests.support import (
@@ -47,7 +51,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0007_deal_points"
+    assert head_revision() == "0008_ledger"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
@@ -288,18 +292,12 @@ def test_old_pot_reasons_become_codes_on_postgres(postgres_url: str) -> None:
     on_postgres(postgres_url, _old_pot_rows_become_codes)
 
 
-# A four-person Doppen match whose dealer (Anna) sat out a deal Cora won by 15 per
-# opponent, stored as 0006 wrote it (the seats' settlement; nothing for Anna), and a
-# Dreierles match whose sitting-out dealer pays nothing either way. Stake: 10 cents.
-OLD_ENTRIES = {("doppen", "Anna"): 0, ("doppen", "Bert"): -15, ("doppen", "Cora"): 30,
-               ("doppen", "Dora"): -15, ("dreierles", "Anna"): 0, ("dreierles", "Bert"): -8,
-               ("dreierles", "Cora"): 16, ("dreierles", "Dora"): -8}  # fmt: skip
-
-
 OLD_TABLES = {
     "matches": "id room_id game status started_at players* player_ids* config*",
-    "deals": "id match_id number started_at record* outcome*",
+    "deals": "id match_id number started_at finished_at record* outcome*",
+    "actions": "deal_id seq seat text",
     "score_entries": "id match_id deal_id player points cents",
+    "pot_movements": "id match_id deal_id pot player cents reason unit params*",
 }
 
 
@@ -314,53 +312,162 @@ def _table(name: str, columns: str) -> sa.TableClause:
     )
 
 
-def _doppen_dealer_pays_on_upgrade(connection: Connection, config: Any) -> None:
-    """Upgrade to 0006, store the score entries as 0006 wrote them, upgrade to head: the
-    sitting-out Doppen dealer pays like an opponent (DP-A20), Dreierles is unchanged; and
-    back."""
+def _played(game: str, players: list[str], config: dict[str, Any], seed: int) -> list[Any]:
+    """The finished deals of a match played at random to its end."""
+    rules = get_rules(game)
+    match = new_match(game, players, config)
+    rng = random.Random(seed)
+    deals = []
+    while not match.finished:
+        deal = match.start_deal(rules.shuffle_and_deal(rng))
+        while not deal.finished:
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+        match.record(deal)
+        deals.append(deal)
+    return deals
+
+
+def _radl_seed() -> int:
+    """A seed whose Tarock zu dritt Partie has a deal with points that counts double."""
+    for seed in range(200):
+        deals = _played("tarock-zu-dritt", ["Anna", "Bert", "Cora"], TZ_CONFIG, seed)
+        replay = new_match("tarock-zu-dritt", ["Anna", "Bert", "Cora"], TZ_CONFIG)
+        for deal in deals:
+            factor = replay.next_setup().factor
+            replay.record(deal)
+            if factor > 1 and any(deal.outcome()["settlement"]):
+                return seed
+    raise AssertionError("no Radl in 200 Partien")
+
+
+BASE_CONFIG = {"rounds": 1, "first_dealer": 0, "stake_cents": 10, "options": {}}
+TZ_CONFIG = {**BASE_CONFIG, "rounds": 2}
+BT_CONFIG = {**BASE_CONFIG, "haferl": True}
+
+
+def _the_ledger_is_rebuilt_on_upgrade(connection: Connection, config: Any) -> None:
+    """Upgrade to 0007, store matches as the code before the ledger did (score entries: the
+    seats' settlement times the stake, no Radl; the Haferl's movements without its share at
+    the end), upgrade to head: every deal has its ledger, the entries and pots are the
+    ledger's, the finished matches their settlement; a match that cannot be replayed stays
+    as it was. And back: the two columns go, the rows stay."""
     config.attributes["connection"] = connection
-    command.upgrade(config, "0006_rooms")
-    matches, deals, scores = (_table(name, columns) for name, columns in OLD_TABLES.items())
-    people = ["Anna", "Bert", "Cora", "Dora"]
+    command.upgrade(config, "0007_deal_points")
+    tables = {name: _table(name, columns) for name, columns in OLD_TABLES.items()}
     now = datetime.now(UTC)
-    record = {"seats": people[1:], "dealer": "Anna"}
-    outcomes = {
-        "doppen": {"declarer": 1, "per_opponent": 15, "settlement": [-15, 30, -15]},
-        "dreierles": {"declarer": 1, "settlement": [-8, 16, -8]},
-    }
-    for number, game in enumerate(outcomes, start=1):
-        connection.execute(matches.insert().values(
-            id=number, room_id=1, game=game, status="finished", started_at=now,
-            players=people, player_ids=[1, 2, 3, 4], config={"stake_cents": 10}))  # fmt: skip
-        connection.execute(deals.insert().values(
-            id=number, match_id=number, number=1, started_at=now, record=record,
-            outcome=outcomes[game]))  # fmt: skip
-        for player in people:
-            points = OLD_ENTRIES[(game, player)]
-            connection.execute(scores.insert().values(
-                match_id=number, deal_id=number, player=player, points=points,
-                cents=points * 10))  # fmt: skip
-    # a running deal has no entries and gets none
-    connection.execute(deals.insert().values(id=3, match_id=1, number=2, started_at=now,
-                                             record=record, outcome=None))  # fmt: skip
+    people = ["Anna", "Bert", "Cora"]
+    stored = [
+        ("dreierles", BASE_CONFIG, _played("dreierles", people, BASE_CONFIG, 1)),
+        ("tarock-zu-dritt", TZ_CONFIG, _played("tarock-zu-dritt", people, TZ_CONFIG, _radl_seed())),
+        ("bayerisches-tarock", BT_CONFIG, _played("bayerisches-tarock", people, BT_CONFIG, 2)),
+    ]  # fmt: skip
+    deal_id = 0
+    for match_id, (game, match_config, deals) in enumerate(stored, start=1):
+        connection.execute(tables["matches"].insert().values(
+            id=match_id, room_id=1, game=game, status="finished", started_at=now,
+            players=people, player_ids=[1, 2, 3], config=match_config))  # fmt: skip
+        engine = new_match(game, people, match_config)
+        for number, deal in enumerate(deals, start=1):
+            deal_id += 1
+            record = dump_record(deal, stake_cents=10)
+            actions = record.pop("actions")
+            outcome = record.pop("outcome")
+            connection.execute(tables["deals"].insert().values(
+                id=deal_id, match_id=match_id, number=number, started_at=now,
+                finished_at=now, record=record, outcome=outcome))  # fmt: skip
+            for seq, (seat, action) in enumerate(actions):
+                connection.execute(tables["actions"].insert().values(
+                    deal_id=deal_id, seq=seq, seat=seat, text=action))  # fmt: skip
+            for seat, name in enumerate(deal.seat_names):  # as the code before stored them
+                points = outcome["settlement"][seat]
+                connection.execute(tables["score_entries"].insert().values(
+                    match_id=match_id, deal_id=deal_id, player=name, points=points,
+                    cents=points * 10))  # fmt: skip
+            engine.record(deal)
+            for move in engine.pots_of_last_deal():
+                if move.reason != "haferl_shared":  # the share at the end was not a row
+                    connection.execute(tables["pot_movements"].insert().values(
+                        match_id=match_id, deal_id=deal_id, pot=move.pot, player=move.player,
+                        cents=move.amount, reason=move.reason, unit="cents",
+                        params=dict(move.params) or None))  # fmt: skip
+    # a match whose record does not replay (a game this server does not know)
+    connection.execute(tables["matches"].insert().values(
+        id=9, room_id=1, game="unknown-game", status="finished", started_at=now,
+        players=people, player_ids=[1, 2, 3], config=BASE_CONFIG))  # fmt: skip
+    connection.execute(tables["score_entries"].insert().values(
+        match_id=9, deal_id=999, player="Anna", points=3, cents=30))  # fmt: skip
 
-    def entries() -> dict[tuple[str, str], tuple[int, int]]:
-        rows = connection.execute(text(
-            "SELECT m.game, s.player, s.points, s.cents FROM score_entries s "
-            "JOIN matches m ON m.id = s.match_id"))  # fmt: skip
-        return {(game, player): (points, cents) for game, player, points, cents in rows}
+    said: list[str] = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = lambda record: said.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("alembic.runtime.migration")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        command.upgrade(config, "head")
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    # Dreierles counted the same before; the Radl and the Haferl's share did not
+    assert (
+        "0008_ledger: the ledger rebuilt, 2 of 4 matches changed, 1 could not be replayed" in said
+    )
 
-    command.upgrade(config, "head")
-    new = {**OLD_ENTRIES, ("doppen", "Anna"): -15, ("doppen", "Cora"): 45}
-    assert entries() == {key: (points, points * 10) for key, points in new.items()}
-    command.downgrade(config, "0006_rooms")
-    assert entries() == {key: (points, points * 10) for key, points in OLD_ENTRIES.items()}
+    for match_id, (game, match_config, deals) in enumerate(stored, start=1):
+        engine = new_match(game, people, match_config)
+        rows = connection.execute(sa.text(
+            "SELECT id, ledger FROM deals WHERE match_id = :m ORDER BY number"), {"m": match_id}
+        ).all()  # fmt: skip
+        for deal, (row_id, ledger) in zip(deals, rows, strict=True):
+            engine.record(deal)
+            expected = engine.last_ledger()
+            assert _json(ledger) == expected.to_json()
+            entries = connection.execute(sa.text(
+                "SELECT player, points, cents FROM score_entries WHERE deal_id = :d"),
+                {"d": row_id}).all()  # fmt: skip
+            assert sorted(entries) == sorted(
+                (e.player, e.points, e.cents) for e in expected.entries
+            )
+            moves = connection.execute(sa.text(
+                "SELECT pot, player, cents, reason FROM pot_movements WHERE deal_id = :d "
+                "ORDER BY id"), {"d": row_id}).all()  # fmt: skip
+            assert [tuple(m) for m in moves] == [
+                (m.pot, m.player, m.amount, m.reason) for m in expected.moves()
+            ]
+        settlement = connection.execute(
+            sa.text("SELECT settlement FROM matches WHERE id = :m"), {"m": match_id}
+        ).scalar_one()
+        assert _json(settlement) == engine.final_settlement()
+    # the Radl now counts on the entries: the Tarock zu dritt totals are the sheet's
+    tz_total = connection.execute(
+        sa.text("SELECT player, SUM(points) FROM score_entries WHERE match_id = 2 GROUP BY player")
+    ).all()
+    assert dict(tz_total) == dict(engine_totals("tarock-zu-dritt", people, TZ_CONFIG, stored[1][2]))
+    untouched = connection.execute(sa.text(
+        "SELECT player, points FROM score_entries WHERE match_id = 9")).all()  # fmt: skip
+    assert [tuple(r) for r in untouched] == [("Anna", 3)]
+    command.downgrade(config, "0007_deal_points")
+    columns = {c["name"] for c in sa.inspect(connection).get_columns("deals")}
+    assert "ledger" not in columns
 
 
-def test_doppen_dealer_pays_on_upgrade_on_sqlite(sqlite_db_url: str) -> None:
-    on_sqlite(sqlite_db_url, _doppen_dealer_pays_on_upgrade)
+def engine_totals(game: str, people: list[str], config: dict[str, Any], deals: list[Any]) -> Any:
+    match = new_match(game, people, config)
+    for deal in deals:
+        match.record(deal)
+    return match.to_json()["totals"]
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def test_the_ledger_is_rebuilt_on_upgrade_on_sqlite(sqlite_db_url: str) -> None:
+    on_sqlite(sqlite_db_url, _the_ledger_is_rebuilt_on_upgrade)
 
 
 @pytest.mark.postgres
-def test_doppen_dealer_pays_on_upgrade_on_postgres(postgres_url: str) -> None:
-    on_postgres(postgres_url, _doppen_dealer_pays_on_upgrade)
+def test_the_ledger_is_rebuilt_on_upgrade_on_postgres(postgres_url: str) -> None:
+    on_postgres(postgres_url, _the_ledger_is_rebuilt_on_upgrade)
