@@ -169,6 +169,8 @@ class DealLedger:
     factor: int = 1
     #: The deal's pot movements in the order they happened.
     moved: tuple[PotMove, ...] = ()
+    #: Those of them that closed the pots at the match's end (a share, the Depot).
+    closing: tuple[PotMove, ...] = ()
 
     def entry(self, player: str) -> Entry:
         """The entry of ``player``."""
@@ -232,11 +234,14 @@ class Ledger:
         deal_reasons: Sequence[JSON] = (),
         factor: int = 1,
         sitting_out: str | None = None,
+        closing: Sequence[PotMove] = (),
     ) -> DealLedger:
         """Write deal ``number``: each person's sheet ``points`` and money ``cents`` (a
         person not named: 0), the pot ``moves``, the sheet's ``totals`` after it, the
-        reasons per person and for the whole deal. The money between players must add up
-        to nothing. Returns the deal's ledger (also appended to :attr:`deals`)."""
+        reasons per person and for the whole deal, and the movements that close the pots
+        when the deal ends the match (``closing``, after ``moves``). The money between
+        players must add up to nothing. Returns the deal's ledger (also appended to
+        :attr:`deals`)."""
         unknown = (set(points) | set(cents)) - set(self.players)
         if unknown:
             raise ValueError(f"not at this table: {sorted(unknown)}")
@@ -244,7 +249,8 @@ class Ledger:
             raise ValueError(f"the money of deal {number} does not add up: {dict(cents)}")
         for name in self.players:
             self.money[name] += cents.get(name, 0)
-        moves = [m for m in moves if m.amount]
+        closing = [m for m in closing if m.amount]
+        moves = [m for m in moves if m.amount] + closing
         by_person = self._move(moves)
         entries = tuple(
             Entry(
@@ -261,7 +267,7 @@ class Ledger:
             for name in self.players
         )
         deal = DealLedger(number, entries, dict(self.pot_balances), tuple(deal_reasons), factor,
-                          tuple(moves))  # fmt: skip
+                          tuple(moves), tuple(closing))  # fmt: skip
         self.deals.append(deal)
         return deal
 
@@ -274,9 +280,10 @@ class Ledger:
         ended_early: bool = False,
     ) -> JSON:
         """The final settlement once the match is over: ``closing`` are the movements that
-        close the pots now (shared out; on the last deal they were written with it
-        already). Returns ``{"totals", "money_cents", "placings", "pots": {pot: {"held",
-        "shares"}}, "closing": [movements], "payments": [{payer, payee, cents}],
+        close the pots now (shared out, paid in; when the last deal closed them they were
+        written with it, and the settlement lists those). Returns ``{"totals",
+        "money_cents", "placings", "pots": {pot: {"held", "shares"}}, "closing":
+        [movements], "payments": [{payer, payee, cents}],
         "ended_early"}``: every pot's ``held`` is what stays in it (a Depot), ``shares``
         what each person put in, net; ``payments`` settle what the players owe each other
         (what went into a pot that keeps it is paid to the pot, not to a player)."""
@@ -294,6 +301,7 @@ class Ledger:
                 for name, cents in shares[pot].items():
                     between[name] += cents
         payments = settle_debts(between)
+        listed = closing_moves or (list(self.deals[-1].closing) if self.deals else [])
         return {
             "totals": dict(totals),
             "money_cents": money,
@@ -301,7 +309,7 @@ class Ledger:
             "pots": {
                 pot: {"held": balances.get(pot, 0), "shares": shares[pot]} for pot in sorted(shares)
             },
-            "closing": [m.to_json() for m in closing_moves if m.amount],
+            "closing": [m.to_json() for m in listed if m.amount],
             "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in payments],
             "ended_early": ended_early,
         }

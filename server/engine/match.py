@@ -271,9 +271,11 @@ class Match(ABC, Generic[DealT]):
         *,
         reasons: Mapping[str, Sequence[JSON]] | None = None,
         deal_reasons: Sequence[JSON] = (),
+        closing: Sequence[PotMove] = (),
     ) -> DealLedger:
         """Write the deal ``setup`` set up into the ledger (:meth:`Ledger.write`): each
-        person's sheet points, money and pot movements, the sheet's totals after it."""
+        person's sheet points, money and pot movements, the sheet's totals after it; the
+        last deal also the movements that close the pots (``closing``)."""
         return self.ledger.write(
             setup.number,
             points,
@@ -284,6 +286,7 @@ class Match(ABC, Generic[DealT]):
             deal_reasons=deal_reasons,
             factor=setup.factor,
             sitting_out=setup.sitting_out,
+            closing=closing,
         )
 
     def last_ledger(self) -> DealLedger:

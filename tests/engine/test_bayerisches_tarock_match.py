@@ -106,6 +106,10 @@ def test_the_haferl_pays_stock_games_and_never_hand_games() -> None:
         ("Catrin", -56, "haferl_shared"),
     ]  # fmt: skip
     assert row.haferl_cents == 0 and match.last_ledger().pots == {"haferl": 0}
+    settlement = match.final_settlement()
+    assert [(m["player"], m["cents"]) for m in settlement["closing"]] == [
+        ("Anna", -57), ("Bernd", -57), ("Catrin", -56)]  # fmt: skip
+    assert settlement["pots"]["haferl"]["held"] == 0 and not settlement["ended_early"]
     assert match.totals == {"Anna": -12, "Bernd": -14, "Catrin": 26}
     assert match.balances_cents() == {"Anna": -43, "Bernd": -183, "Catrin": 226}
     assert match.ledger.money == match.balances_cents()

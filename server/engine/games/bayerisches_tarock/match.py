@@ -180,9 +180,10 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         values = self._values(setup, outcome, moves)
         for name, amount in values.items():
             self.totals[name] += amount
+        closing: list[PotMove] = []
         if len(self.rows) + 1 >= self.total_deals:  # the last deal: the Haferl is shared
             self.shared_cents = self.pot_cents
-            moves.extend(self._share())
+            closing = self._share()
         declarer = outcome["declarer"]
         row = SheetRow(
             number=setup.number,
@@ -203,6 +204,7 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             self.totals,
             moves,
             reasons=stake_reasons(values, self.stake_cents),
+            closing=closing,
         )
         return row
 

@@ -277,8 +277,8 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
             points,
             {},  # the stake does not apply: the evening's money is the Depot
             self.counters,
-            self.closing_moves() if self.finished else [],
             reasons=reasons,
+            closing=self.closing_moves() if self.finished else [],
         )
         return row
 

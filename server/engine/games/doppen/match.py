@@ -150,8 +150,9 @@ class DoppenMatch(Match[DoppenDeal]):
             winner = setup.seats[event["seat"]]
             taken = self._pagat_won(winner, event["factor"])
             note = {"event": kind, "player": winner, "cents": taken}
+        closing = []
         if len(self.rows) + 1 >= self.deals:
-            self.last_pots.extend(self.closing_moves())
+            closing = self.closing_moves()
             kasse.clear()
         row = SheetRow(
             number=setup.number,
@@ -173,7 +174,9 @@ class DoppenMatch(Match[DoppenDeal]):
                           "points": outcome["per_opponent"], "opponents": len(self.players) - 1,
                           "stake_cents": self.stake_cents, "cents": shares[p]}  # fmt: skip
                 reasons[p].append(reason)
-        self.write_ledger(setup, values, shares, self.columns, self.last_pots, reasons=reasons)
+        self.write_ledger(
+            setup, values, shares, self.columns, self.last_pots, reasons=reasons, closing=closing
+        )
         return row
 
     def _pagat_won(self, winner: str, factor: int) -> int:
