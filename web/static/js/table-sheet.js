@@ -129,9 +129,10 @@ function leadingCell(sheet, row, key) {
 }
 
 /**
- * The pots that get a column of their balance after every deal: those of the sheet's
+ * The pots whose balance after every deal the sheet shows: those of the sheet's
  * `pot_balances` and of its rows' ledgers, unless the sheet has a column of its own for
- * one (`<pot>_cents`).
+ * one (`<pot>_cents`). A sheet with a contract column shows them in its cell (a phone
+ * keeps every player's numbers in sight); else each gets a column.
  * @param {Sheet} sheet
  * @param {{key: string}[]} columns the leading columns shown
  * @returns {string[]}
@@ -166,7 +167,8 @@ export function renderSheet(target, raw) {
     head.append(el("th", column.key === "number" ? "num" : "", label));
   }
   for (const p of players) head.append(el("th", "num", p));
-  const pots = potColumns(sheet, columns);
+  const potsShown = potColumns(sheet, columns);
+  const pots = merged ? [] : potsShown;
   for (const pot of pots) head.append(el("th", "num pot", potName(pot)));
   const thead = el("thead");
   thead.append(head);
@@ -192,7 +194,18 @@ export function renderSheet(target, raw) {
   }
   for (const row of sheet.rows) {
     const tr = el("tr");
-    for (const column of columns) tr.append(leadingCell(sheet, row, column.key));
+    for (const column of columns) {
+      const cell = leadingCell(sheet, row, column.key);
+      if (merged && column.key === "contract") {
+        // each pot's balance after the deal, from the deal's ledger
+        for (const pot of potsShown) {
+          const balance = row.ledger && row.ledger.pots ? row.ledger.pots[pot] : undefined;
+          if (typeof balance !== "number") continue;
+          cell.append(el("small", "note pot", t("sheet.pot_after", { pot: potName(pot), amount: money(balance) })));
+        }
+      }
+      tr.append(cell);
+    }
     for (const p of players) {
       const played = Object.prototype.hasOwnProperty.call(row.values, p) && row.sitting_out !== p;
       const value = played ? row.values[p] : null;
