@@ -150,7 +150,8 @@ def test_a_finished_deal_is_opened_and_stepped_through(
     page.keyboard.press("End")
     expect(page.locator("#step-counter")).to_have_text(counter(last, last))
     expect(page.locator("#replay-result")).to_be_visible()
-    expect(page.locator("#result-settlement tr")).to_have_count(3)
+    # each person's points and money as the match's ledger wrote them
+    expect(page.locator("#result-settlement tr.ledger-entry")).to_have_count(3)
     expect(page.locator("#step-next")).to_be_disabled()
 
     # Download the record, then view it from the file: the same first position.

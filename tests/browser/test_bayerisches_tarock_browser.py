@@ -142,8 +142,8 @@ def test_a_deal_bid_to_zehn_mehr_with_trump_and_kontra_to_the_sheet_with_the_haf
     expect(sheet).to_contain_text("Im Haferl: 1,50 €")
     anna.page.screenshot(path=artifacts / "sheet-bayerisches-tarock-360.png")
 
-    # The deal's replay names what it moved into the Haferl; its points are not shown as
-    # money (points × stake), which is not what a deal with a pot paid.
+    # The deal's replay shows the deal's ledger: each person's points and money, and what
+    # each paid into the Haferl, from his side.
     matches = anna.page.request.get(f"{base}/api/history/matches").json()["matches"]
     detail = anna.page.request.get(f"{base}/api/history/matches/{matches[0]['id']}").json()
     first = next(d for d in detail["deals"] if d["number"] == 1)
@@ -151,12 +151,13 @@ def test_a_deal_bid_to_zehn_mehr_with_trump_and_kontra_to_the_sheet_with_the_haf
     expect(anna.page.locator("#step-counter")).to_contain_text("Schritt 0 von")
     anna.page.keyboard.press("End")
     expect(anna.page.locator("#replay-result")).to_be_visible()
-    pots = anna.page.locator("#result-pots li")
+    result = anna.page.locator("#result-settlement")
+    expect(result.locator("tr.ledger-entry")).to_have_count(3)
+    expect(result.locator("tr.ledger-entry").first.locator("td")).to_have_count(3)
+    pots = result.locator(".ledger-pot")
     expect(pots).to_have_count(3)
     for line in pots.all():
-        expect(line).to_contain_text("Haferl")
-        expect(line).to_contain_text("0,50 €")
-    expect(anna.page.locator("#result-settlement tr").first.locator("td")).to_have_count(2)
+        expect(line).to_contain_text("zahlt 0,50 € ins Haferl (Einsatz)")
 
 
 def test_on_a_phone_the_hand_stays_in_view_while_the_stock_is_taken_and_laid_away(

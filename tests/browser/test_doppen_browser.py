@@ -199,6 +199,10 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     expect(result).to_contain_text("Kartenpunkte")
     expect(result).to_contain_text("Pagat: 20 (angesagt")
     expect(result).to_contain_text("Pagatkasse")
+    # The ledger says who paid what into the Kasse, from his side.
+    expect(result.locator("tr.ledger-entry")).to_have_count(3)
+    expect(result).to_contain_text(f"{vorhand.name} zahlt 1,00 € in die Pagatkasse (Kasse gefüllt)")
+    expect(result).to_contain_text(f"{vorhand.name} zahlt 3,00 € in die Pagatkasse (Pagat verloren")
     for person in people:
         expect(person.page.locator("#result-dialog")).to_be_visible()
         person.close_result()
@@ -208,8 +212,8 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.locator("tbody tr").first).to_contain_text("Unterer")
     # The Kasse: filled with 1,00 € each, then doubled by the lost announced Pagat.
-    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 600 Cent")
-    expect(sheet).to_contain_text(f"Pagatkasse: {vorhand.name} 4,00 €")
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 6,00 €")
+    expect(sheet).to_contain_text(f"{vorhand.name} hat 4,00 € in die Pagatkasse gezahlt")
     vorhand.page.screenshot(path=artifacts / "table-doppen-sheet.png")
 
     # The archive: the match's sheet page, the replay with the talon and the
@@ -484,9 +488,9 @@ def test_everybody_passes_the_deal_is_thrown_in_and_the_kasse_grows(
     sheet = vorhand.page.locator("#sheet-dialog")
     expect(sheet.locator("tbody tr").first).to_contain_text("zusammengeworfen")
     # filled with 2,00 € each, then half of it each because everybody passed
-    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 900 Cent")
+    expect(sheet).to_contain_text("Inhalt der Pagatkasse: 9,00 €")
     for person in people:
-        expect(sheet).to_contain_text(f"Pagatkasse: {person.name} 3,00 €")
+        expect(sheet).to_contain_text(f"{person.name} hat 3,00 € in die Pagatkasse gezahlt")
 
 
 GOLDEN = REPO_ROOT / "tests" / "golden" / "doppen"
