@@ -160,7 +160,7 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
             assert "contract_title" not in listed  # a code: the client translates it
 
         # every finished deal: its record replays to exactly the stored outcome
-        for stored, row in zip(deals, sheet["rows"], strict=True):
+        for stored, listed in zip(deals, detail["deals"], strict=True):
             response = await get(bernd, f"/api/history/deals/{stored['id']}/record")
             assert response.status_code == 200
             assert response.headers["content-disposition"] == (
@@ -176,7 +176,7 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
             replay = (await get(sepp, f"/api/history/deals/{stored['id']}/replay")).json()
             assert replay["source"] == {"deal_id": stored["id"], "match_id": match_id,
                                         "number": stored["number"], "pots": [],
-                                        "ledger": row["ledger"]}  # fmt: skip
+                                        "ledger": listed["ledger"]}  # fmt: skip
             assert len(replay["steps"]) == len(stored["actions"]) + 1
             assert replay["outcome"] == stored["outcome"]
             assert [t["winner"] for t in replay["tricks"]] == [

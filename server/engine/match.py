@@ -343,12 +343,14 @@ class Match(ABC, Generic[DealT]):
                 for p in self.final_settlement()["payments"]]  # fmt: skip
 
     def with_ledger(self, sheet: JSON) -> JSON:
-        """``sheet`` (a game's :meth:`to_json`) with the ledger's figures: each row's deal
-        ledger (``ledger``), the money (``balances_cents``), the placings, the pots'
-        balances (``pot_balances``) and the settlement (``payments``; ``settlement`` once
-        the match is over). Rows and ledger deals are one to one."""
+        """``sheet`` (a game's :meth:`to_json`) with the ledger's figures: each row's pot
+        balances after its deal (``pot_balances``; the whole deal ledger travels on its
+        own, :meth:`last_ledger`, and in the archive), the money (``balances_cents``), the
+        placings, the pots' balances now (``pot_balances``) and the settlement
+        (``payments``; ``settlement`` once the match is over). Rows and ledger deals are
+        one to one."""
         for row, deal in zip(sheet["rows"], self.ledger.deals, strict=True):
-            row["ledger"] = deal.to_json()
+            row["pot_balances"] = dict(deal.pots)
         settlement = self.final_settlement()
         sheet["balances_cents"] = self.balances_cents()
         sheet["money_cents"] = dict(self.ledger.money)

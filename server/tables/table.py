@@ -212,13 +212,16 @@ class Table:
         else:
             deal, number, setup = live.deal, live.deal_number, live.setup()
             seat_of, auto_actions, waiting = live.seat_of, self.auto_actions, None
+        sheet = live.engine.to_json()
+        if self.ended_early and not live.engine.finished:  # stopped: the pots closed now
+            sheet["settlement"] = live.engine.final_settlement(ended_early=True)
         match = {
             "id": live.match_id,
             "game": live.game,
             "players": live.players,
             "player_ids": live.player_ids,
             "deal_number": number,
-            "sheet": live.engine.to_json(),
+            "sheet": sheet,
             # the finished deal's ledger, shown with its result
             "ledger": live.ledger() if between is not None or live.engine.finished else None,
             "finished": live.engine.finished or self.ended_early,

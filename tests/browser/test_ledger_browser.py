@@ -187,8 +187,7 @@ def test_the_sheet_shows_the_pots_and_the_settlement(
 
     def row(number: int, values: dict[str, int], pots: dict[str, int]) -> dict[str, Any]:
         return {"number": number, "values": values, "totals": values,
-                "ledger": {"number": number, "factor": 1, "reasons": [], "pots": pots,
-                           "entries": []}}  # fmt: skip
+                "pot_balances": pots}  # fmt: skip
 
     running = {
         "game": "bayerisches-tarock", "kind": "points", "players": players, "columns": columns,

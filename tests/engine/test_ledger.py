@@ -59,7 +59,8 @@ def test_a_won_frage_is_paid_from_the_haferl_not_by_the_opponents() -> None:
     ]
     assert match.last_ledger().pots == {"haferl": 180}
     row = match.to_json()["rows"][-1]
-    assert {e["player"]: e["points"] for e in row["ledger"]["entries"]} == row["values"]
+    assert {e.player: e.points for e in match.last_ledger().entries} == row["values"]
+    assert row["pot_balances"] == {"haferl": 180}
 
 
 def test_a_lost_frage_one_opponent_from_the_haferl_the_other_from_the_pocket() -> None:

@@ -240,7 +240,8 @@ def test_a_scripted_evening_moves_the_depot_with_its_last_deal() -> None:
     # the evening's money is what each pays into the Depot; nobody pays anybody else
     assert sheet["balances_cents"] == {name: -cents for name, cents in depot.items()}
     assert sheet["payments"] == [] and sheet["settlement"]["pots"]["depot"]["held"] == 400
-    assert [e["total_cents"] for e in sheet["rows"][-1]["ledger"]["entries"]] == [-150, -50, -150, -50]
+    assert [e.total_cents for e in match.last_ledger().entries] == [-150, -50, -150, -50]
+    assert sheet["rows"][-1]["pot_balances"] == {"depot": 400}
     assert recovered("doppelkopf", players, config, deals).to_json() == sheet
 
 

@@ -215,9 +215,8 @@ export function ledgerColumns(ledger, sheetInfo, stakeApplies = false) {
 }
 
 /**
- * The ledger of the deal that just finished: the snapshot's `match.ledger`, else the
- * sheet's last row's `ledger` when it is that deal's (`number`); null while the server
- * has not written it yet.
+ * The ledger of the deal that just finished: the snapshot's `match.ledger` when it is that
+ * deal's (`number`); null while the server has not written it yet.
  * @param {any} match the snapshot's `match`
  * @param {number | null} [number] the finished deal's number
  * @returns {any}
@@ -226,10 +225,7 @@ export function finishedLedger(match, number = null) {
   if (!match) return null;
   const fits = (/** @type {any} */ ledger) =>
     ledger && Array.isArray(ledger.entries) && (number === null || ledger.number === number);
-  if (fits(match.ledger)) return match.ledger;
-  const rows = (match.sheet && match.sheet.rows) || [];
-  const last = rows.length ? rows[rows.length - 1].ledger : null;
-  return fits(last) ? last : null;
+  return fits(match.ledger) ? match.ledger : null;
 }
 
 /**

@@ -139,7 +139,7 @@ function leadingCell(sheet, row, key) {
  */
 function potColumns(sheet, columns) {
   const pots = new Set(Object.keys(sheet.pot_balances));
-  for (const row of sheet.rows) for (const pot of Object.keys((row.ledger && row.ledger.pots) || {})) pots.add(pot);
+  for (const row of sheet.rows) for (const pot of Object.keys(row.pot_balances || {})) pots.add(pot);
   return [...pots].filter((pot) => !columns.some((c) => c.key === `${pot}_cents`));
 }
 
@@ -197,9 +197,9 @@ export function renderSheet(target, raw) {
     for (const column of columns) {
       const cell = leadingCell(sheet, row, column.key);
       if (merged && column.key === "contract") {
-        // each pot's balance after the deal, from the deal's ledger
+        // each pot's balance after the deal, as the deal's ledger left it
         for (const pot of potsShown) {
-          const balance = row.ledger && row.ledger.pots ? row.ledger.pots[pot] : undefined;
+          const balance = row.pot_balances ? row.pot_balances[pot] : undefined;
           if (typeof balance !== "number") continue;
           cell.append(el("small", "note pot", t("sheet.pot_after", { pot: potName(pot), amount: money(balance) })));
         }
@@ -221,9 +221,9 @@ export function renderSheet(target, raw) {
         tr.append(cell);
       }
     }
-    // each pot's balance after the deal, from the deal's ledger
+    // each pot's balance after the deal, as the deal's ledger left it
     for (const pot of pots) {
-      const balance = row.ledger && row.ledger.pots ? row.ledger.pots[pot] : undefined;
+      const balance = row.pot_balances ? row.pot_balances[pot] : undefined;
       tr.append(el("td", "num pot", typeof balance === "number" ? money(balance) : ""));
     }
     body.append(tr);
@@ -372,7 +372,6 @@ function settlementNotes(sheet, settlement) {
   box.append(el("h3", "", t("sheet.final")));
   if (settlement.ended_early) box.append(el("p", "muted", t("sheet.ended_early")));
   const closing = settlement.closing || [];
-  const last = sheet.rows.length ? sheet.rows[sheet.rows.length - 1].ledger : null;
   let kept = false;
   for (const [pot, state] of Object.entries(settlement.pots || {})) {
     const held = (state && state.held) || 0;
@@ -389,13 +388,8 @@ function settlementNotes(sheet, settlement) {
       }
       part.append(list);
     } else {
-      // a pot shared out: who got what (the closing moves, else the last deal's)
-      let moves = closing.filter((/** @type {any} */ m) => m.pot === pot);
-      if (!moves.length && !closing.length && last) {
-        moves = (last.entries || []).flatMap((/** @type {any} */ e) =>
-          (e.pots || []).filter((/** @type {any} */ m) => m.pot === pot && m.cents < 0),
-        );
-      }
+      // a pot shared out: who got what (the moves that closed it)
+      const moves = closing.filter((/** @type {any} */ m) => m.pot === pot);
       if (!moves.length) continue;
       part.append(el("p", "", t("sheet.pot_closed", { pot: potName(pot) })));
       const list = el("ul", "payments pots");

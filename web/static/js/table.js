@@ -922,8 +922,8 @@ function showResult(view) {
 }
 
 /**
- * Whether the server writes ledgers (the snapshot's `match.ledger`, the sheet's rows'
- * `ledger`): then a finished deal waits for its own instead of showing the seats' points.
+ * Whether the server writes ledgers (the snapshot's `match.ledger`, the sheet's
+ * `pot_balances`): then a finished deal waits for its own instead of showing the seats' points.
  * @param {any} match
  * @returns {boolean}
  */
@@ -931,7 +931,7 @@ function ledgerAware(match) {
   if (!match) return false;
   if (Object.prototype.hasOwnProperty.call(match, "ledger")) return true;
   const sheet = match.sheet || {};
-  return "pot_balances" in sheet || (sheet.rows || []).some((/** @type {any} */ row) => row.ledger);
+  return "pot_balances" in sheet;
 }
 
 /** Who the table still waits for before the next deal, and the pause's countdown. */
