@@ -412,6 +412,11 @@ def _count_deal(
                 entry.pflichtsoli += pflicht
 
 
+def _owes_solos(game: str) -> bool:
+    """Whether the game's sheet marks solos a match owes (a ``pflichtsolo`` note)."""
+    return any(note.rsplit(".", 1)[-1] == "pflichtsolo" for note in GAMES[game].sheet.notes)
+
+
 @router.get("/api/history/stats")
 async def stats(
     db: Db, user: CurrentUser, game: Annotated[str | None, Query(max_length=40)] = None
@@ -422,9 +427,9 @@ async def stats(
     his money what the ledger has after the match's last deal (the final settlement once
     it is over); the head-to-head compares the placings of the final settlements."""
     matches = await history.visible_matches(db, user.id, game=game)
-    # A game whose sheet has notes needs the sheet (its rows tell an owed solo from a
-    # voluntary one), which is rebuilt from the actions; the others read their outcomes.
-    with_sheet = [m.id for m in matches if GAMES[m.game].sheet.notes]
+    # A game whose sheet notes owed solos needs the sheet (its rows tell an owed solo from
+    # a voluntary one), which is rebuilt from the actions; the others read their outcomes.
+    with_sheet = [m.id for m in matches if _owes_solos(m.game)]
     plain = [m.id for m in matches if m.id not in with_sheet]
     deals = await history.deals_of_matches(db, plain, finished_only=True, with_actions=False)
     deals.update(await history.deals_of_matches(db, with_sheet, finished_only=True))

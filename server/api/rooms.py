@@ -19,7 +19,7 @@ Around the table (decisions):
   during a match only by ending it by agreement (``end_by_agreement``).
 * ``POST``/``DELETE /rooms/{id}/end``: a player agrees (or no longer agrees) to end the
   running match; when all players agree the match is stored with status ``ended`` (the
-  archive shows "ended early"; the statistics count only finished matches) and the room
+  archive shows "ended early"; its pots are closed and it is settled) and the room
   is finished. The runtime's ``end_match(room_id)`` stores it under the table's lock and
   sends everybody at the table the final snapshot (``match.ended_early``).
 * ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only

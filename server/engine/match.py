@@ -320,9 +320,14 @@ class Match(ABC, Generic[DealT]):
         the deals moved between the players, minus what went into pots, plus what came
         out) with the pots closed (:meth:`closing_moves`). At the end: the ledger's."""
         money = dict(self.ledger.money)
-        for move in [] if self.finished else self.closing_moves():
+        for move in self.closing_now():
             money[move.player] -= move.amount
         return money
+
+    def closing_now(self) -> list[PotMove]:
+        """The movements that would close the pots now: none once the match is over (its
+        last deal closed them) or before its first deal is written (nothing was played)."""
+        return [] if self.finished or not self.ledger.deals else self.closing_moves()
 
     def sheet_totals(self) -> dict[str, int]:
         """The sheet's totals now (by default :meth:`standing`)."""
@@ -331,7 +336,7 @@ class Match(ABC, Generic[DealT]):
     def final_settlement(self, *, ended_early: bool = False) -> JSON:
         """The settlement of the match as it stands (:meth:`Ledger.settlement`); before
         its natural end the pots are closed with :meth:`closing_moves`."""
-        closing = [] if self.finished else self.closing_moves()
+        closing = self.closing_now()
         return self.ledger.settlement(
             closing, self.sheet_totals(), self.placings(),
             ended_early=ended_early and not self.finished,

@@ -147,7 +147,7 @@ def _rewrite(
             (move.pot, move.player, move.cents, move.reason)
         )
     ended_early = match.status == "ended" and not engine.finished
-    closing = engine.closing_moves() if ended_early else []
+    closing = engine.closing_now() if ended_early else []
     changed = _pots(closing) != stored_pots.get(None, [])
     for deal_id, ledger in ledgers:
         nonzero = {s for s in _scores(ledger) if s[1] or s[2]}

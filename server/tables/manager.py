@@ -167,7 +167,7 @@ class TableManager:
                 return await end_early(session, room_id)
             # the pots are closed now (shared out, the Depot paid) and the match settled
             settlement = engine.final_settlement(ended_early=True)
-            return await end_early(session, room_id, settlement, engine.closing_moves())
+            return await end_early(session, room_id, settlement, engine.closing_now())
 
         if table is None:
             return await self.writer.run(store)

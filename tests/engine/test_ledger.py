@@ -240,3 +240,16 @@ def test_a_match_stopped_early_closes_its_pots(game_name: str) -> None:
         assert match.ledger.money == {
             p: sum(d.entry(p).net_cents for d in match.ledger.deals) for p in players
         }
+
+
+@pytest.mark.parametrize("game_name", sorted(g for g, info in GAMES.items() if info.implemented))
+def test_a_match_stopped_before_its_first_deal_moves_no_money(game_name: str) -> None:
+    """Nothing was played: no Depot is paid, no pot is filled or shared."""
+    players = ["A", "B", "C", "D"][: max(GAMES[game_name].players)]
+    config = {"rounds": 3, "first_dealer": 0, "stake_cents": 10, "options": {},
+              "haferl": True, "depot_cents": 50}  # fmt: skip
+    match = new_match(game_name, players, config)
+    settlement = match.final_settlement(ended_early=True)
+    assert settlement["money_cents"] == dict.fromkeys(players, 0)
+    assert settlement["closing"] == [] and settlement["payments"] == []
+    assert match.balances_cents() == dict.fromkeys(players, 0)
