@@ -27,6 +27,10 @@ Environment variables:
 ``STAMMTISCH_API_DOCS``
     ``true`` serves the generated API documentation (``/docs``, ``/redoc``,
     ``/openapi.json``); off by default.
+``STAMMTISCH_REQUEST_TIMEOUT``
+    Seconds an HTTP request may take to arrive, its head and its declared body, from its
+    first byte (or the connection's start); a slower one is answered 408 and its
+    connection closed (default ``20``; ``server/api/http_protocol.py``).
 ``STAMMTISCH_AUTH_LIMITS``
     ``false`` switches off the per-client and global limits on logging in and creating
     accounts and the bound on waiting password hashes (``server/api/throttle.py``); only
@@ -62,6 +66,7 @@ class Settings:
     public_origins: tuple[str, ...] = ()
     api_docs: bool = False
     auth_limits: bool = True
+    request_timeout: float = 20.0
 
     def __post_init__(self) -> None:
         origins = (
@@ -84,6 +89,7 @@ class Settings:
             public_origins=_parse_origins(env, "STAMMTISCH_PUBLIC_ORIGINS"),
             api_docs=_parse_bool(env, "STAMMTISCH_API_DOCS", False),
             auth_limits=_parse_bool(env, "STAMMTISCH_AUTH_LIMITS", True),
+            request_timeout=_parse_number(env, "STAMMTISCH_REQUEST_TIMEOUT", float, 20.0),
         )
 
 

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import NullPool
 
+from server.__main__ import APP
 from server.api.limits import UVICORN_OPTIONS
 from server.store.db import (
     DatabaseStatus,
@@ -112,6 +113,20 @@ def wait_until_up(base_url: str, process: subprocess.Popen[bytes] | None, timeou
     raise TimeoutError(f"{base_url} did not answer within {timeout} s")
 
 
+def launcher_args(app: str, cwd: Path = REPO_ROOT) -> list[str]:
+    """``python -m`` arguments that serve ``app`` from ``cwd``: the server as ``make run``
+    starts it (``python -m server``, in a checkout that has it), any other app with
+    ``uvicorn`` and the same flags (an older checkout without ``python -m server`` gets
+    the flags that name nothing of this checkout: no HTTP protocol of ours)."""
+    if app == APP and (cwd / "server" / "__main__.py").exists():
+        return ["server"]
+    options = list(UVICORN_OPTIONS)
+    if cwd != REPO_ROOT and "--http" in options:
+        at = options.index("--http")
+        del options[at : at + 2]
+    return ["uvicorn", app, *options]
+
+
 @contextmanager
 def server_process(
     database_url: str | None,
@@ -119,14 +134,15 @@ def server_process(
     *extra_args: str,
     timeout: float = 30.0,
     port: int | None = None,
-    app: str = "server.api.app:app",
+    app: str = APP,
     cwd: Path = REPO_ROOT,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Serve ``app`` (the server by default; the load benchmark also serves its baseline and
-    older checkouts, from ``cwd``) with ``python -m uvicorn`` and the server's
-    :data:`~server.api.limits.UVICORN_OPTIONS` on a free port (or ``port``, to restart a
-    server where its clients expect it), as ``make run`` starts it (``python -m server``);
-    yield its URL and the process (which the caller may kill, as in a crash).
+    """Serve ``app`` on a free port (or ``port``, to restart a server where its clients
+    expect it): the server as ``make run`` starts it (``python -m server``, uvicorn with
+    :data:`~server.api.limits.UVICORN_OPTIONS`), any other app (the load benchmark also
+    serves its baseline and older checkouts, from ``cwd``) with ``python -m uvicorn`` and
+    the same options; ``extra_args`` are uvicorn's and come last (a later flag wins). Yield
+    its URL and the process (which the caller may kill, as in a crash).
 
     Its output goes to ``log_path`` (appended), which the error messages point at.
     """
@@ -136,8 +152,9 @@ def server_process(
         env["DATABASE_URL"] = database_url
     # The server accepts browsers (Origin) from its own address only.
     env["STAMMTISCH_PUBLIC_ORIGINS"] = f"http://127.0.0.1:{port},http://localhost:{port}"
+    launcher = launcher_args(app, cwd)
     command_line = [
-        sys.executable, "-m", "uvicorn", app, *UVICORN_OPTIONS,
+        sys.executable, "-m", *launcher,
         "--host", "127.0.0.1", "--port", str(port), *extra_args,
     ]  # fmt: skip
     with log_path.open("ab") as log:

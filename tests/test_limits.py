@@ -15,7 +15,7 @@ from server.api.limits import DEFAULT_BODY_BYTES, UVICORN_OPTIONS, BodyLimit, Li
 from server.engine.errors import RecordError
 from server.engine.record import parse_record_text
 from server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE
-from tests.support import REPO_ROOT
+from tests.support import REPO_ROOT, launcher_args
 
 
 class App:
@@ -147,8 +147,11 @@ def test_every_launcher_starts_the_server_with_python_m_server() -> None:
     assert json.loads(cmd.removeprefix("CMD "))[:3] == ["python", "-m", "server"]
     compose = (REPO_ROOT / "docker-compose.yml").read_text()
     assert "uvicorn" not in compose  # the app service runs the image's CMD
-    support = (REPO_ROOT / "tests" / "support.py").read_text()
-    assert "*UVICORN_OPTIONS" in support  # the tests' servers get the same flags
+    # the tests' servers: the server itself as `make run` starts it, other apps (the crash
+    # test's) with the same flags
+    assert launcher_args(APP) == ["server"]
+    assert launcher_args("tests.crash_app:app") == ["uvicorn", "tests.crash_app:app",
+                                                    *UVICORN_OPTIONS]  # fmt: skip
 
 
 # --------------------------------------------------------------------------- records

@@ -5,6 +5,10 @@
   buffering it. uvicorn takes the limit as ``--ws-max-size``; :data:`UVICORN_OPTIONS` is
   the one list of the flags every launcher passes (``python -m server``, which ``make run``
   and the Docker image use, and the tests' server processes).
+* HTTP request heads and slow requests: the request line and headers may have at most
+  16 KiB (431, closed), and a request must arrive whole within 20 s (408, closed): uvicorn
+  runs :class:`~server.api.http_protocol.BoundedHttpToolsProtocol`, passed as ``--http``
+  in :data:`UVICORN_OPTIONS`.
 * HTTP request bodies: :class:`BodyLimit`, a plain ASGI middleware, gives every route at
   most :data:`DEFAULT_BODY_BYTES` (a route may have its own :class:`Limit`, as the record
   upload has). A declared ``Content-Length`` over the limit is refused before a byte of the
@@ -29,9 +33,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from server.api.errors import error_response
 from server.tables.protocol import MAX_FRAME_BYTES
 
-#: The uvicorn flags the server is always run with: the WebSocket message limit, and no
-#: per-message compression (table events are small and many).
-UVICORN_OPTIONS = ("--ws-max-size", str(MAX_FRAME_BYTES), "--ws-per-message-deflate", "false")
+#: The uvicorn flags the server is always run with: the WebSocket message limit, no
+#: per-message compression (table events are small and many), and the HTTP protocol with a
+#: bounded request head and a deadline per request (:mod:`server.api.http_protocol`).
+UVICORN_OPTIONS = (
+    "--ws-max-size", str(MAX_FRAME_BYTES),
+    "--ws-per-message-deflate", "false",
+    "--http", "server.api.http_protocol:BoundedHttpToolsProtocol",
+)  # fmt: skip
 
 #: The largest request body of a route without a limit of its own (the JSON bodies of the
 #: API are far smaller: a password has at most 1024 characters).
