@@ -2,20 +2,27 @@
 #
 #   make run     serve http://127.0.0.1:8000 on SQLite under ./var/ (migrates first), with
 #                python -m server: uvicorn with the server's limits (server/api/limits.py)
-#   make test    ruff + mypy + pytest (what CI runs)
+#   make test    ruff + mypy + pytest (what CI runs, with make audit)
 #   make bench   engine benchmarks (bench/run.py)
+#   make lock    compile the lock files again after a change to pyproject.toml's requirements
+#   make audit   the lock files against known vulnerabilities
 #
-# Everything runs inside ./.venv, which is created (and re-installed whenever
-# pyproject.toml changes) on demand. Only Python 3.11+ and make are needed.
-# `make run` (and `make migrate`) install only what the server needs (`pip install -e .`);
-# the targets that test, lint or measure add the test tools (`pip install -e '.[dev]'`:
-# pytest, mypy, ruff, playwright, httpx), each behind its own stamp.
+# Everything runs inside ./.venv, which is created (and re-installed whenever a lock file
+# or pyproject.toml changes) on demand. Only Python 3.11+ and make are needed.
+# Every package comes from a lock file, pinned and checked against its hashes:
+# `make run` (and `make migrate`) install only what the server needs
+# (requirements/runtime.lock), the targets that test, lint or measure the test tools too
+# (requirements/dev.lock: pytest, mypy, ruff, playwright, httpx, pip-audit, uv), each
+# behind its own stamp; then the project itself without dependencies.
 
 PY ?= python3
 VENV = .venv
 BIN = $(VENV)/bin
 SERVER_STAMP = $(VENV)/.installed-server
 DEV_STAMP = $(VENV)/.installed-dev
+PIP = $(BIN)/python -m pip
+RUNTIME_LOCK = requirements/runtime.lock
+DEV_LOCK = requirements/dev.lock
 
 # `make run HOST=0.0.0.0 PORT=8080` overrides these (the environment does not: many
 # shells export HOST as the machine's name).
@@ -27,7 +34,8 @@ DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
 export DATABASE_URL
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare bench-count clean chromium
+.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare bench-count clean chromium \
+	lock audit
 
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
@@ -38,6 +46,9 @@ help:
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
+	@echo "make lock       compile requirements/*.lock again (UPGRADE=1: every pin to the newest release;"
+	@echo "                UPGRADE=name: that package only)"
+	@echo "make audit      the lock files against known vulnerabilities (pip-audit; CI runs it)"
 	@echo "make chromium   install Debian's chromium for the browser tests (make test does it when missing)"
 	@echo "make clean      remove .venv, var/ and caches"
 
@@ -45,14 +56,25 @@ $(BIN)/python:
 	$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is needed; try make PY=python3.11")'
 	$(PY) -m venv $(VENV)
 
-$(SERVER_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e .
+# A lock's packages at their pinned versions, each checked against the lock's hashes; then
+# the project itself without dependencies, built by the locked setuptools (no build
+# isolation, which would fetch an unpinned one); then requirements/sync.py removes what no
+# lock names any longer and checks that the lock meets pyproject.toml (else: make lock).
+# Test tools installed before stay (the dev lock is a superset of the runtime lock, at the
+# same versions) and are brought up to date by the next target that uses them.
+$(SERVER_STAMP): $(RUNTIME_LOCK) pyproject.toml | $(BIN)/python
+	$(PIP) install --require-hashes -r $(RUNTIME_LOCK)
+	$(PIP) install --no-deps --no-build-isolation --check-build-dependencies -e .
+	$(BIN)/python requirements/sync.py $(RUNTIME_LOCK) $(DEV_LOCK)
 	touch $@
 
-# The test tools on top of the server's packages (a later `make run` finds both stamps
-# newer than pyproject.toml and installs nothing).
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[dev]'
+# The test tools on top of the server's packages: .venv then holds exactly the dev lock
+# (a later `make run` finds both stamps newer than the lock files and installs nothing).
+$(DEV_STAMP): $(DEV_LOCK) $(RUNTIME_LOCK) pyproject.toml | $(BIN)/python
+	$(PIP) install --require-hashes -r $(DEV_LOCK)
+	$(PIP) install --no-deps --no-build-isolation --check-build-dependencies -e .
+	$(BIN)/python requirements/sync.py --extra dev $(DEV_LOCK)
+	$(PIP) check
 	touch $(SERVER_STAMP) $@
 
 venv: $(DEV_STAMP)
@@ -112,6 +134,29 @@ bench-compare: $(DEV_STAMP)
 # `make bench-count REF=<commit>`: instructions and cache misses per deal (valgrind), both trees.
 bench-count: $(DEV_STAMP)
 	$(BIN)/python bench/instructions.py --games dreierles,doppen,doppelkopf --ref $(REF)
+
+# The lock files, compiled by uv from pyproject.toml's requirements and [build-system]
+# (setuptools, which builds the project): requirements/dev.lock with the dev extra, then
+# requirements/runtime.lock held to the same versions. One universal resolution for Python
+# 3.11 and later on every platform (environment markers where a platform differs), with the
+# hashes of every file of each pinned release. Without UPGRADE the pins stay where they are
+# unless pyproject.toml's requirements move them. The lock's own uv is installed first
+# (the project is not: its requirements may be what is changing).
+UPGRADE ?=
+UPGRADE_FLAGS = $(if $(filter 1 all,$(UPGRADE)),--upgrade,$(addprefix --upgrade-package ,$(UPGRADE)))
+BUILD_REQUIRES = $(BIN)/python -c 'import tomllib; \
+	print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
+COMPILE = $(BIN)/uv pip compile --quiet pyproject.toml - --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command 'make lock'
+lock: | $(BIN)/python
+	$(PIP) install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BUILD_REQUIRES) | $(COMPILE) --extra dev $(UPGRADE_FLAGS) -o $(DEV_LOCK)
+	$(BUILD_REQUIRES) | $(COMPILE) --constraint $(DEV_LOCK) -o $(RUNTIME_LOCK)
+
+# pip-audit over every pin of both lock files (requirements/audit.py says how); fails on a
+# known vulnerability and on a pin it could not audit. Needs the network.
+audit: $(DEV_STAMP)
+	$(BIN)/python requirements/audit.py $(RUNTIME_LOCK) $(DEV_LOCK)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache artifacts build *.egg-info
