@@ -12,10 +12,14 @@ RUN groupadd --system --gid 10001 stammtisch \
     && useradd --system --uid 10001 --gid stammtisch --home-dir /app --shell /usr/sbin/nologin stammtisch
 
 # Dependencies and the package first, so that a change to templates or migrations
-# does not reinstall everything.
+# does not reinstall everything: the server's packages exactly as locked (pinned, each
+# checked against the lock's hashes; README.md, "Locked dependencies"), then the project
+# itself without dependencies, built by the locked setuptools.
+COPY requirements/runtime.lock ./requirements/
+RUN pip install --require-hashes -r requirements/runtime.lock
 COPY pyproject.toml README.md LICENSE ./
 COPY server ./server
-RUN pip install .
+RUN pip install --no-deps --no-build-isolation --check-build-dependencies . && pip check
 
 # What the server reads from its working directory at run time.
 COPY alembic.ini ./
