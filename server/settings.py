@@ -17,6 +17,12 @@ Environment variables:
     ``true`` marks the session cookie ``Secure`` (sent over HTTPS only); set it whenever
     the server is reached through HTTPS. ``1/true/yes/on`` or ``0/false/no/off``
     (default ``false``).
+``STAMMTISCH_SECRET_KEY``
+    The server's secret (at least 32 characters, e.g. ``python -c "import secrets;
+    print(secrets.token_urlsafe(32))"``), which signs the device cookies that let a
+    browser that logged in before past a login flood (``server/api/devices.py``). Keep it
+    across restarts and the same for every process; without it each process makes a
+    random one, and the browsers' device cookies count no more after a restart.
 ``STAMMTISCH_PUBLIC_ORIGINS``
     The addresses (``scheme://host[:port]``, comma-separated) browsers reach the server
     at, e.g. ``https://karten.example.org`` behind a reverse proxy. The WebSocket
@@ -42,7 +48,7 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -62,6 +68,8 @@ class Settings:
     port: int = 8000
     db_check_timeout: float = 5.0
     cookie_secure: bool = False
+    #: Signs the device cookies; empty: a random secret per process.
+    secret_key: str = field(default="", repr=False)
     #: Normalised ``scheme://host[:port]`` origins; empty: derived from host and port.
     public_origins: tuple[str, ...] = ()
     api_docs: bool = False
@@ -86,6 +94,7 @@ class Settings:
             port=_parse_number(env, "STAMMTISCH_PORT", int, 8000),
             db_check_timeout=_parse_number(env, "STAMMTISCH_DB_CHECK_TIMEOUT", float, 5.0),
             cookie_secure=_parse_bool(env, "STAMMTISCH_COOKIE_SECURE", False),
+            secret_key=_parse_secret(env, "STAMMTISCH_SECRET_KEY"),
             public_origins=_parse_origins(env, "STAMMTISCH_PUBLIC_ORIGINS"),
             api_docs=_parse_bool(env, "STAMMTISCH_API_DOCS", False),
             auth_limits=_parse_bool(env, "STAMMTISCH_AUTH_LIMITS", True),
@@ -109,6 +118,17 @@ def _parse_number(
     if value <= 0:
         raise SettingsError(f"{name}={raw!r} must be positive")
     return value
+
+
+#: The shortest secret accepted (``secrets.token_urlsafe(32)`` has 43 characters).
+MIN_SECRET = 32
+
+
+def _parse_secret(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip()
+    if raw and len(raw) < MIN_SECRET:
+        raise SettingsError(f"{name} has {len(raw)} characters; it needs at least {MIN_SECRET}")
+    return raw
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

@@ -57,10 +57,12 @@ def at(address: str) -> dict[str, str]:
 
 
 def session_cookie(response: httpx.Response) -> SimpleCookie:
+    """The session cookie set by ``response`` (a login also renews the device cookie)."""
     headers = response.headers.get_list("set-cookie")
-    assert len(headers) == 1, headers
+    sessions = [h for h in headers if h.startswith(f"{SESSION_COOKIE}=")]
+    assert len(sessions) == 1, headers
     cookie: SimpleCookie = SimpleCookie()
-    cookie.load(headers[0])
+    cookie.load(sessions[0])
     assert SESSION_COOKIE in cookie
     return cookie
 
@@ -276,6 +278,7 @@ def test_failed_logins_are_throttled(client: httpx.Client) -> None:
     login = unique("Opfer")
     register(client, login)
     client.post("/api/logout")
+    client.cookies.clear()  # the attacker's browser has not logged in as the owner
     attacker = at("198.51.100.66")
     for _ in range(10):
         error(client.post("/api/login", json={"login": login, "password": "falsch123"},
@@ -392,9 +395,13 @@ def test_a_full_hashing_pool_answers_busy_at_once(migrated_db_url: str) -> None:
     hasher = GatedHasher()
     limits = AuthLimits(passwords=PasswordPool(workers=1, waiting=1, hasher=hasher))
     with server_with(migrated_db_url, limits) as c, ThreadPoolExecutor(2) as pool:
+        names = [unique("wer") for _ in range(2)]
+        for name in names:
+            assert register(c, name).status_code == 201
+        c.cookies.clear()
 
-        def attempt(i: int) -> httpx.Response:
-            return c.post("/api/login", json={"login": f"wer{i}", "password": "x"},
+        def attempt(i: int, name: str | None = None) -> httpx.Response:
+            return c.post("/api/login", json={"login": name or names[i], "password": "x"},
                           headers=at(f"198.51.100.{i}"))  # fmt: skip
 
         held = [pool.submit(attempt, i) for i in range(2)]  # one running, one waiting
@@ -402,10 +409,12 @@ def test_a_full_hashing_pool_answers_busy_at_once(migrated_db_url: str) -> None:
         deadline = time.monotonic() + 10
         while limits.passwords.in_flight < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
-        refused = attempt(3)
+        refused = attempt(3, names[0])
         detail = error(refused, 503, "busy")
         assert "busy" in detail["message"] and detail["message_de"]
         assert int(refused.headers["retry-after"]) >= 1
+        # a name without an account is never hashed, but refused alike: no enumeration
+        assert error(attempt(4, unique("niemand")), 503, "busy") == detail
         me = c.get("/api/me")  # the server itself answers meanwhile
         error(me, 401, "login_required")
         hasher.gate.set()
@@ -445,8 +454,8 @@ def test_no_database_connection_is_held_while_hashing(migrated_db_url: str) -> N
         assert c.post("/api/guest", json={"display_name": "Gast"}).status_code == 201
         claimed = c.post("/api/claim", json={"login": unique(), "password": PASSWORD})
         assert claimed.status_code == 200, claimed.text
-    assert len(seen) == 5  # register, three logins, claim
-    assert seen == [0] * 5, seen
+    assert len(seen) == 4  # register, two logins (the unknown name is not hashed), claim
+    assert seen == [0] * 4, seen
 
 
 def test_unknown_path_uses_the_error_shape(client: httpx.Client) -> None:

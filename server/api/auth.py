@@ -5,11 +5,22 @@ Every route answers with the user (``UserOut``) and, where a session starts, set
 session cookie. Refusals use the error shape of :mod:`server.api.errors`. Logging in and
 creating accounts are limited per client and globally (:mod:`server.api.throttle`);
 passwords are hashed in the app's bounded pool (:mod:`server.store.passwords`), never
-while the request holds a database connection.
+while the request holds a database connection. A successful login, registration or claim
+also renews the browser's device cookie (:mod:`server.api.devices`), with which its later
+logins for that name pass a flood of others.
+
+A login for a name that has no account costs no argon2: after the same limits, the same
+place in the hashing pool (a full pool answers 503 ``busy`` whatever the name) and the
+same lookup as any login, it gives its place back and waits about as long as a hash
+would take now (:func:`_as_long_as_a_hash`), then fails with the same ``bad_credentials``
+and counts as a failure for the lockout like a wrong password. So neither the answer,
+nor its time, nor the lockout tells whether the name exists (docs/security.md).
 """
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated
@@ -24,6 +35,7 @@ from server.api.deps import (
     session_token,
     set_session_cookie,
 )
+from server.api.devices import DEVICE_COOKIE, set_device_cookie
 from server.api.errors import ApiError
 from server.api.i18n import LANGUAGES
 from server.api.runtime import get_runtime
@@ -31,7 +43,7 @@ from server.api.throttle import AuthLimits, busy, client_key, get_auth_limits
 from server.store import accounts, rooms
 from server.store.errors import CredentialsError
 from server.store.models import User
-from server.store.passwords import PasswordsBusy, Reservation
+from server.store.passwords import PasswordPool, PasswordsBusy, Reservation
 from server.tables.manager import TableManager
 
 router = APIRouter(prefix="/api", tags=["auth"])
@@ -116,14 +128,30 @@ def _place(limits: AuthLimits) -> Iterator[Reservation]:
         yield place
 
 
-async def _start_session(request: Request, response: Response, db: Db, user: User) -> None:
-    """Replace any current session by a new one for ``user`` and set the cookie."""
+async def _as_long_as_a_hash(pool: PasswordPool, ahead: int) -> None:
+    """Wait about as long as a verification in ``pool`` would take now, with ``ahead``
+    places taken (this request's included), without any work: the pool's running mean
+    of a job, times the jobs each thread has before it, with a little jitter as argon2
+    has."""
+    rounds = max(1, -(-ahead // pool.workers))
+    await asyncio.sleep(pool.seconds_per_job * rounds * random.uniform(0.95, 1.05))
+
+
+async def _start_session(
+    request: Request, response: Response, db: Db, user: User, limits: AuthLimits
+) -> None:
+    """Replace any current session by a new one for ``user``, set the cookie and renew
+    the browser's device cookie for the user's login name."""
     old = session_token(request)
     await accounts.delete_session(db, old)
     token = await accounts.create_session(db, user.id)
     await db.commit()
     await _close_sockets(request, old)
-    set_session_cookie(response, token, get_runtime(request).settings)
+    settings = get_runtime(request).settings
+    set_session_cookie(response, token, settings)
+    if user.login is not None:
+        device = limits.devices.renewed(request.cookies.get(DEVICE_COOKIE), user.login)
+        set_device_cookie(response, device, settings, limits.devices.lifetime)
 
 
 async def _close_sockets(request: Request, token: str | None) -> None:
@@ -151,7 +179,7 @@ async def register(
         await db.commit()  # no connection is held while argon2 works
         password_hash = await place.hash(body.password)
     user = await accounts.create_user(db, account, password_hash)
-    await _start_session(request, response, db, user)
+    await _start_session(request, response, db, user, limits)
     return UserOut.of(user)
 
 
@@ -160,21 +188,28 @@ async def login(
     body: LoginRequest, request: Request, response: Response, db: Db, limits: Limits
 ) -> UserOut:
     """Log in with login name and password; too many failures for a name from this client
-    give 429 ``too_many_attempts``, too many attempts from it 429 ``too_many_requests``."""
+    give 429 ``too_many_attempts``, too many attempts from it 429 ``too_many_requests``,
+    too many logins on the whole server 503 ``busy`` — except for a browser whose device
+    cookie says it logged in as this name before (:mod:`server.api.throttle`)."""
     client = client_key(request)
-    limits.check_lockout(body.login, client)
-    limits.check("login", client)
+    known = limits.devices.trusted(request.cookies.get(DEVICE_COOKIE), body.login)
+    device = limits.admit_login(body.login, client, known)
     with _place(limits) as place:
+        ahead = limits.passwords.in_flight
         found = await accounts.find_credentials(db, body.login)
         await db.commit()  # no connection is held while argon2 works
         try:
+            if found is None or found.password_hash is None:
+                place.release()  # nothing to hash: the place is free for others
+                await _as_long_as_a_hash(limits.passwords, ahead)
+                raise accounts.bad_credentials()
             verified = await accounts.check_credentials(found, body.password, place)
         except CredentialsError:
-            limits.lockout.failed(body.login, client)
+            limits.login_failed(body.login, client, device)
             raise
-    limits.lockout.succeeded(body.login, client)
+    limits.login_succeeded(body.login, client, device)
     user = await accounts.finish_login(db, verified)
-    await _start_session(request, response, db, user)
+    await _start_session(request, response, db, user, limits)
     return UserOut.of(user)
 
 
@@ -186,7 +221,7 @@ async def guest(
     name = accounts.clean_display_name(body.display_name)
     limits.check("guest", client_key(request))
     user = await accounts.create_guest(db, name)
-    await _start_session(request, response, db, user)
+    await _start_session(request, response, db, user, limits)
     return UserOut.of(user)
 
 
@@ -225,7 +260,7 @@ async def claim(
         await db.commit()  # ends the read (also the session lookup): no connection meanwhile
         password_hash = await place.hash(body.password)
     claimed = await accounts.claim_guest(db, user, stored_login, password_hash)
-    await _start_session(request, response, db, claimed)
+    await _start_session(request, response, db, claimed, limits)
     return UserOut.of(claimed)
 
 

@@ -11,6 +11,13 @@
   name get 429 ``too_many_attempts`` until the oldest failure leaves the window. The key
   is (name, client), so that an attacker elsewhere cannot lock the owner out; guessing
   from many addresses is bounded by the per-client and the global limits.
+* **Known devices** (:mod:`server.api.devices`): a login for the name of a valid entry of
+  the browser's device cookie (it logged in as that name before) skips all three: it
+  takes a token from a small bucket per name (:data:`TRUSTED`) instead, and its failures
+  are counted per (name, device), with the same lockout. A flood from many addresses
+  that empties the global bucket, or failures for the name from the owner's own address,
+  do not stop the owner's browser; a device locked out by its failures counts as unknown
+  again (all limits apply) until they leave the window.
 
 The client is ``scope["client"]``: the peer's address, or, when uvicorn runs with proxy
 headers (its default) and the peer is one of ``--forwarded-allow-ips`` /
@@ -39,6 +46,7 @@ from typing import Literal
 
 from starlette.requests import HTTPConnection
 
+from server.api.devices import Device, DeviceCookies
 from server.api.errors import ApiError
 from server.api.runtime import get_runtime
 from server.store.passwords import PasswordPool
@@ -76,6 +84,10 @@ GLOBAL: dict[Kind, Rate] = {
     "guest": Rate(burst=120, per_minute=300),
     "claim": Rate(burst=60, per_minute=60),
 }
+
+#: Per login name, for the logins from a browser that logged in as that name before: a
+#: person's own devices, so little, but never touched by the flood of others.
+TRUSTED = Rate(burst=10, per_minute=10)
 
 
 class Buckets:
@@ -200,6 +212,17 @@ def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
+def _too_many_requests(wait: float) -> ApiError:
+    seconds = _seconds(wait)
+    return ApiError(
+        429,
+        "too_many_requests",
+        f"Too many requests from your address; try again in {seconds} seconds.",
+        f"Zu viele Anfragen von deiner Adresse; in {seconds} Sekunden wieder versuchen.",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
 def busy(wait: float) -> ApiError:
     """503 ``busy``: too many logins or registrations on the whole server just now."""
     seconds = _seconds(wait)
@@ -224,6 +247,8 @@ class AuthLimits:
         global_: dict[Kind, Rate] | None = None,
         lockout: LoginThrottle | None = None,
         passwords: PasswordPool | None = None,
+        devices: DeviceCookies | None = None,
+        trusted: Rate = TRUSTED,
         clock: Clock = time.monotonic,
         max_keys: int = MAX_KEYS,
     ) -> None:
@@ -232,7 +257,11 @@ class AuthLimits:
         global_ = {**GLOBAL, **(global_ or {})}
         self.per_client = {k: Buckets(r, clock, max_keys) for k, r in per_client.items()}
         self.global_ = {k: Buckets(r, clock, 1) for k, r in global_.items()}
-        self.lockout = lockout or LoginThrottle(clock=clock, max_keys=max_keys)
+        self.trusted = Buckets(trusted, clock, max_keys)
+        # (an empty LoginThrottle is falsy: ``lockout or ...`` would replace it)
+        self.lockout = LoginThrottle(clock=clock, max_keys=max_keys) if lockout is None else lockout
+        #: Signs and checks the device cookies (a random key unless one is given).
+        self.devices = DeviceCookies() if devices is None else devices
         #: The app's password hashing pool (bounded unless the limits are off).
         self.passwords = passwords or PasswordPool(bounded=enabled)
 
@@ -243,17 +272,36 @@ class AuthLimits:
             return
         wait = self.per_client[kind].take(client)
         if wait is not None:
-            seconds = _seconds(wait)
-            raise ApiError(
-                429,
-                "too_many_requests",
-                f"Too many requests from your address; try again in {seconds} seconds.",
-                f"Zu viele Anfragen von deiner Adresse; in {seconds} Sekunden wieder versuchen.",
-                headers={"Retry-After": str(seconds)},
-            )
+            raise _too_many_requests(wait)
         wait = self.global_[kind].take(None)
         if wait is not None:
             raise busy(wait)
+
+    def admit_login(self, login: str, client: str, device: Device | None) -> Device | None:
+        """Count one login for ``login`` from ``client`` with the browser's valid device
+        entry for that name (``device``, or None); raise 429 or 503 as the limits say.
+
+        Returns the device when the login counts as coming from it (its own bucket and
+        lockout; see the module's docstring), or None when it counts as coming from an
+        unknown browser (no entry, or the entry is locked out by its own failures)."""
+        if not self.enabled:
+            return device
+        if device is not None and self.lockout.retry_after(login, device.key) is None:
+            wait = self.trusted.take(login.strip().lower())
+            if wait is not None:
+                raise _too_many_requests(wait)
+            return device
+        self.check_lockout(login, client)
+        self.check("login", client)
+        return None
+
+    def login_failed(self, login: str, client: str, device: Device | None) -> None:
+        """Count a failed login (against the device it came from, else the client)."""
+        self.lockout.failed(login, device.key if device is not None else client)
+
+    def login_succeeded(self, login: str, client: str, device: Device | None) -> None:
+        """Forget the failures of ``login`` from this device or client."""
+        self.lockout.succeeded(login, device.key if device is not None else client)
 
     def check_lockout(self, login: str, client: str) -> None:
         """Raise 429 ``too_many_attempts`` while ``client`` is locked out of ``login``."""
@@ -277,6 +325,9 @@ def get_auth_limits(connection: HTTPConnection) -> AuthLimits:
     state = connection.app.state
     limits: AuthLimits | None = getattr(state, "auth_limits", None)
     if limits is None:
-        limits = AuthLimits(enabled=get_runtime(connection).settings.auth_limits)
+        settings = get_runtime(connection).settings
+        limits = AuthLimits(
+            enabled=settings.auth_limits, devices=DeviceCookies(settings.secret_key)
+        )
         state.auth_limits = limits
     return limits

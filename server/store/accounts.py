@@ -161,6 +161,11 @@ def _bad_credentials() -> CredentialsError:
     )
 
 
+def bad_credentials() -> CredentialsError:
+    """The one refusal for an unknown login name and a wrong password alike."""
+    return _bad_credentials()
+
+
 async def check_login_free(session: AsyncSession, login: str) -> None:
     """Raise ``login_taken`` when the (stored, lower-cased) ``login`` belongs to an account."""
     found = await session.scalar(select(User.id).where(User.login == login))
