@@ -35,6 +35,7 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -289,8 +290,22 @@ async def get_room(session: AsyncSession, room_id: int) -> Room | None:
     return await session.get(Room, room_id)
 
 
+#: What an invite token can look like (``secrets.token_urlsafe``: 32 characters of the
+#: URL-safe alphabet); anything else is no token and is not looked up.
+INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_invite_token(token: str) -> bool:
+    """Whether ``token`` has the form of an invite token (checked before any query: a NUL
+    byte, which PostgreSQL refuses in a text, or a megabyte never reaches the database)."""
+    return INVITE_TOKEN.fullmatch(token) is not None
+
+
 async def room_by_invite(session: AsyncSession, token: str) -> Room | None:
-    """Return the room whose invite token is ``token``, or None."""
+    """Return the room whose invite token is ``token``, or None (also for anything that
+    is not an invite token, without asking the database)."""
+    if not is_invite_token(token):
+        return None
     return await session.scalar(select(Room).where(Room.invite_token == token))
 
 
