@@ -268,7 +268,9 @@ def test_four_at_a_doppen_table_the_sitting_out_dealer_pays_like_an_opponent(
     play_server: tuple[str, str],
 ) -> None:
     """DP-A20: the stored score entries of a deal charge (or pay) the dealer who sat out as
-    an opponent, so that the archive's totals agree with the sheet."""
+    an opponent: the money of each entry is the declarer's result against each of three
+    opponents, while its points are the sheet's Kirchberg column (the declarer's entry in
+    cents, nothing for the others), so that the archive agrees with the sheet."""
     live_server, db_url = play_server
 
     async def entries(deal_id: int) -> dict[str, tuple[int, int]]:
@@ -303,8 +305,9 @@ def test_four_at_a_doppen_table_the_sitting_out_dealer_pays_like_an_opponent(
         assert amount != 0
         declarer = seats[deal["outcome"]["declarer"]]
         stake = deal["record"]["stake_cents"]
-        expected = {n: (3 * amount if n == declarer else -amount) for n in names}
-        assert await entries(deal["id"]) == {n: (p, p * stake) for n, p in expected.items()}
+        shares = {n: (3 * amount if n == declarer else -amount) for n in names}
+        column = {n: (amount * stake if n == declarer else 0) for n in names}
+        assert await entries(deal["id"]) == {n: (column[n], shares[n] * stake) for n in names}
         for client in clients:
             await client.aclose()
 

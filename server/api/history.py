@@ -144,7 +144,9 @@ def _download(body: JSON, filename: str) -> JSONResponse:
 
 
 def _sheet(match: MatchSummary, deals: Sequence[StoredDeal]) -> JSON:
-    """The engine's sheet after the finished ``deals`` (replayed, every action checked)."""
+    """The engine's sheet after the finished ``deals`` (replayed, every action checked);
+    a match stopped early carries the settlement stored when it stopped, as the table
+    showed it."""
     finished = [d for d in deals if d.outcome is not None]
     live = rebuild(
         match.id,
@@ -154,7 +156,10 @@ def _sheet(match: MatchSummary, deals: Sequence[StoredDeal]) -> JSON:
         match.config,
         [(d.id, d.number, d.record, d.actions) for d in finished],
     )
-    return live.engine.to_json()
+    sheet = live.engine.to_json()
+    if sheet["settlement"] is None and match.settlement is not None:
+        sheet["settlement"] = match.settlement
+    return sheet
 
 
 def _series(sheet: JSON) -> JSON:

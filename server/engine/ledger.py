@@ -5,7 +5,8 @@ each deal and each person at the table (by person, the sitting-out fourth includ
 
 * ``points``: what the sheet writes in the person's column for the deal, every factor
   applied (the contract, the Kontra chain, a Radl, the solo factor; on a counting-down
-  sheet the points the person's counter loses);
+  sheet the deal's result for the person, by which his counter falls when it is
+  positive);
 * ``cents``: the money that changes hands between the players for the deal;
 * ``pots``: what the person puts into a pot (positive) or takes out of it (negative),
   with the pot, the amount and why;
