@@ -209,6 +209,18 @@ class Ledger:
         if not self.money:
             self.money = dict.fromkeys(self.players, 0)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Ledger:
+        """A copy whose running figures are its own; the written deals are shared, since
+        a :class:`DealLedger` is never changed once written (the runtime copies the
+        match at every deal's end: this keeps that copy from growing with the match)."""
+        return Ledger(
+            self.players,
+            list(self.deals),
+            dict(self.money),
+            dict(self.pot_balances),
+            {pot: dict(by) for pot, by in self.pot_shares.items()},
+        )
+
     def _move(self, moves: Iterable[PotMove]) -> dict[str, list[PotMove]]:
         by_person: dict[str, list[PotMove]] = {p: [] for p in self.players}
         for move in moves:

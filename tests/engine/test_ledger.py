@@ -253,3 +253,18 @@ def test_a_match_stopped_before_its_first_deal_moves_no_money(game_name: str) ->
     assert settlement["money_cents"] == dict.fromkeys(players, 0)
     assert settlement["closing"] == [] and settlement["payments"] == []
     assert match.balances_cents() == dict.fromkeys(players, 0)
+
+
+def test_a_copied_ledger_shares_the_written_deals_and_keeps_its_own_figures() -> None:
+    import copy
+
+    ledger = Ledger(("A", "B"))
+    ledger.write(1, {"A": 1, "B": -1}, {"A": 10, "B": -10}, [PotMove("kasse", "A", 5, "fill")],
+                 {"A": 1, "B": -1})  # fmt: skip
+    twin = copy.deepcopy(ledger)
+    assert twin.deals[0] is ledger.deals[0] and twin.deals is not ledger.deals
+    twin.write(2, {}, {"A": -10, "B": 10}, [PotMove("kasse", "B", 5, "fill")], {"A": 1, "B": -1})
+    assert (len(ledger.deals), ledger.money, ledger.pot_balances) == (1, {"A": 5, "B": -10},
+                                                                       {"kasse": 5})  # fmt: skip
+    assert ledger.pot_shares == {"kasse": {"A": 5, "B": 0}}
+    assert twin.money == {"A": -5, "B": -5} and twin.pot_balances == {"kasse": 10}
