@@ -1,46 +1,41 @@
-"""A login flood against a real server must not stall everybody else (issue 11).
+"""The login flood benchmark (``bench/login_flood.py``) in a short run, so that it keeps
+working: the server as deployed (``python -m server``), 40 workers logging in with
+unknown names from many addresses, a logged-in user and a known user's browser with its
+device cookie (issue 26).
 
-30 parallel logins with unknown names used to hold a database connection each while
-argon2 ran, and a logged-in user's ``/api/me`` went from 4 ms to seconds: as long as the
-flood itself. Asserted as a ratio within the same run, not against a clock (a busy machine
-slows both alike): the user is answered over and over while the flood lasts, each answer
-in a small part of the flood's time. The figures of the benchmark behind this test
-(``bench/login_flood.py``) are in docs/benchmarks.md.
+Nothing here is timed (the figures are in docs/benchmarks.md): the flood is refused,
+never failed; the logged-in user is answered throughout; and the known user's browser logs
+in every time, although the flood empties the server's login budget (a browser without
+the device cookie may be refused then, and that is not asserted either way).
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bench.login_flood import flood_round, set_up
-from tests.support import server_process
+from bench.login_flood import run_round, serve, set_up
 
 pytestmark = pytest.mark.live_server
 
 
-def test_me_stays_fast_during_a_login_flood(play_db_url: str, tmp_path: Path) -> None:
-    """On SQLite and on PostgreSQL (whose pool of 15 connections the flood used to fill)."""
-    with server_process(play_db_url, tmp_path / "uvicorn.log", "--no-access-log") as (
-        base_url,
-        _process,
-    ):
+def test_a_known_browser_logs_in_during_a_flood(play_db_url: str, tmp_path: Path) -> None:
+    """On SQLite and on PostgreSQL."""
+    with serve(tmp_path, database_url=play_db_url) as base_url:
 
-        async def scenario() -> dict[str, object]:
+        async def scenario() -> list[dict[str, Any]]:
             target = await set_up("server", base_url)
-            return await flood_round(target, logins=30, variant="unknown")
+            return await run_round(target, seconds=2.5, workers=40)
 
-        result = asyncio.run(scenario())
-    statuses = result["statuses"]
-    assert isinstance(statuses, dict)
-    assert set(statuses) <= {401, 429, 503}, statuses  # refused, never failed
-    assert sum(statuses.values()) == 30
-    p50, flood_ms = result["me_p50_ms"], result["flood_s"]
-    assert isinstance(p50, float) and isinstance(flood_ms, float)
-    # stalled, the user's requests took as long as the flood (about one answer per flood)
-    assert p50 * 10 < flood_ms * 1000, result
-    me_requests = result["me_requests"]
-    assert isinstance(me_requests, int) and me_requests >= 5, result
-    assert result["owner_login"] == 200
+        baseline, flood = asyncio.run(scenario())
+    assert baseline["phase"] == "baseline" and flood["phase"] == "flood"
+    for row in (baseline, flood):
+        assert row["me_requests"] >= 5, row  # /api/me answered 200 all along (else it raises)
+        assert row["device_logins"] and set(row["device_logins"]) == {200}, row
+        assert row["reconnects"] >= 1, row
+    statuses = flood["flood"]["statuses"]
+    assert set(statuses) <= {"401", "429", "503"}, statuses  # refused, never failed
+    assert sum(statuses.values()) >= 40, statuses
