@@ -43,7 +43,7 @@ class Client:
         login = self.login = f"{self.name.lower()}{random.randrange(10**6)}"
         response = await self.http.post(
             "/api/register",
-            json={"login": login, "password": "kartenspiel", "display_name": self.name},
+            json={"login": login, "password": "Ober-sticht", "display_name": self.name},
         )
         response.raise_for_status()
         self.user_id = response.json()["id"]

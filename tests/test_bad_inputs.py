@@ -628,11 +628,11 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
     # bodies of the account routes
     s8 = "\ud800" * 8
     accounts: list[tuple[str, str, Any, tuple[tuple[int, str | None], ...], str]] = [
-        ("login: surrogate login", "/api/login", {"login": "\ud800", "password": "kartenspiel"},
+        ("login: surrogate login", "/api/login", {"login": "\ud800", "password": "Ober-sticht"},
          (INVALID, (401, "bad_credentials")), "nobody"),
         ("login: surrogate password", "/api/login", {"login": "anna1", "password": s8},
          (INVALID, (401, "bad_credentials")), "nobody"),
-        ("login: NUL login", "/api/login", {"login": "a\x00b", "password": "kartenspiel"},
+        ("login: NUL login", "/api/login", {"login": "a\x00b", "password": "Ober-sticht"},
          (INVALID, (401, "bad_credentials")), "nobody"),
         ("login: 201-character login", "/api/login", {"login": "x" * 201, "password": "x"},
          (INVALID,), "nobody"),
@@ -644,26 +644,26 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
         ("login: extra field", "/api/login", {"login": "a", "password": "x", "admin": True},
          (INVALID,), "nobody"),
         ("login: array", "/api/login", [], (INVALID,), "nobody"),
-        ("register: surrogate name", "/api/register", {"login": "neu1", "password": "kartenspiel",
+        ("register: surrogate name", "/api/register", {"login": "neu1", "password": "Ober-sticht",
          "display_name": "\ud800"}, (INVALID, (422, "bad_name")), "nobody"),
         ("register: surrogate password", "/api/register", {"login": "neu2", "password": s8,
          "display_name": "Neu"}, (INVALID,), "nobody"),
         ("register: surrogate login", "/api/register", {"login": "\ud800neu", "password":
-         "kartenspiel", "display_name": "Neu"}, (INVALID, (422, "bad_login")), "nobody"),
-        ("register: NUL name", "/api/register", {"login": "neu3", "password": "kartenspiel",
+         "Ober-sticht", "display_name": "Neu"}, (INVALID, (422, "bad_login")), "nobody"),
+        ("register: NUL name", "/api/register", {"login": "neu3", "password": "Ober-sticht",
          "display_name": "a\x00"}, ((422, "bad_name"),), "nobody"),
-        ("register: newline name", "/api/register", {"login": "neu4", "password": "kartenspiel",
+        ("register: newline name", "/api/register", {"login": "neu4", "password": "Ober-sticht",
          "display_name": "a\nb"}, ((422, "bad_name"),), "nobody"),
         ("register: 41-character name", "/api/register", {"login": "neu5", "password":
-         "kartenspiel", "display_name": "x" * 41}, ((422, "bad_name"),), "nobody"),
+         "Ober-sticht", "display_name": "x" * 41}, ((422, "bad_name"),), "nobody"),
         ("register: login with blank", "/api/register", {"login": "a b c", "password":
-         "kartenspiel", "display_name": "Neu"}, ((422, "bad_login"),), "nobody"),
+         "Ober-sticht", "display_name": "Neu"}, ((422, "bad_login"),), "nobody"),
         ("register: short password", "/api/register", {"login": "neu6", "password": "kurz",
          "display_name": "Neu"}, ((422, "weak_password"),), "nobody"),
         ("register: 1025-character password", "/api/register", {"login": "neu7", "password":
          "x" * 1025, "display_name": "Neu"}, ((422, "password_too_long"),), "nobody"),
         ("register: missing name", "/api/register", {"login": "neu8", "password":
-         "kartenspiel"}, (INVALID,), "nobody"),
+         "Ober-sticht"}, (INVALID,), "nobody"),
         ("guest: surrogate", "/api/guest", {"display_name": "\ud800"},
          (INVALID, (422, "bad_name")), "nobody"),
         ("guest: empty", "/api/guest", {"display_name": ""}, ((422, "bad_name"),), "nobody"),
@@ -676,9 +676,9 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
         ("guest: null", "/api/guest", {"display_name": None}, (INVALID,), "nobody"),
         ("guest: extra field", "/api/guest", {"display_name": "Gast", "id": 1}, (INVALID,),
          "nobody"),
-        ("claim: not a guest", "/api/claim", {"login": "\ud800", "password": "kartenspiel"},
+        ("claim: not a guest", "/api/claim", {"login": "\ud800", "password": "Ober-sticht"},
          (INVALID, (403, "not_a_guest")), "anna"),
-        ("claim: logged out", "/api/claim", {"login": "neu9", "password": "kartenspiel"},
+        ("claim: logged out", "/api/claim", {"login": "neu9", "password": "Ober-sticht"},
          ((401, "login_required"),), "nobody"),
     ]  # fmt: skip
     for name, path, body, answers, who in accounts:

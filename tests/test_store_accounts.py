@@ -11,6 +11,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.engine.registry import GAMES
 from server.store import accounts
 from server.store.common_passwords import COMMON_PASSWORDS
 from server.store.errors import (
@@ -185,6 +186,17 @@ def test_names_alike() -> None:
         ("Zwetschge", "zw_user", "Zwetschge"),  # the display name
         ("zwetschgen-datschi", "zw_user", "Zwetschge"),
         ("Gr\u00fc\u00dfe Sepp!", "sepp_user", "Sepp"),
+        # the site's words and the games' (from the registry) with a number around them
+        ("Stammtisch2026", "resi", "Resi"),
+        ("kartenspiel", "anna123", "Anna"),
+        ("Kartenspiel1!", "anna123", "Anna"),
+        ("karten-spiel99", "anna123", "Anna"),
+        ("tarock123", "resi", "Resi"),
+        ("Tarockrunde2025", "resi", "Resi"),
+        ("2024sommer", "resi", "Resi"),
+        ("hallo12345!", "resi", "Resi"),
+        ("Kreuzdame1", "resi", "Resi"),
+        ("1234abcd!", "zahlen", "Zahlen"),  # a listed password with "!" behind it
     ],
 )
 def test_weak_passwords(password: str, login: str, name: str) -> None:
@@ -198,11 +210,11 @@ def test_weak_passwords(password: str, login: str, name: str) -> None:
     ("password", "login", "name"),
     [
         ("geheim123", "resi", "Resi"),
-        ("kartenspiel", "anna123", "Anna"),
         ("  Kreuz-Bube sticht  ", "sepp", "Sepp"),
         ("x9!Zaq#m", "sepp", "Sepp"),
         ("Trumpf ist Trumpf", "jo", "Jo"),  # a two-letter name is only compared whole
-        ("1234abcd!", "zahlen", "Zahlen"),
+        ("Stammtisch am Freitag", "anna123", "Anna"),  # a site word among others
+        ("kartenspiel-42", "anna123", "Anna"),  # a number after a hyphen is not "around"
     ],
 )
 def test_good_passwords(password: str, login: str, name: str) -> None:
@@ -216,6 +228,16 @@ def test_the_common_password_list() -> None:
     # only what the other rules let through is worth listing
     assert all(len(word) >= accounts.MIN_PASSWORD for word in COMMON_PASSWORDS)
     assert all(word == word.casefold() for word in COMMON_PASSWORDS)
+
+
+def test_every_game_of_the_registry_with_a_number_is_weak() -> None:
+    """The games' words come from the registry, so a new game is covered without a list."""
+    for game in GAMES.values():
+        for word in (game.name, game.title):
+            for password in (f"{word}2026", f"{word}1", f"{word.upper()}123!"):
+                if len(password.strip()) >= accounts.MIN_PASSWORD:
+                    with refused(InvalidError, "weak_password"):
+                        accounts.check_password(password, login="resi", display_name="Resi")
 
 
 def test_password_rules(migrated_db_url: str) -> None:

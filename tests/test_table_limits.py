@@ -173,7 +173,7 @@ def test_logout_closes_the_sessions_table_sockets(module_server: Any) -> None:
         token = anna.cookie
         other_device = Client(module_server.base_url, "Anna")  # her phone: another session
         login = await other_device.http.post("/api/login", json={
-            "login": anna.login, "password": "kartenspiel"})  # fmt: skip
+            "login": anna.login, "password": "Ober-sticht"})  # fmt: skip
         assert login.status_code == 200, login.text
         await other_device.connect(room)
         assert (await anna.http.post("/api/logout")).status_code == 204

@@ -38,7 +38,7 @@ from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.store.common_passwords import COMMON_PASSWORDS
+from server.store.common_passwords import is_common_password
 from server.store.errors import (
     ConflictError,
     CredentialsError,
@@ -107,7 +107,8 @@ def check_password(
 
     A new password has at least :data:`MIN_PASSWORD` characters not counting spaces at
     its start and end, at least :data:`MIN_DISTINCT` different ones, is not one of the
-    most common passwords (:mod:`server.store.common_passwords`) and neither is nor
+    most common passwords nor a word of the site or its games with a number around it
+    (:mod:`server.store.common_passwords`) and neither is nor
     contains the login or the display name (case does not matter). Existing passwords
     are never checked again.
     """
@@ -133,7 +134,7 @@ def check_password(
             f"Ein Passwort braucht mindestens {MIN_DISTINCT} verschiedene Zeichen.",
         )
     folded = core.casefold()
-    if folded in COMMON_PASSWORDS:
+    if is_common_password(folded):
         raise _weak(
             "This password is one of the most common ones; please choose another.",
             "Dieses Passwort gehört zu den häufigsten; bitte ein anderes wählen.",

@@ -1,12 +1,24 @@
-"""Passwords too common to accept for a new account: a short list of the passwords people
-choose most often (English and German), of the length the policy would otherwise let
-through (8 characters or more), and a few this site invites (its own name, the games).
+"""Passwords too common to accept for a new account.
 
-They are compared case-insensitively with the password stripped of surrounding spaces
-(:func:`server.store.accounts.check_password`).
+Two parts, both compared with the password case folded and stripped of surrounding spaces
+(:func:`server.store.accounts.check_password` calls :func:`is_common_password`):
+
+* :data:`COMMON_PASSWORDS`, the passwords people choose most often (English and German),
+  of the length the policy would otherwise let through (8 characters or more), and a few
+  this site invites;
+* words that are weak with any number around them (:func:`is_common_password`): the
+  site's own words (``stammtisch``, ``kartenspiel``, card and game words), the games'
+  names and titles and the words of their titles, taken from the game registry at run
+  time (:data:`server.engine.registry.GAMES`, so that no game is named here), and the
+  stems people put a year or a number behind (``passwort``, ``sommer``, ``hallo`` …):
+  ``Stammtisch2026``, ``kartenspiel``, ``2024sommer``, ``hallo12345!`` are all refused.
+  Spaces, hyphens and underscores between words do not count (``Karten-Spiel1``); a
+  number must be attached to count as around a word.
 """
 
 from __future__ import annotations
+
+import re
 
 from server.engine.registry import list_games
 
@@ -73,3 +85,51 @@ _GAMES = [
 
 #: The list, case folded (compare with ``password.strip().casefold()``).
 COMMON_PASSWORDS = frozenset(word.casefold() for word in [*_LIST.split(), *_GAMES])
+
+#: Words that are weak with digits before or after them (and ``!`` or ``.`` at the end):
+#: the site's and the card table's, and the stems people put a year or a number behind.
+_STEMS = """
+stammtisch stammtische stammtischler kartenspiel kartenspiele kartenspielen karten
+spielkarten spielkarte kartenrunde spielrunde spieleabend kartenabend spielabend
+kartentisch spieltisch wirtshaus stammkneipe kneipe biergarten prost
+tarock tarockrunde skat skatrunde skatspiel schafkopf watten jass binokel gaigel
+trumpf stich stiche solo hochzeit armut kontra schneider schwarz ansage
+kreuz pik herz karo eichel schellen laub gras ober unter koenig könig dame bube
+kreuzdame kreuzbube herzdame herzbube pikdame karobube sau ass zehner
+password passwort kennwort hallo hello login admin test gast guest
+sommer winter summer herbst frühling fruehling januar februar märz maerz april mai
+juni juli august september oktober november dezember
+schatz schatzi mausi hase liebe iloveyou ichliebedich
+fussball fußball football bayern schalke borussia dortmund werder
+qwertz qwerty asdf abc abcd abcdef master dragon monkey shadow killer welcome letmein
+"""
+
+#: Everything around a stem that does not make a password stronger.
+_AROUND = re.compile(r"^[0-9]*(?P<stem>.*?)[0-9]*[!.]*$")
+#: What may stand between the words of a stem (between letters: a number must be
+#: attached to count as around the stem).
+_BETWEEN = re.compile(r"(?<=[^\W\d_])[-_\s]+(?=[^\W\d_])")
+
+
+def _site_stems() -> frozenset[str]:
+    """The stems: the list above and the games' names and titles (and the words of at
+    least four letters of those) from the registry."""
+    words = set(_STEMS.split())
+    for game in list_games():
+        for name in (game.name, game.title):
+            words.add(re.sub(r"[-_\s]+", "", name.casefold()))
+            words.update(w for w in re.split(r"[-_\s]+", name.casefold()) if len(w) >= 4)
+    return frozenset(w.casefold() for w in words if w)
+
+
+STEMS = _site_stems()
+
+
+def is_common_password(folded: str) -> bool:
+    """Whether ``folded`` (a password stripped and case folded) is too common: on the list,
+    or one of :data:`STEMS` with digits before or after it and ``!`` or ``.`` at its end."""
+    if folded in COMMON_PASSWORDS:
+        return True
+    joined = _BETWEEN.sub("", folded)
+    match = _AROUND.fullmatch(joined)
+    return joined in STEMS or (match is not None and match["stem"] in STEMS)

@@ -64,7 +64,7 @@ class Person:
 def register_by_api(page: Page, base_url: str, name: str) -> int:
     """Register ``name`` in ``page``'s browser context (shares its cookies); the user id."""
     login = f"{re.sub(r'[^a-z0-9]', '', name.lower())[:20]}-{random.randrange(10**6)}"
-    body = {"login": login, "password": "kartenspiel", "display_name": name}
+    body = {"login": login, "password": "Ober-sticht", "display_name": name}
     response = page.request.post(f"{base_url}/api/register", data=body)
     assert response.status == 201, response.text()
     user_id: int = response.json()["id"]
