@@ -191,6 +191,8 @@ def test_the_table_page_of_a_doppelkopf_room_embeds_its_description(person: Pers
             "sheet.note.doppelkopf.vorfuehrung",
             "sheet.note.doppelkopf.kurzer",
         ],
+        "stake": False,  # the evening's money is its Depot
+        "unit": "points",
     }
 
 
