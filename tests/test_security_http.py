@@ -292,6 +292,11 @@ def test_foreign_origin_websocket_handshakes_are_refused(
         assert await handshake(base, cookie) == 101  # no browser: scripts, the load test
 
     asyncio.run(scenario())
+    # each refusal is one warning line; uvicorn's error for a handshake answered with 403
+    # (it counts only an accepted or closed one as complete) is not logged
+    log = (module_server.database_path.parent / "uvicorn.log").read_text()
+    assert "without completing handshake" not in log and "ERROR" not in log
+    assert log.count("WARNING:     server.api.security: Refused WebSocket /ws") >= 9
 
 
 # --------------------------------------------------------------------------- headers

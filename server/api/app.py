@@ -26,7 +26,7 @@ from server.api.errors import install_error_handlers
 from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
-from server.api.security import docs_urls, install_security
+from server.api.security import docs_urls, install_security, quiet_refused_handshakes
 from server.settings import Settings, get_settings
 from server.store.db import (
     DatabaseNotReadyError,
@@ -181,6 +181,7 @@ def create_app(
     app.include_router(ws.router)
     app.add_middleware(BodyLimit, routes={history.RECORD_UPLOAD: history.RECORD_LIMIT})
     quiet_bad_frames()  # a client's frame that is not UTF-8: one log line, no traceback
+    quiet_refused_handshakes()  # a refused handshake: our warning line, not uvicorn's error
     install_security(app, settings)  # origin checks and security headers, outermost
     return app
 

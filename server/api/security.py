@@ -32,6 +32,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
@@ -237,6 +238,7 @@ class SecurityMiddleware:
         """Answer the handshake with 403 (the API's error shape where the server can send
         a body) instead of accepting it."""
         await receive()  # websocket.connect
+        HANDSHAKE_REFUSED.set(True)  # logged already, as one warning line
         if "websocket.http.response" not in (scope.get("extensions") or {}):
             await send({"type": "websocket.close", "code": 1008})  # the server answers 403
             return
@@ -252,6 +254,30 @@ class SecurityMiddleware:
             }
         )
         await send({"type": "websocket.http.response.body", "body": body})
+
+
+#: Set in the task of a WebSocket handshake this module refused (and logged).
+HANDSHAKE_REFUSED: ContextVar[bool] = ContextVar("handshake_refused", default=False)
+
+
+class QuietRefusedHandshakes(logging.Filter):
+    """Drop uvicorn's "ASGI callable returned without completing handshake." ERROR for a
+    handshake refused here: the 403 was sent on purpose and logged as one warning line
+    (uvicorn counts only an accepted or closed handshake as complete). For any other
+    handshake the error stays: an app that returns without answering is a bug."""
+
+    MESSAGE = "ASGI callable returned without completing handshake."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record but that one, in the task of a refused handshake."""
+        return not (record.msg == self.MESSAGE and HANDSHAKE_REFUSED.get())
+
+
+def quiet_refused_handshakes() -> None:
+    """Install :class:`QuietRefusedHandshakes` on uvicorn's error log (once)."""
+    log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietRefusedHandshakes) for f in log.filters):
+        log.addFilter(QuietRefusedHandshakes())
 
 
 # --------------------------------------------------------------------------- wiring
