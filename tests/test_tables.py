@@ -494,6 +494,28 @@ def test_chat_is_relayed_as_plain_text(live_server: str) -> None:
     run(scenario())
 
 
+def test_chat_is_cleaned_of_bidi_overrides_and_invisible_characters(live_server: str) -> None:
+    """As display names refuse them: a right-to-left override would turn the rest of the
+    line (and what the client shows after it) around, zero-width characters hide text."""
+
+    async def scenario() -> None:
+        clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"])
+        await start(clients[0], room)
+        await connect_all(clients, room)
+        sent = "Gut\u202egespielt\u202c \u200bBernd\u2066!\u2069\ufeff \U0001f468\u200d\U0001f469"
+        await clients[0].send({"type": "chat", "text": sent})
+        for client in clients:
+            message = await client.expect("chat")
+            assert message["text"] == "Gutgespielt Bernd! \U0001f468\u200d\U0001f469"
+        await clients[0].send({"type": "chat", "text": "\u200b\u202e\u2800\u200d", "id": "c2"})
+        refusal = await clients[0].expect("error")
+        assert refusal["code"] == "bad_chat" and refusal.get("id") == "c2"
+        for client in clients:
+            await client.aclose()
+
+    run(scenario())
+
+
 def test_two_starts_at_once_make_one_match(play_server: tuple[str, str]) -> None:
     live_server, db_url = play_server
 

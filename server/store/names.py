@@ -94,6 +94,39 @@ _LOOK_ALIKES = str.maketrans(
 
 _SPACES = re.compile(r" {2,}")
 
+#: The zero-width joiner, kept in a chat line only between two visible characters (emoji
+#: sequences such as a family or a flag use it).
+_ZWJ = "\u200d"
+
+
+def clean_chat_text(text: str) -> str:
+    """A chat line without the characters a display name may not contain but text can do
+    without: format characters (bidi overrides and isolates, zero-width spaces, the BOM,
+    soft hyphens …), private-use and unassigned code points, line and paragraph separators
+    and :data:`INVISIBLE` ones are taken out, other spaces (no-break, em …) become plain
+    spaces; a zero-width joiner stays only between two visible characters. The caller
+    strips the result and refuses it if nothing is left. Control characters and lone
+    surrogates are refused before (``server/tables/protocol.py``)."""
+    kept: list[str] = []
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if char == _ZWJ:
+            after = text[index + 1 : index + 2]
+            if kept and _visible(kept[-1]) and after and _visible(after):
+                kept.append(char)
+        elif category in _FORBIDDEN_CATEGORIES or char in INVISIBLE:
+            continue
+        elif category == "Zs":
+            kept.append(" ")
+        else:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _visible(char: str) -> bool:
+    category = unicodedata.category(char)
+    return not (category in _FORBIDDEN_CATEGORIES or category == "Zs" or char in INVISIBLE)
+
 
 def _bad_name(message: str, message_de: str) -> InvalidError:
     return InvalidError("bad_name", message, message_de)

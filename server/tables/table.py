@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
 from server.store import log
+from server.store.names import clean_chat_text
 from server.tables.connection import Connection
 from server.tables.matches import ClosedDeal, LiveMatch, undo_last
 from server.tables.protocol import (
@@ -667,8 +668,9 @@ class Table:
     async def say(self, conn: Connection, text: str) -> None:
         """Store and publish a chat message (plain text; the client shows it as text, never
         as HTML). One user may send :data:`CHAT_RATE` lines a second (all devices
-        together)."""
-        text = text.strip()
+        together). Bidi overrides, zero-width and other invisible characters are taken out
+        (:func:`~server.store.names.clean_chat_text`), as display names refuse them."""
+        text = clean_chat_text(text).strip()
         if not text or len(text) > CHAT_MAX:
             raise ProtocolError(
                 "bad_chat",
