@@ -16,7 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import yaml
 
 from tests.support import REPO_ROOT, server_process, sqlite_url, upgrade
 
@@ -113,12 +112,14 @@ def test_nothing_trusts_every_peer() -> None:
 def test_compose_trusts_the_gateway_of_its_own_network() -> None:
     """The address a proxy on the host arrives from (Docker's port publishing) is the
     gateway of the services' network, which the compose file fixes."""
-    compose = yaml.safe_load((REPO_ROOT / "docker-compose.yml").read_text())
-    (network,) = compose["networks"]["default"]["ipam"]["config"]
-    gateway = ipaddress.ip_address(network["gateway"])
-    assert gateway in ipaddress.ip_network(network["subnet"])
-    trusted = compose["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"]
-    assert trusted == f"${{FORWARDED_ALLOW_IPS:-{gateway}}}"
+    compose = (REPO_ROOT / "docker-compose.yml").read_text()
+    networks = compose.split("\nnetworks:\n", 1)[1].split("\n\n", 1)[0]
+    subnet = re.search(r"^\s+- subnet: (\S+)$", networks, re.MULTILINE)
+    gateway = re.search(r"^\s+gateway: (\S+)$", networks, re.MULTILINE)
+    assert subnet and gateway, networks
+    assert ipaddress.ip_address(gateway[1]) in ipaddress.ip_network(subnet[1])
+    trusted = re.findall(r"^\s+FORWARDED_ALLOW_IPS: (.*)$", compose, re.MULTILINE)
+    assert trusted == [f"${{FORWARDED_ALLOW_IPS:-{gateway[1]}}}"]
 
 
 def test_the_documented_proxies_overwrite_x_forwarded_for() -> None:
