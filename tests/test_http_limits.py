@@ -175,3 +175,21 @@ def test_a_websocket_outlives_the_deadline(server: tuple[str, Path]) -> None:
         await anna.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_body_is_no_head(server: tuple[str, Path]) -> None:
+    """Body bytes after a complete head do not count against the head's limit, whether
+    they come with the head or in reads of their own."""
+    url, _log = server
+    body = b'{"login": "niemand", "password": "' + b"x" * 15000 + b'"}'
+    head = (
+        b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    for writes in ([head + body], [head, body], [head, body[:9000], body[9000:]]):
+        with connect(url) as sock:
+            for data in writes:
+                sock.sendall(data)
+                time.sleep(0.05)
+            answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 4") and not answer.startswith(b"HTTP/1.1 431")

@@ -73,7 +73,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self.max_head_bytes = MAX_HEAD_BYTES
         self.request_timeout = request_timeout()
-        self.in_head = True  # the next bytes belong to a request's head
+        self.in_head = False  # a request's head has begun and is not complete yet
         self.head_bytes = 0  # the current head's complete pieces, as the parser reports them
         self.head_received = 0  # bytes received while the current head is incomplete
         self.head_began = False  # a new head began during the current read
@@ -130,7 +130,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         self._unset_keepalive_if_required()
-        was_in_head, self.head_began = self.in_head, False
+        self.head_began = False
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserCallbackError as exc:
@@ -152,10 +152,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             # The head is still incomplete, so all of this read since it began is head (a
             # head that began within the read is counted with what came before it: an
             # upper bound, and only a pipelined request can have anything before it).
-            if was_in_head and not self.head_began:
-                self.head_received += len(data)
-            else:
+            if self.head_began:
                 self.head_received = len(data)
+            else:
+                self.head_received += len(data)
             if self.head_received > self.max_head_bytes:
                 self._refuse_head()
 
@@ -201,7 +201,6 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         """The request arrived whole: its deadline is met."""
         self._cancel_deadline()
-        self.in_head = True
         self.head_bytes = self.head_received = 0
         super().on_message_complete()
 
