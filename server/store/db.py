@@ -12,6 +12,7 @@ refuses to go on when they differ. Nothing here creates tables.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,9 +49,39 @@ def make_engine(url: str, **engine_kwargs: Any) -> AsyncEngine:
     """
     engine_kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(url, **engine_kwargs)
+    quiet_lost_connections(engine.sync_engine.pool)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
     return engine
+
+
+class OneLineForLostConnections(logging.Filter):
+    """The pool's ERROR with a traceback when it resets or closes a connection the
+    database has already dropped ("Exception during reset or similar", "Exception
+    closing connection …") becomes one WARNING line naming the error: the connection is
+    replaced and the work retried (``server.tables.writer``), so nothing is wrong that an
+    operator must act on, and nobody can fill the error log by cutting connections."""
+
+    PREFIXES = ("Exception during reset", "Exception closing connection",
+                "Exception terminating connection")  # fmt: skip
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the record; make it one warning line if it is about a lost connection."""
+        message = str(record.msg)
+        if record.exc_info and message.startswith(self.PREFIXES):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}".strip()
+            record.args = None
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_lost_connections(pool: Any) -> None:
+    """Install :class:`OneLineForLostConnections` on ``pool``'s log (once)."""
+    log = getattr(pool.logger, "logger", pool.logger)  # an echoing pool wraps its logger
+    if not any(isinstance(f, OneLineForLostConnections) for f in log.filters):
+        log.addFilter(OneLineForLostConnections())
 
 
 def _sqlite_on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
