@@ -40,7 +40,7 @@ export DATABASE_URL
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
-	@echo "make bench      engine benchmarks (bench/run.py), then the WebSocket load test (bench/load.py)"
+	@echo "make bench      engine benchmarks (bench/run.py), the WebSocket load test (bench/load.py), the header and login floods"
 	@echo "make bench-compare REF=<commit>  engine speed against REF, measured in the same run"
 	@echo "make bench-count REF=<commit>    instructions per deal against REF (needs valgrind)"
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
@@ -125,6 +125,8 @@ test: $(DEV_STAMP) chromium
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/header_flood.py
+	$(BIN)/python bench/login_flood.py
 
 # `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.
 REF ?= main
