@@ -109,7 +109,13 @@ def test_games_carry_the_description(anonymous: httpx.Client) -> None:
     dreierles = games["dreierles"]
     assert dreierles["pack"] == "tarock" and dreierles["direction"] == "anticlockwise"
     assert dreierles["seat_labels"] == ["seat.vorhand", "seat.mittelhand", "seat.hinterhand"]
-    assert dreierles["sheet"] == {"kind": "points", "better": "higher", "notes": []}
+    assert dreierles["sheet"] == {
+        "kind": "points",
+        "better": "higher",
+        "notes": [],
+        "stake": True,
+        "unit": "points",
+    }
     assert dreierles["match_options"][0]["name"] == "final_round_special"
     assert games["doppelkopf"]["pots"] == ["depot"]
     assert games["bayerisches-tarock"]["pack"] == "german"
