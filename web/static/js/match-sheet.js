@@ -13,7 +13,7 @@ import { el } from "./forms.js";
 import { contractLabel, embeddedInfo } from "./game-info.js";
 import { t } from "./i18n.js";
 import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
-import { amountOf, amountText, potName, renderSheet, signed } from "./table-sheet.js";
+import { amountText, potName, renderSheet, signed } from "./table-sheet.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -21,11 +21,12 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 /**
  * The pots of a match (Depot, Pagatkasse…) as a table: the deal, the movement in words
  * from the person's side ("Anna zahlt 4,00 € in die Pagatkasse", "Bert nimmt 1,40 € aus
- * dem Haferl"), why; below, what each pot holds after them.
+ * dem Haferl"), why; below, what each pot holds after them, as the ledger says.
  * @param {HTMLElement} target
  * @param {any[]} pots stored movements: `cents` > 0 into the pot, < 0 out of it
+ * @param {Record<string, number>} held each pot's balance in cents (the settlement's, else the sheet's)
  */
-export function renderPots(target, pots) {
+export function renderPots(target, pots, held) {
   target.replaceChildren();
   const table = el("table", "sheet-table pots-table");
   const head = el("tr");
@@ -37,10 +38,7 @@ export function renderPots(target, pots) {
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
-  /** @type {Map<string, {pot: string, unit: string, amount: number}>} */
-  const sums = new Map();
   for (const pot of pots) {
-    const { unit, amount } = amountOf(pot);
     const tr = el("tr");
     tr.dataset.pot = pot.pot;
     tr.append(
@@ -49,9 +47,6 @@ export function renderPots(target, pots) {
       el("td", "", potWhy(pot)),
     );
     body.append(tr);
-    const sum = sums.get(`${pot.pot} ${unit}`) || { pot: pot.pot, unit, amount: 0 };
-    sum.amount += amount;
-    sums.set(`${pot.pot} ${unit}`, sum);
   }
   table.append(thead, body);
   const wrap = el("div", "sheet-scroll");
@@ -62,8 +57,8 @@ export function renderPots(target, pots) {
   wrap.append(table);
   target.append(wrap);
   const totals = el("ul", "pot-sums");
-  for (const sum of sums.values()) {
-    totals.append(el("li", "", t("archive.pots.sum", { pot: potName(sum.pot), amount: amountText(sum.unit, sum.amount) })));
+  for (const [pot, cents] of Object.entries(held || {})) {
+    totals.append(el("li", "", t("archive.pots.sum", { pot: potName(pot), amount: amountText("cents", cents) })));
   }
   target.append(totals);
 }
@@ -158,7 +153,11 @@ async function start() {
   renderChart($("chart"), data.series, { title: t("archive.chart.title_match", { room: match.room_name }) });
   const pots = data.pots || [];
   $("pots-panel").hidden = !pots.length;
-  if (pots.length) renderPots($("pots"), pots);
+  const settled = sheet && sheet.settlement ? sheet.settlement.pots || {} : null;
+  const held = settled
+    ? Object.fromEntries(Object.entries(settled).map(([pot, state]) => [pot, /** @type {any} */ (state).held || 0]))
+    : (sheet && sheet.pot_balances) || {};
+  if (pots.length) renderPots($("pots"), pots, held);
   const info = embeddedInfo();
   renderDeals($("deal-list"), match, data.deals || [], info && info.name === match.game ? info.sheet : null);
   const chat = data.chat || [];
