@@ -1,6 +1,6 @@
 # Stammtisch: developer entry points. GNU make; recipes are indented with tabs.
 #
-#   make run     serve http://127.0.0.1:8000 on SQLite under ./var/ (migrates first), with
+#   make run     serve http://127.0.0.1:8000 (PORT=…, HOST=…: elsewhere) on SQLite under ./var/ (migrates first), with
 #                python -m server: uvicorn with the server's limits (server/api/limits.py)
 #   make test    ruff + mypy + pytest (what CI runs, with make audit)
 #   make bench   engine benchmarks (bench/run.py)
@@ -24,10 +24,18 @@ PIP = $(BIN)/python -m pip
 RUNTIME_LOCK = requirements/runtime.lock
 DEV_LOCK = requirements/dev.lock
 
-# `make run HOST=0.0.0.0 PORT=8080` overrides these (the environment does not: many
-# shells export HOST as the machine's name).
+# `make run HOST=0.0.0.0 PORT=8080` and `PORT=8080 HOST=0.0.0.0 make run` both override
+# these. A HOST from the environment that is only the machine's own name (which many shells
+# export as HOST) is not taken for the address to serve on.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+MACHINE_NAMES := $(shell uname -n 2>/dev/null) $(shell hostname 2>/dev/null) \
+	$(shell hostname -s 2>/dev/null)
+ifeq ($(origin HOST),environment)
+ifneq ($(filter $(HOST),$(MACHINE_NAMES)),)
 HOST = 127.0.0.1
-PORT = 8000
+endif
+endif
 
 # The database every target here uses; the default is the embedded SQLite file.
 DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
@@ -125,8 +133,10 @@ test: $(DEV_STAMP) chromium
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/deal_end.py
 	$(BIN)/python bench/header_flood.py
 	$(BIN)/python bench/login_flood.py
+	$(BIN)/python bench/gc_pause.py
 
 # `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.
 REF ?= main

@@ -10,6 +10,12 @@ first-level data-cache read and write misses (``D1``). Counts are not times: an 
 that misses the cache costs many that hit, so the clock stays the judge
 (``bench/run.py``, ``bench/compare.py``); the counts tell which way a change went.
 
+The yardstick is counted the same way in every tree: the bare bitmask trick loop of
+``bench/run.py`` (``baseline_run``: deal, 16 Tarock tricks with Farb- and Trumpfzwang, no
+auction, no scoring), as many deals. Each game's row gives its instructions per deal as a
+share of the loop's, ``loop / engine``: 0.5 means a deal of the game costs twice the loop's
+instructions (the engine runs at half the loop's speed, by this count).
+
 Needs ``valgrind`` on the PATH (Debian: ``apt-get install valgrind``); about half a minute
 per game and tree for 300 deals.
 """
@@ -29,8 +35,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The name under which the bare trick loop is counted beside the games.
+BARE_LOOP = "bare-loop"
+
+#: Every playable game, in the order of the tables on docs/benchmarks.md.
+GAMES = "dreierles,doppen,doppelkopf,tarock-zu-dritt,bayerisches-tarock"
+
+
 def worker(game: str, deals: int) -> None:
-    """Play ``deals`` random deals of ``game`` in the tree on ``sys.path`` (seed 5)."""
+    """Play ``deals`` random deals of ``game`` (or of the bare loop, :data:`BARE_LOOP`) in
+    the tree on ``sys.path`` (seed 5)."""
+    if game == BARE_LOOP:
+        sys.path.insert(0, str(Path.cwd() / "bench"))
+        from run import baseline_run  # type: ignore[import-not-found]
+
+        baseline_run(deals, 5)
+        return
     from server.engine.playout import play_random
     from server.engine.registry import get_rules
 
@@ -75,7 +95,7 @@ def per_deal(tree: Path, game: str, deals: int) -> dict[str, int]:
 def main() -> int:
     """Count both trees and print a table and one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", default="dreierles,doppen", help="comma-separated games")
+    parser.add_argument("--games", default=GAMES, help="comma-separated games")
     parser.add_argument("--deals", type=int, default=300, help="deals per count")
     parser.add_argument("--ref", help="also count this commit, in a temporary worktree")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -96,18 +116,31 @@ def main() -> int:
                            cwd=ROOT, check=True, capture_output=True)  # fmt: skip
             trees = {args.ref: before, "now": ROOT}
         try:
-            for game in games:
+            for game in [BARE_LOOP, *games]:
                 result[game] = {label: per_deal(tree, game, args.deals)
                                 for label, tree in trees.items()}  # fmt: skip
         finally:
             if args.ref:
                 subprocess.run(["git", "worktree", "remove", "--force", str(trees[args.ref])],
                                cwd=ROOT, check=False)  # fmt: skip
-    print(f"{'game':20} {'tree':10} {'instructions/deal':>18} {'D1 misses/deal':>15}")
+    loop = result[BARE_LOOP]
+    ratios = {
+        game: {label: round(loop[label]["instructions"] / row["instructions"], 3)
+               for label, row in rows.items()}
+        for game, rows in result.items() if game != BARE_LOOP
+    }  # fmt: skip
+    print(
+        f"{'game':20} {'tree':10} {'instructions/deal':>18} {'D1 misses/deal':>15}"
+        f" {'loop/engine':>12} {'engine/loop':>12}"
+    )
     for game, rows in result.items():
         for label, row in rows.items():
-            print(f"{game:20} {label:10} {row['instructions']:>18,} {row['d1_misses']:>15,}")
-    print(json.dumps({"deals": args.deals, "counts": result}))
+            share = loop[label]["instructions"] / row["instructions"]
+            print(
+                f"{game:20} {label:10} {row['instructions']:>18,} {row['d1_misses']:>15,}"
+                f" {share:>12.3f} {1 / share:>12.2f}"
+            )
+    print(json.dumps({"deals": args.deals, "counts": result, "loop_over_engine": ratios}))
     return 0
 
 

@@ -3,6 +3,7 @@
     stammtisch replay FILE                 replay a deal record, print outcome or position
     stammtisch playout --game dreierles --deals 1000 --seed 1 [--no-oracle] [--no-check]
     stammtisch deal --game dreierles --seed 5 [--play]   print a new (random-played) record
+    stammtisch duel --game dreierles --a einsteiger --b random --deals 200 [--seed 1] [--json]
 
 Output is JSON on standard output. Errors go to standard error with the position in the
 record and the rule that was broken; the exit status is 2 for a bad record or bad
@@ -113,6 +114,32 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Duplicate deals between two levels of computer players (``server.bots.duel``)."""
+    from server.bots.duel import duel, format_report
+    from server.bots.players import LEVELS
+
+    for level in (args.a, args.b):
+        if level not in LEVELS:
+            print(f"stammtisch: unknown level {level!r} (known: {', '.join(LEVELS)})",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+    if args.deals < 1:
+        print("stammtisch: --deals must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        options = json.loads(args.options) if args.options else None
+        result = duel(args.game, args.a, args.b, args.deals, seed=args.seed, options=options)
+    except (EngineError, json.JSONDecodeError, NotImplementedError) as exc:
+        print(f"stammtisch: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        _print(result)
+    else:
+        print(format_report(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``stammtisch`` command."""
     parser = argparse.ArgumentParser(prog="stammtisch", description=__doc__.split("\n")[0])
@@ -144,6 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--stake", type=int, default=10, help="stake per point in cents")
     deal.add_argument("--play", action="store_true", help="play it out with random moves")
     deal.set_defaults(func=cmd_deal)
+
+    duel = sub.add_parser("duel", help="duplicate deals between two levels of computer players")
+    duel.add_argument("--game", required=True)
+    duel.add_argument("--a", required=True, help="level of player a (random, einsteiger)")
+    duel.add_argument("--b", required=True, help="level of player b")
+    duel.add_argument("--deals", type=int, default=100, help="deal sets to play")
+    duel.add_argument("--seed", type=int, default=1)
+    duel.add_argument("--options", help="house-rule options as a JSON object")
+    duel.add_argument("--json", action="store_true", help="print the report as JSON")
+    duel.set_defaults(func=cmd_duel)
     return parser
 
 

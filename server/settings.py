@@ -41,6 +41,12 @@ Environment variables:
     ``false`` switches off the per-client and global limits on logging in and creating
     accounts and the bound on waiting password hashes (``server/api/throttle.py``); only
     for load tests that create hundreds of accounts from one address (default ``true``).
+``STAMMTISCH_GC_FREEZE``
+    ``false`` leaves CPython's garbage collector as it comes (thresholds, nothing frozen)
+    instead of freezing the long-lived heap at start-up and whenever it has grown, so that
+    a full collection does not walk the open sockets and tables
+    (``server/api/heap.py``); for measuring what freezing saves (``bench/gc_pause.py``)
+    or ruling it out (default ``true``).
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ class Settings:
     api_docs: bool = False
     auth_limits: bool = True
     request_timeout: float = 20.0
+    gc_freeze: bool = True
 
     def __post_init__(self) -> None:
         origins = (
@@ -99,6 +106,7 @@ class Settings:
             api_docs=_parse_bool(env, "STAMMTISCH_API_DOCS", False),
             auth_limits=_parse_bool(env, "STAMMTISCH_AUTH_LIMITS", True),
             request_timeout=_parse_number(env, "STAMMTISCH_REQUEST_TIMEOUT", float, 20.0),
+            gc_freeze=_parse_bool(env, "STAMMTISCH_GC_FREEZE", True),
         )
 
 

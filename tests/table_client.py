@@ -2,20 +2,26 @@
 
 Every message a client receives is kept (``messages``) so that tests can check afterwards
 what each seat was told; ``version`` and ``view`` follow the latest event or snapshot.
+An event that carries only the changes of the view gets its whole ``view`` filled in from
+the view before (as the browser applies them), and a snapshot's partial sheet its earlier
+rows, so that tests read every message whole.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 COOKIE = "stammtisch_session"
+#: the type of the message a client puts in its inbox when it stops reading its socket
+#: because of a message it could not follow (the ``expect`` methods raise it)
+FAILED = "client_failed"
 
 
 class Client:
@@ -24,19 +30,32 @@ class Client:
     def __init__(self, base_url: str, name: str) -> None:
         self.base_url = base_url
         self.name = name
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
+        # an idle connection is dropped before the server's keep-alive timeout (5 s) would
+        # close it under a request that reuses it (a ReadError on a busy machine)
+        self.http = httpx.AsyncClient(
+            base_url=base_url, timeout=30, limits=httpx.Limits(keepalive_expiry=2.0)
+        )
         self.user_id = 0
         self.login = ""
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.messages: list[dict[str, Any]] = []
+        #: every message's text as it came over the socket
+        self.frames: list[str] = []
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.version = -1
+        #: the version of the view this client has (of its last event or snapshot)
+        self._view_version = -1
         self.view: dict[str, Any] | None = None
+        self.forced = False  # the last event said the table plays the next move itself
         self.snapshot: dict[str, Any] | None = None
         #: the latest ``deal_end`` while the table waits between deals (else ``None``)
         self.between: dict[str, Any] | None = None
         self.room = 0
+        #: why this client stopped reading its socket (a message it could not follow)
+        self.failure: Exception | None = None
+        #: how the socket closed, once it has (by the server or by :meth:`close_socket`)
+        self.closed: ConnectionClosed | None = None
 
     async def register(self) -> None:
         """Register with a login derived from the name."""
@@ -70,20 +89,60 @@ class Client:
 
     async def _read(self) -> None:
         assert self.ws is not None
-        with contextlib.suppress(Exception):
-            async for raw in self.ws:
-                message = json.loads(raw)
-                self.messages.append(message)
-                if message["type"] in ("event", "snapshot"):
-                    self.version = message["v"]
-                    self.view = message["view"]
-                    if message["type"] == "snapshot":
-                        self.snapshot = message
-                        self.between = message.get("between_deals")
-                elif message["type"] == "deal_end":
-                    self.version = message["v"]
-                    self.between = message
-                await self.inbox.put(message)
+        try:
+            await self._read_frames()
+        except ConnectionClosed as exc:  # nothing more arrives
+            self.closed = exc
+        except Exception as exc:  # a message this client could not follow: say so
+            self.failure = exc
+            await self.inbox.put({"type": FAILED, "error": repr(exc)})
+
+    async def _read_frames(self) -> None:
+        assert self.ws is not None
+        async for raw in self.ws:
+            self.frames.append(raw if isinstance(raw, str) else raw.decode())
+            message = json.loads(raw)
+            self.messages.append(message)
+            if message["type"] in ("event", "snapshot"):
+                if "view" not in message:  # an event with the view's changes only
+                    message["view"] = self._apply_changes(message)
+                self.version = self._view_version = message["v"]
+                self.view = message["view"]
+                # the table plays the next move itself (a lone Gut): nobody is to act yet
+                self.forced = bool((message.get("turn") or {}).get("forced"))
+                if message["type"] == "snapshot":
+                    message["match"]["sheet"] = self._whole_sheet(message["match"])
+                    self.snapshot = message
+                    self.between = message.get("between_deals")
+            elif message["type"] == "deal_end":
+                self.version = message["v"]
+                self.between = message
+            await self.inbox.put(message)
+
+    def _apply_changes(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The view after an event that carries only its changes (``changed``, ``gone``),
+        as the browser client applies them: they follow the view of the version before."""
+        assert self.view is not None and event["v"] == self._view_version + 1, (
+            "an event with changes only, but not for the view this client has",
+            self._view_version,
+            event,
+        )
+        view = {**self.view, **event["changed"]}
+        for key in event["gone"]:
+            del view[key]
+        return view
+
+    def _whole_sheet(self, match: dict[str, Any]) -> dict[str, Any]:
+        """The whole score sheet of a snapshot that carries only the rows from
+        ``match.sheet_from`` on (the client has the ones before)."""
+        sheet: dict[str, Any] = match["sheet"]
+        start = match.get("sheet_from", 0)
+        if not start:
+            return sheet
+        assert self.snapshot is not None, "a partial sheet needs the rows before it"
+        rows = self.snapshot["match"]["sheet"]["rows"]
+        assert len(rows) >= start, (len(rows), start)
+        return {**sheet, "rows": rows[:start] + sheet["rows"]}
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message (a dict as JSON, or raw text)."""
@@ -94,15 +153,35 @@ class Client:
         """The next message of type ``kind`` (skipping others)."""
         async with asyncio.timeout(timeout):
             while True:
-                message = await self.inbox.get()
+                message = await self.next_message()
                 if message["type"] == kind:
                     return message
+
+    async def next_message(self) -> dict[str, Any]:
+        """The next message in the inbox; raises if this client stopped following its socket
+        (a message it could not follow, such as an event for a view it does not have) or the
+        socket closed with nothing left to read."""
+        if self.inbox.empty() and self.reader is not None:
+            getter = asyncio.ensure_future(self.inbox.get())
+            await asyncio.wait({getter, self.reader}, return_when=asyncio.FIRST_COMPLETED)
+            if not getter.done():
+                getter.cancel()  # the socket closed: what it still sent is in the inbox
+                if self.inbox.empty():
+                    raise AssertionError(f"{self.name}'s socket closed: {self.closed!r}")
+                message = self.inbox.get_nowait()
+            else:
+                message = getter.result()
+        else:
+            message = await self.inbox.get()
+        if message["type"] == FAILED:
+            raise AssertionError(f"{self.name} stopped reading its socket: {message['error']}")
+        return message
 
     async def expect_any(self, kinds: tuple[str, ...], timeout: float = 10) -> dict[str, Any]:
         """The next message of any type in ``kinds``."""
         async with asyncio.timeout(timeout):
             while True:
-                message = await self.inbox.get()
+                message = await self.next_message()
                 if message["type"] in kinds:
                     return message
 
@@ -111,7 +190,7 @@ class Client:
         of the event sent to the acting connection carries the action message's id)."""
         async with asyncio.timeout(timeout):
             while True:
-                message = await self.inbox.get()
+                message = await self.next_message()
                 if message["type"] == "event" and "id" in message:
                     assert message["id"] == msg_id, message
                     return message
@@ -142,9 +221,11 @@ class Client:
         return None if self.view is None else self.view.get("seat")
 
     def my_turn(self) -> bool:
-        """Whether the view says it is this client's turn."""
+        """Whether the view says it is this client's turn (not while the table plays the
+        seat's only move itself: the event before it says ``turn.forced``)."""
         view = self.view
-        return bool(view and view["to_move"] is not None and view["to_move"] == view["seat"])
+        mine = bool(view and view["to_move"] is not None and view["to_move"] == view["seat"])
+        return mine and not self.forced
 
 
 async def make_room(
@@ -198,6 +279,10 @@ async def step(clients: list[Client], rng: random.Random) -> bool:
     await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
     event = await actor.expect_ack(text)
     await settle(clients, event["v"])
+    while (event.get("turn") or {}).get("forced"):  # the table's own move follows at once
+        await settle(clients, event["v"] + 1)
+        event = next(m for m in reversed(actor.messages)
+                     if m["type"] == "event" and m["v"] == event["v"] + 1)  # fmt: skip
     if event["view"]["phase"] == "finished":
         await settle(clients, event["v"] + 1)  # deal_end (or the final snapshot)
         await next_deal(clients)

@@ -3,14 +3,19 @@ the JavaScript modules use exists, and placeholders agree between the languages.
 
 from __future__ import annotations
 
+import doctest
+import json
 import random
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from server.api.i18n import LANGUAGES, Catalogs, load_catalogs, pick_language
-from server.engine.registry import get_rules, list_games
+from server.engine.registry import GAMES, describe, get_rules, playable
 from tests.support import REPO_ROOT
 
 WEB = REPO_ROOT / "web"
@@ -108,7 +113,7 @@ def _card_verbs() -> set[str]:
 
 
 CARD_VERBS = _card_verbs()
-PLAYABLE = [game.name for game in list_games() if game.implemented]
+PLAYABLE = playable()
 
 
 def test_the_card_verbs_are_read_from_the_table() -> None:
@@ -155,7 +160,7 @@ def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
             texts.add(verb)
         else:
             texts.add(text)
-    assert len(texts) > 5
+    assert texts, f"{game}: no button texts found among its moves"
     for lang in LANGUAGES:
         missing = [
             t
@@ -174,7 +179,139 @@ def test_every_contract_has_a_name(catalogs: Catalogs, game: str) -> None:
     contracts = importlib.import_module(
         f"server.engine.games.{game.replace('-', '_')}.contracts"
     ).CONTRACTS
-    assert len(contracts) >= 5
+    assert contracts  # every game plays at least one contract
     for lang in LANGUAGES:
         missing = [c for c in contracts if f"contract.{game}.{c}" not in catalogs.messages[lang]]
+        assert missing == [], lang
+
+
+# ------------------------------------------------------------------ a game's own keys
+
+#: Every game of the registry (never a list written here).
+GAME_NAMES = sorted(GAMES)
+
+
+def games_named(key: str) -> set[str]:
+    """The games a catalogue key names as one of its dotted parts (``rule.doppen.x``,
+    ``archive.phase.tarock-zu-dritt.talon``)."""
+    return set(key.split(".")) & set(GAME_NAMES)
+
+
+def keys_of(path: Path) -> list[str]:
+    """The message keys of one catalogue file."""
+    with path.open("rb") as handle:
+        return [m.id for m in read_po(handle) if m.id and isinstance(m.id, str)]
+
+
+def test_the_scan_of_game_keys_works() -> None:
+    assert games_named("rule.doppelkopf.depot") == {"doppelkopf"}
+    assert games_named("archive.phase.tarock-zu-dritt.talon") == {"tarock-zu-dritt"}
+    assert games_named("archive.phase.talon") == set()
+    assert games_named("option.doppelkopf.doppelkopf_augen") == {"doppelkopf"}
+    assert len(GAME_NAMES) >= 5
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_shared_catalogues_hold_no_game_key(lang: str) -> None:
+    """A key that names a game (``<area>.<game>.…``) lives in the game's own catalogue,
+    ``game-<game>.po``; the shared files hold only what every game may show."""
+    files = sorted((WEB / "locale" / lang).glob("*.po"))
+    shared = [p for p in files if not p.stem.startswith("game-")]
+    assert len(shared) > 5
+    found = {f"{path.name}: {key}" for path in shared for key in keys_of(path) if games_named(key)}
+    assert sorted(found) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_games_catalogue_holds_no_other_games_key(lang: str, game: str) -> None:
+    path = WEB / "locale" / lang / f"game-{game}.po"
+    assert path.exists(), path
+    foreign = [key for key in keys_of(path) if games_named(key) - {game}]
+    assert foreign == []
+
+
+# ------------------------------------------------------------------ phases: the game's word first
+
+PHASE_TABLE = {
+    "archive.phase.play": "Stichspiel",
+    "archive.phase.push": "schieben",
+    "archive.phase.g1.push": "Armut: schieben",
+    "archive.phase.g2.talon": "Talon",
+    "table.turn.you.play": "spiel",
+    "table.turn.you.g1.play": "spiel eine Karte",
+}
+#: (area, game, phase) → the key chosen: the game's own, else the shared one, else none.
+PHASE_CASES = [
+    ("archive.phase", "g1", "push", "archive.phase.g1.push"),
+    ("archive.phase", "g2", "push", "archive.phase.push"),
+    ("archive.phase", "g2", "talon", "archive.phase.g2.talon"),
+    ("archive.phase", "g1", "talon", None),
+    ("archive.phase", "", "push", "archive.phase.push"),
+    ("archive.phase", None, "play", "archive.phase.play"),
+    ("table.turn.you", "g1", "play", "table.turn.you.g1.play"),
+    ("table.turn.you", "g2", "play", "table.turn.you.play"),
+]
+
+
+@pytest.mark.parametrize(("area", "game", "phase", "expected"), PHASE_CASES)
+def test_a_phase_key_is_the_games_own_before_the_shared_one(
+    area: str, game: str | None, phase: str, expected: str | None
+) -> None:
+    table = Catalogs({"de": PHASE_TABLE})
+    assert table.game_key("de", area, game, phase) == expected
+
+
+def test_the_game_key_doctest() -> None:
+    import server.api.i18n
+
+    assert doctest.testmod(server.api.i18n).failed == 0
+
+
+#: web/static/js/i18n.js run in node over a catalogue: the page's <script id="i18n">.
+I18N_SCRIPT = """
+const [url, messages, cases] = process.argv.slice(1).map((a, i) => (i ? JSON.parse(a) : a));
+globalThis.document = {
+  getElementById: (id) => (id === "i18n" ? { textContent: JSON.stringify(messages) } : null),
+  documentElement: { lang: "de" },
+};
+const i18n = await import(url);
+const keys = cases.map(([area, game, phase]) => i18n.gameKey(area, game, phase));
+const names = cases.map(([area, game, phase]) =>
+  area === "archive.phase" ? i18n.phaseName(game, phase) : null);
+process.stdout.write(JSON.stringify({ keys, names }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_client_looks_a_phase_up_the_same_way() -> None:
+    """``gameKey`` and ``phaseName`` of the JavaScript choose the same keys as the
+    server's :meth:`Catalogs.game_key`; a phase without a word keeps the engine's."""
+    node = shutil.which("node")
+    assert node is not None
+    cases = [[area, game, phase] for area, game, phase, _ in PHASE_CASES]
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", I18N_SCRIPT,
+         (WEB / "static" / "js" / "i18n.js").as_uri(), json.dumps(PHASE_TABLE), json.dumps(cases)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["keys"] == [expected for *_, expected in PHASE_CASES]
+    names = [
+        (PHASE_TABLE[expected] if expected else phase)
+        for area, _, phase, expected in PHASE_CASES
+        if area == "archive.phase"
+    ]
+    assert [n for n in out["names"] if n is not None] == names
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_phase_of_a_game_has_a_name(catalogs: Catalogs, game: str) -> None:
+    """The replay names each phase of the game (web/static/js/replay.js, `phaseName`): with
+    the game's own word or the shared one, in both languages."""
+    phases = describe(game)["phases"]
+    assert "finished" in phases
+    for lang in LANGUAGES:
+        missing = [p for p in phases if catalogs.game_key(lang, "archive.phase", game, p) is None]
         assert missing == [], lang

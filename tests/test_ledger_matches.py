@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.engine.registry import GAMES, describe
+from server.engine.registry import GAMES, describe, playable
 from tests.support import postgres_database, sqlite_url, upgrade, uvicorn_subprocess
 from tests.table_client import COOKIE, Client, next_deal, settle
 
@@ -46,7 +46,7 @@ AT_ONCE = int(os.environ.get("STAMMTISCH_LEDGER_AT_ONCE", "8"))
 MOST_DEALS = 14
 PEOPLE = ("Anna", "Bernd", "Carl", "Dora", "Emil")
 STAKES = (0, 1, 10, 25)
-PLAYABLE = [name for name, info in GAMES.items() if info.implemented]
+PLAYABLE = playable()
 
 JSON = dict[str, Any]
 
@@ -172,6 +172,9 @@ async def actor_of(clients: list[Client]) -> Client:
     """The client whose turn it is (waiting a moment for the views to arrive)."""
     async with asyncio.timeout(10):
         while True:
+            broken = next((c for c in clients if c.failure is not None), None)
+            if broken is not None:
+                raise AssertionError(f"{broken.name} could not follow: {broken.failure!r}")
             actor = next((c for c in clients if c.my_turn()), None)
             if actor is not None:
                 return actor

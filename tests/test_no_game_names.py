@@ -37,12 +37,17 @@ GAME_NAME = re.compile(
 )
 
 
+#: Files of the checked folders that are data, not knowledge of a game: the words people
+#: use as passwords (card games among them, which a later game may be named after).
+DATA = {"server/store/common_passwords.py"}
+
+
 def checked_files() -> list[Path]:
-    """Every text file of the checked folders."""
+    """Every text file of the checked folders (but the data files)."""
     files = []
     for folder in CHECKED:
         files += [p for p in (REPO_ROOT / folder).rglob("*") if p.suffix in SUFFIXES]
-    return sorted(files)
+    return sorted(p for p in files if str(p.relative_to(REPO_ROOT)) not in DATA)
 
 
 def test_the_pattern_finds_every_spelling() -> None:

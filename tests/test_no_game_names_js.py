@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
+from server.engine.registry import GAMES
 from tests.support import REPO_ROOT
 
 JS = REPO_ROOT / "web" / "static" / "js"
-#: Every game the project plays or will play, as a word in any case ("Doppelkopf", "doppen").
-GAME_NAMES = ["doppelkopf", "dreierles", "doppen", "tarock-zu-dritt", "bayerisches-tarock"]
+#: Every game of the registry, as a word in any case ("Doppelkopf", "doppen").
+GAME_NAMES = sorted(GAMES)
 PATTERN = re.compile(
     r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in GAME_NAMES) + r")(?![\w-])",
     re.IGNORECASE,

@@ -122,7 +122,7 @@ def test_games_carry_the_description(anonymous: httpx.Client) -> None:
     assert games["bayerisches-tarock"]["direction"] == "clockwise"
 
 
-@pytest.mark.parametrize("name", ["schafkopf", "DOPPELKOPF", "x" * 40])
+@pytest.mark.parametrize("name", ["no-such-game", "DOPPELKOPF", "x" * 40])
 def test_an_unknown_game_is_a_coded_404(anonymous: httpx.Client, name: str) -> None:
     response = anonymous.get(f"/api/games/{name}")
     assert response.status_code == 404
@@ -362,7 +362,14 @@ def test_host_removes_members(guest: Guest) -> None:
         ("A", 0),
         ("C", 1),
     ]
-    error(b.get(f"/api/rooms/{room['id']}"), 404, "room_not_found")
+    # the removed friend is told who removed them; anybody else learns nothing
+    told = error(b.get(f"/api/rooms/{room['id']}"), 404, "removed_from_room")
+    assert told["message_de"] == "Du wurdest von A aus dem Raum entfernt."
+    assert told["message"] == "A removed you from this room."
+    error(guest("D").get(f"/api/rooms/{room['id']}"), 404, "room_not_found")
+    # joining again through the invite link forgets the removal
+    join(b, room)
+    assert b.get(f"/api/rooms/{room['id']}").status_code == 200
 
 
 # --------------------------------------------------------------------------- start
@@ -470,15 +477,16 @@ def test_games_list_the_evenings_rules_and_match_options(anonymous: httpx.Client
     assert [r["key"] for r in doko["rules"]] == [
         f"rule.doppelkopf.{name}"
         for name in ("countdown", "solo_dealer", "solo_replay", "max_solo_replays",
-                     "pflichtsolo", "vorfuehrung", "end", "kurzer", "depot")
+                     "pflichtsolo", "vorfuehrung", "end", "kurzer", "depot", "take_back")
     ]  # fmt: skip
     switches = {o["name"]: o for o in doko["match_options"]}
+    settable = {*switches, *(o["name"] for o in doko["options"])}
     for rule in doko["rules"]:  # every option a rule names is one the room can set
-        assert rule["option"] is None or rule["option"] in switches
+        assert rule["option"] is None or rule["option"] in settable
     assert switches["pflichtsolo_rule"]["default"] is True
     assert switches["solo_replay"]["choices"] == [True, False]
     assert [r["option"] for r in games["dreierles"]["rules"]] == [
-        None, None, "final_round_special", None
+        None, None, "final_round_special", None, "take_back"
     ]  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.engine.registry import GAMES, get_rules
+from server.engine.registry import GAMES, extra_game, get_rules
 from server.store import accounts, rooms
 from server.store.errors import (
     ConflictError,
@@ -131,13 +131,10 @@ def test_create_room_refusals(
     run_with_sessions(TestDatabase(migrated_db_url), scenario)
 
 
-def test_a_game_whose_rules_are_not_written_yet_is_refused(
-    migrated_db_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_game_whose_rules_are_not_written_yet_is_refused(migrated_db_url: str) -> None:
     """Every game of the registry is playable now; a new one is listed before its rules
-    are written (``implemented=False``) and a room of it is refused."""
-    coming = replace(GAMES["doppen"], name="skat-coming", title="Skat", implemented=False)
-    monkeypatch.setitem(GAMES, coming.name, coming)
+    are written (no ``load``) and a room of it is refused."""
+    coming = replace(GAMES["doppen"], name="coming-game", title="Kommt noch", load=None)
 
     async def scenario(sessions: Sessions) -> None:
         async with sessions() as db:
@@ -145,7 +142,8 @@ def test_a_game_whose_rules_are_not_written_yet_is_refused(
             with refused(InvalidError, "game_not_playable"):
                 await rooms.create_room(db, host, name="Stammtisch", game=coming.name)
 
-    run_with_sessions(TestDatabase(migrated_db_url), scenario)
+    with extra_game(coming):
+        run_with_sessions(TestDatabase(migrated_db_url), scenario)
 
 
 def test_bad_option_names_the_option(migrated_db_url: str) -> None:

@@ -21,8 +21,19 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from server import __version__
-from server.api import archive_pages, auth, health, history, pages, rooms, table_page, ws
+from server.api import (
+    archive_pages,
+    auth,
+    health,
+    history,
+    pages,
+    preferences,
+    rooms,
+    table_page,
+    ws,
+)
 from server.api.errors import install_error_handlers
+from server.api.heap import HeapKeeper
 from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
@@ -137,6 +148,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        keeper: HeapKeeper | None = None
         try:
             if check_database_on_startup:
                 try:
@@ -158,9 +170,17 @@ def create_app(
                 tables = TableManager(runtime.sessions)
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
-            settle_garbage_collector()
+            if settings.gc_freeze:
+                # All that is allocated so far (the frameworks, the recovered tables) is
+                # long-lived: frozen now, and the heap again whenever it has grown
+                # (server/api/heap.py says when, and why that freezes no garbage).
+                settle_garbage_collector()
+                keeper = HeapKeeper()
+                keeper.start()
             yield
         finally:
+            if keeper is not None:
+                await keeper.stop()
             if hasattr(_app.state, "tables"):
                 await _app.state.tables.stop()
                 del _app.state.tables
@@ -175,6 +195,7 @@ def create_app(
     app.include_router(archive_pages.router)
     app.include_router(health.router)
     app.include_router(auth.router)
+    app.include_router(preferences.router)
     app.include_router(rooms.router)
     app.include_router(history.router)
     install_error_handlers(app)

@@ -43,6 +43,25 @@ class Catalogs:
             text = self.messages[DEFAULT_LANGUAGE].get(key, key)
         return text % params if params else text
 
+    def game_key(self, lang: str, area: str, game: str | None, rest: str) -> str | None:
+        """The key of a text a game may word its own way: ``<area>.<game>.<rest>`` where
+        ``lang`` has it (the game's own catalogue), else the shared ``<area>.<rest>``; None
+        when neither exists. A phase is named so (``archive.phase.<game>.<phase>`` before
+        ``archive.phase.<phase>``), as ``gameKey`` in ``web/static/js/i18n.js`` does.
+
+        >>> table = Catalogs({"de": {"p.x": "X", "p.g.x": "Gx"}})
+        >>> table.game_key("de", "p", "g", "x"), table.game_key("de", "p", "h", "x")
+        ('p.g.x', 'p.x')
+        >>> table.game_key("de", "p", "g", "y") is None
+        True
+        """
+        known = self.messages.get(lang, {})
+        own = f"{area}.{game}.{rest}"
+        if game and own in known:
+            return own
+        shared = f"{area}.{rest}"
+        return shared if shared in known else None
+
     def table(self, lang: str) -> dict[str, str]:
         """Every message of ``lang`` (for the browser client)."""
         return dict(self.messages.get(lang, {}))

@@ -33,12 +33,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from server.api.errors import error_response
 from server.tables.protocol import MAX_FRAME_BYTES
 
+#: Seconds between the WebSocket layer's pings to every socket, and how long it waits for
+#: the pong before it closes the socket: a phone that lost its network is offline for the
+#: others at its table within :data:`WS_PING_SECONDS` × 2 (the browser's page notices on
+#: its own sooner, by its own heartbeat).
+WS_PING_SECONDS = 5
+
 #: The uvicorn flags the server is always run with: the WebSocket message limit, no
-#: per-message compression (table events are small and many), and the HTTP protocol with a
-#: bounded request head and a deadline per request (:mod:`server.api.http_protocol`).
+#: per-message compression (table events are small and many), pings that find dead
+#: sockets, and the HTTP protocol with a bounded request head and a deadline per request
+#: (:mod:`server.api.http_protocol`).
 UVICORN_OPTIONS = (
     "--ws-max-size", str(MAX_FRAME_BYTES),
     "--ws-per-message-deflate", "false",
+    "--ws-ping-interval", str(WS_PING_SECONDS),
+    "--ws-ping-timeout", str(WS_PING_SECONDS),
     "--http", "server.api.http_protocol:BoundedHttpToolsProtocol",
 )  # fmt: skip
 

@@ -32,7 +32,7 @@ from server.api.runtime import get_runtime
 from server.api.security import resolve_next
 from server.engine.base import OptionValue
 from server.engine.registry import GAMES, GameInfo, describe, list_games
-from server.store import rooms
+from server.store import removals, rooms
 from server.store.errors import NotFoundError
 from server.store.models import User
 
@@ -113,6 +113,15 @@ def render(
 def not_found(request: Request, user: User | None) -> HTMLResponse:
     """The friendly 404 page (it names nothing of what was asked for)."""
     return render(request, "not_found.html", user=user, status_code=404)
+
+
+async def not_a_member(db: Db, request: Request, user: User, room_id: int) -> HTMLResponse:
+    """The page for a room ``user`` is not a member of: who removed them, for a friend the
+    host removed (:mod:`server.store.removals`); else the friendly 404 page."""
+    host_name = await removals.removed_by(db, room_id, user.id)
+    if host_name is None:
+        return not_found(request, user)
+    return render(request, "removed.html", {"host_name": host_name}, user=user, status_code=404)
 
 
 def login_first(request: Request) -> RedirectResponse:
@@ -307,14 +316,27 @@ def _rounds_text(_: Gettext, rounds: int) -> str:
     return _("room.rounds_until_zero") if rounds == 0 else str(rounds)
 
 
+def _stake_text(_: Gettext, lang: str, game: str, stake: int) -> str:
+    """The stake as a room view says it: per point, "ohne Geld" for none, and for a game
+    whose evening is paid otherwise (its description's ``sheet.stake`` false: a Depot, say)
+    that the stake per point does not apply."""
+    if not GAMES[game].sheet.stake:
+        return _("room.stake_not_applied")
+    if stake == 0:
+        return _("room.stake_none")
+    return _("room.stake_per_point", stake=format_money(stake, lang))
+
+
 def _room_facts(
-    request: Request, user: User | None, stake: int, rounds_: int, timer: int | None
+    request: Request, user: User | None, game: str, stake: int, rounds_: int, timer: int | None
 ) -> dict[str, str]:
-    """The settings every room view shows, formatted in the page's language."""
+    """The settings every room view shows, formatted in the page's language; the length
+    in the game's own unit (its description's ``rounds.unit``: "Spiele" or "Runden")."""
     lang = page_language(request, user)
     _ = partial(get_runtime(request).catalogs.gettext, lang)
     return {
-        "stake_text": format_money(stake, lang),
+        "stake_text": _stake_text(_, lang, game, stake),
+        "rounds_label": _("room.deals" if GAMES[game].rounds.unit == "deals" else "room.rounds"),
         "rounds_text": _rounds_text(_, rounds_),
         "timer_text": _timer_text(_, timer),
     }
@@ -415,7 +437,12 @@ async def invite_page(token: str, request: Request, db: Db, user: OptionalUser) 
                 }
             ),
             **_room_facts(
-                request, user, preview.stake_cents, preview.rounds, preview.timer_seconds
+                request,
+                user,
+                preview.game,
+                preview.stake_cents,
+                preview.rounds,
+                preview.timer_seconds,
             ),
         },
         user=user,
@@ -433,7 +460,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
     try:
         room = await rooms_api.get_room(number, request, db, user)
     except NotFoundError:
-        return not_found(request, user)
+        return await not_a_member(db, request, user, number)
     lang = page_language(request, user)
     catalogs = get_runtime(request).catalogs
     base = str(request.base_url).rstrip("/")
@@ -460,7 +487,9 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
                 }
             ),
             "game_info_json": game_info_json(room.game),
-            **_room_facts(request, user, room.stake_cents, room.rounds, room.timer_seconds),
+            **_room_facts(
+                request, user, room.game, room.stake_cents, room.rounds, room.timer_seconds
+            ),
         },
         user=user,
     )

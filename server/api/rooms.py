@@ -22,6 +22,11 @@ Around the table (decisions):
   archive shows "ended early"; its pots are closed and it is settled) and the room
   is finished. The runtime's ``end_match(room_id)`` stores it under the table's lock and
   sends everybody at the table the final snapshot (``match.ended_early``).
+  ``POST /rooms/{id}/end/decline``: a player says no (the table's "Ablehnen"): every
+  agreement so far is withdrawn.
+* Every change of a Revanche offer or of the agreements to end is pushed to the room's
+  live table (``show_requests``), which tells everybody at it and keeps them for its
+  snapshots, so that they are shown and answered at the table too.
 * ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only
   while a Revanche is offered; ``your_turn`` marks rooms whose running deal waits for the
   caller (read from the live table).
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Path, Request
 from pydantic import (
@@ -49,7 +54,7 @@ from server.api.deps import MAX_ID, CurrentUser, Db, OptionalUser
 from server.api.errors import ApiError
 from server.engine.base import OptionValue
 from server.engine.registry import GAMES, describe, list_games
-from server.store import rooms
+from server.store import removals, rooms
 from server.store.errors import NotFoundError
 from server.store.models import Room, RoomMember, User
 
@@ -315,6 +320,16 @@ class Tables(Protocol):
         """Close the table connections of a user who left the room; return how many."""
         ...
 
+    async def show_requests(
+        self,
+        room_id: int,
+        rematch: dict[str, Any] | None,
+        end_votes: list[int],
+        declined_by: int | None = None,
+    ) -> None:
+        """Tell everybody at the room's live table its open requests (stored already)."""
+        ...
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -522,8 +537,15 @@ async def my_rooms(request: Request, db: Db, user: CurrentUser) -> RoomList:
 
 @router.get("/rooms/{room_id}", response_model=RoomOut)
 async def get_room(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> RoomOut:
-    """One room, for its members only (404 ``room_not_found`` for everyone else)."""
-    room = await rooms.room_for_member(db, room_id, user.id)
+    """One room, for its members only (404 ``room_not_found`` for everyone else; 404
+    ``removed_from_room``, naming the host, for a friend the host removed)."""
+    try:
+        room = await rooms.room_for_member(db, room_id, user.id)
+    except NotFoundError:
+        host_name = await removals.removed_by(db, room_id, user.id)
+        if host_name is not None:
+            raise removals.removed_error(host_name) from None
+        raise
     return await _load_room_out(db, room, _tables(request), user.id)
 
 
@@ -630,18 +652,35 @@ async def rematch(room_id: RowId, request: Request, db: Db, user: CurrentUser) -
     await db.refresh(room)
     out = await _load_room_out(db, room, tables, user.id)
     await db.commit()
+    if not everybody:  # the finished match's table shows the offer (a new one greets anew)
+        await push_requests(tables, out)
     return RematchResult(room=out, match_id=match_id)
+
+
+async def push_requests(
+    tables: Tables | None, room: RoomOut, declined_by: int | None = None
+) -> None:
+    """Tell the room's live table its open requests as stored now: the Revanche offer and
+    who agrees to end the match (the table shows and answers them, ``docs/protocol.md``)."""
+    if tables is None:
+        return
+    rematch = None if room.rematch is None else room.rematch.model_dump()
+    await tables.show_requests(room.id, rematch, room.end_votes, declined_by)
 
 
 @router.post("/rooms/{room_id}/leave", status_code=204)
 async def leave(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> None:
     """Leave the room (a player of a running match only by ending it by agreement); a
     spectator's open connections to its table close, so that nothing more reaches him."""
+    before = await rooms.room_for_member(db, room_id, user.id)
+    offered = before.rematch is not None
     await rooms.leave_room(db, room_id, user.id)
     await db.commit()
     tables = _tables(request)
     if tables is not None:
         tables.left_room(room_id, user.id)
+        if offered:  # the offer went with him: the table no longer shows it
+            await tables.show_requests(room_id, None, [])
 
 
 async def _end_vote(
@@ -656,6 +695,8 @@ async def _end_vote(
     await db.refresh(room)
     out = await _load_room_out(db, room, tables, user_id)
     await db.commit()
+    if not everybody:  # an ended match's table got its final snapshot instead
+        await push_requests(tables, out)
     return EndVoteResult(room=out, ended=everybody)
 
 
@@ -681,3 +722,18 @@ async def vote_end(room_id: RowId, request: Request, db: Db, user: CurrentUser) 
 async def unvote_end(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> EndVoteResult:
     """Withdraw one's agreement to end the match early."""
     return await _end_vote(request, db, room_id, user.id, False)
+
+
+@router.post("/rooms/{room_id}/end/decline", response_model=EndVoteResult)
+async def decline_end(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> EndVoteResult:
+    """Say no to ending the match early (the table's "Ablehnen"): every agreement so far is
+    withdrawn, and everybody at the table is told who said no."""
+    withdrawn = await rooms.decline_end(db, room_id, user.id)
+    await db.commit()
+    tables = _tables(request)
+    room = await rooms.room_for_member(db, room_id, user.id)
+    await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user.id)
+    await db.commit()
+    await push_requests(tables, out, user.id if withdrawn else None)
+    return EndVoteResult(room=out, ended=False)

@@ -5,6 +5,13 @@ sends back the error if there is one (the acknowledgement of an action is the ac
 event, which the table sends to this connection with the message's ``id``). Every refusal
 leaves the table unchanged and the connection open; only a client too slow to keep up, or
 one that is not logged in, is closed.
+
+A server holds a thousand idle sockets or more, so what one of them keeps is kept small:
+the route is a plain Starlette WebSocket route (FastAPI's resolves dependencies, which this
+endpoint has none of, and keeps two exit stacks per socket for them), and the database
+lookups run in functions of their own, so that neither their sessions nor the rows they
+loaded stay alive in the endpoint's frame for as long as the socket is open; the endpoint
+keeps the user's id and name (docs/benchmarks.md, "Garbage collection and idle sockets").
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from server.tables.protocol import (
     Chat,
     Hello,
     Next,
+    Pause,
     Ping,
     ProtocolError,
     encode,
@@ -56,14 +64,49 @@ INTERNAL_ERROR = ProtocolError(
 )
 
 
-@router.websocket("/ws")
+async def _user_of(runtime: Runtime, token: str | None) -> tuple[int, str] | None:
+    """The id and display name of the user whose session ``token`` is (``None``: none)."""
+    async with runtime.sessions() as session:
+        user = await user_for_token(session, token)
+        return None if user is None else (user.id, user.display_name)
+
+
+async def _table_to_greet(
+    manager: TableManager, runtime: Runtime, room: int, user_id: int
+) -> Table:
+    """The live table of ``room`` for its member ``user_id``; raises the refusal."""
+    async with runtime.sessions() as session:
+        member = await membership(session, room, user_id)
+        finished = False
+        if member is not None:
+            found = await get_room(session, room)
+            finished = found is not None and found.status == "finished"
+    if member is None:
+        raise ProtocolError("not_a_member", "you are not a member of this room",
+                            "du bist kein Mitglied dieses Raums")  # fmt: skip
+    table = manager.table(room)
+    if table is None and finished:
+        raise ProtocolError(
+            "match_finished",
+            "the match in this room is over; it is in the archive",
+            "die Partie in diesem Raum ist aus; sie steht im Archiv",
+        )
+    if table is None:
+        raise ProtocolError(
+            "match_not_started",
+            "the match in this room has not started yet",
+            "die Partie in diesem Raum hat noch nicht begonnen",
+        )
+    return table
+
+
+@router.websocket_route("/ws")
 async def table_socket(websocket: WebSocket) -> None:
     """One client connection: hello → snapshot, then actions, chat and pings."""
     runtime: Runtime = websocket.app.state.runtime
     manager: TableManager | None = getattr(websocket.app.state, "tables", None)
     token = websocket.cookies.get(SESSION_COOKIE)
-    async with runtime.sessions() as session:
-        user = await user_for_token(session, token)
+    user = await _user_of(runtime, token)
     await websocket.accept()
 
     async def logged_out() -> None:
@@ -78,7 +121,7 @@ async def table_socket(websocket: WebSocket) -> None:
         refusal = ProtocolError("tables_unavailable", "no tables are running here",
                                 "hier laufen keine Tische")  # fmt: skip
     else:
-        socket = Socket(user.id, token_hash(token or ""), logged_out)
+        socket = Socket(user[0], token_hash(token or ""), logged_out)
         if not manager.open_socket(socket):
             refusal = TOO_MANY
     if refusal is not None:
@@ -86,7 +129,7 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=4401 if user is None else 1013)
         return
     assert user is not None and manager is not None and socket is not None
-    user_id, user_name = user.id, user.display_name
+    user_id, user_name = user
     limiter = RateLimit()
     table: Table | None = None
     conn: Connection | None = None
@@ -112,31 +155,13 @@ async def table_socket(websocket: WebSocket) -> None:
                     raise parsed
                 msg = parsed
                 if isinstance(msg, Hello):
-                    async with runtime.sessions() as session:
-                        member = await membership(session, msg.room, user_id)
-                        room = await get_room(session, msg.room) if member else None
-                    found = manager.table(msg.room) if member is not None else None
-                    if member is None:
-                        raise ProtocolError("not_a_member", "you are not a member of this room",
-                                            "du bist kein Mitglied dieses Raums")  # fmt: skip
-                    if found is None and room is not None and room.status == "finished":
-                        raise ProtocolError(
-                            "match_finished",
-                            "the match in this room is over; it is in the archive",
-                            "die Partie in diesem Raum ist aus; sie steht im Archiv",
-                        )
-                    if found is None:
-                        raise ProtocolError(
-                            "match_not_started",
-                            "the match in this room has not started yet",
-                            "die Partie in diesem Raum hat noch nicht begonnen",
-                        )
+                    found = await _table_to_greet(manager, runtime, msg.room, user_id)
                     if table is not None and conn is not None:
                         await table.detach(conn)
                     table = found
                     conn = Connection(user_id, user_name, websocket.send_text, websocket.close,
                                       session=socket.session)  # fmt: skip
-                    await table.attach(conn, msg.last_version)
+                    await manager.attach(socket, table, conn, msg.last_version)
                 elif isinstance(msg, Ping):
                     await reply(encode({"type": "pong", "id": msg.id}))
                 elif table is None or conn is None:
@@ -156,6 +181,8 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.say(conn, msg.text)
                 elif isinstance(msg, Next):  # "Weiter" between two deals
                     await table.next_deal_please(conn, msg.id)
+                elif isinstance(msg, Pause):  # a pause, or going on, by agreement
+                    await table.ask_pause(conn, msg.pause, msg.id)
             except (ProtocolError, EngineError, StorageError) as exc:
                 await reply(error_json(exc, msg_id))
             except WebSocketDisconnect:

@@ -37,12 +37,18 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from server.engine.bits import cards_of
 from server.engine.cards import Pack
-from server.engine.errors import IllegalActionError, MalformedError, PlayErrors
-from server.engine.moves import MoveCodec
+from server.engine.errors import IllegalActionError, MalformedError, PlayErrors, take_back_error
+from server.engine.moves import MoveCodec, Verb
 from server.engine.moves import malformed_action as malformed_action
 
 if TYPE_CHECKING:
     from server.engine.tricks import TrickPlay
+
+#: The room option that allows taking back the last card (:mod:`server.engine.tricks`,
+#: "Taking back a card"); each game declares it with its own default (:func:`take_back_option`).
+TAKE_BACK_OPTION = "take_back"
+#: The verb of the take-back move, the last of a card game's codec (its text: "takeback").
+TAKE_BACK_VERB = Verb("takeback", aliases=("zurueck", "zurück"))
 
 Move = int
 OptionValue = bool | int | str
@@ -72,6 +78,20 @@ class Option:
                 f"Option '{self.name}' muss einer der Werte {allowed} sein, nicht {value!r}",
             )
         return value
+
+
+def take_back_option(default: bool, why_de: str, why_en: str) -> Option:
+    """The room option ``take_back`` with a game's default and the reason for it (the
+    game's own knowledge: whether its table lets a mis-played card be corrected)."""
+    return Option(
+        TAKE_BACK_OPTION,
+        default,
+        (default, not default),
+        "Zurücknehmen: die zuletzt gespielte Karte darf zurückgenommen werden, solange der "
+        f"Stich offen ist und noch niemand danach gespielt hat. {why_de}",
+        "Take back: the last card played may be taken back while the trick is open and "
+        f"nobody has played after it. {why_en}",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,22 +166,37 @@ def deal_packets(pack: Pack, order: Sequence[int], packets: Sequence[tuple[int, 
     ...
     ValueError: order must be a permutation of the pack
     """
-    if len(order) != len(pack) or sorted(order) != list(range(len(pack))):
+    try:
+        bits = [_BITS[card] for card in order]
+    except (TypeError, IndexError):  # not a card's index
+        bits = []
+    # powers of two add up to the full pack only if they are its cards, each once (a card
+    # twice carries into the next bit and leaves its own bit empty)
+    if len(bits) != len(pack) or sum(bits) != pack.full or min(order) < 0:
         raise ValueError("order must be a permutation of the pack")
-    if sum(count for _, count in packets) != len(order):
-        raise ValueError("the packets must hand out the whole pack")
-    hands = [0] * (1 + max(seat for seat, _ in packets))
+    hands: list[int] = []
     talon: list[int] = []
     at = 0
     for seat, count in packets:
-        cards = order[at : at + count]
-        at += count
+        end = at + count
         if seat == TALON:
-            talon.extend(cards)
+            talon.extend(order[at:end])
         else:
-            for card in cards:
-                hands[seat] |= 1 << card
+            if seat >= len(hands):
+                hands += [0] * (seat + 1 - len(hands))
+            hands[seat] |= sum(bits[at:end])  # distinct bits: the sum is their union
+        at = end
+    if at != len(order):
+        raise ValueError("the packets must hand out the whole pack")
     return Dealt(tuple(hands), tuple(talon))
+
+
+#: Every card play ``(seat, card)`` of up to six seats, built once: a deal's history keeps
+#: these instead of a new pair for every card.
+_CARD_ACTIONS = tuple(tuple((seat, card) for card in range(64)) for seat in range(6))
+
+#: The mask of each card that a pack can have (``1 << card``), looked up instead of shifted.
+_BITS = tuple(1 << card for card in range(64))
 
 
 class Rules(ABC, Generic[DealT]):
@@ -183,9 +218,11 @@ class Rules(ABC, Generic[DealT]):
 
     def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """Return the full option set: defaults overridden by ``given``, each value checked."""
-        known = {o.name: o for o in self.options}
         resolved: dict[str, OptionValue] = {o.name: o.default for o in self.options}
-        for name, value in (given or {}).items():
+        if not given:
+            return resolved
+        known = {o.name: o for o in self.options}
+        for name, value in given.items():
             if name not in known:
                 raise MalformedError(
                     "unknown_option",
@@ -250,6 +287,8 @@ class Deal(ABC):
     #: canonical text and in order of preference: what :meth:`default_move` plays first.
     passive_moves: ClassVar[tuple[str, ...]] = ()
     _handlers: ClassVar[dict[str, PhaseHandlers]] = {}
+    #: The game's ``finished`` phase (looked up once per class).
+    _finished_phase: ClassVar[StrEnum]
 
     rules: Rules[Any]
     options: dict[str, OptionValue]
@@ -274,7 +313,9 @@ class Deal(ABC):
                 continue  # a phase without moves
             if legal is None or apply is None:
                 raise TypeError(f"{cls.__name__}: phase {phase.value} needs legal and apply")
-            handlers[phase.value] = PhaseHandlers(
+            # keyed by the member itself (equal to its value): a lookup with the member
+            # the deal holds finds its key by identity, without comparing text
+            handlers[phase] = PhaseHandlers(
                 legal,
                 apply,
                 getattr(cls, f"_explain_in_{phase.value}", None),
@@ -282,6 +323,9 @@ class Deal(ABC):
                 getattr(cls, f"_apply_off_turn_in_{phase.value}", None),
             )
         cls._handlers = handlers
+        for phase in phases:
+            if phase.value == "finished":
+                cls._finished_phase = phase
 
     def __init__(
         self,
@@ -357,6 +401,14 @@ class Deal(ABC):
                     return move
         return legal[0]
 
+    def forced_move(self) -> Move | None:
+        """The move the table may play by itself for the seat to move: its only legal move,
+        where the game says that a player loses nothing by it being played for him (a lone
+        "gut"); ``None`` (the default) where the player chooses. The runtime asks the
+        match (:meth:`server.engine.match.Match.forced_move`), which decides by its options
+        whether the table plays it."""
+        return None
+
     def legal_moves_for(self, seat: int) -> list[Move]:
         """The legal moves of any seat: the seat to move has its turn's moves; in games with
         calls out of turn (Doppelkopf's Klopfen) the others may have some too."""
@@ -395,7 +447,7 @@ class Deal(ABC):
         end of the deal (the phase ``finished``, which every game's ``Phase`` has)."""
         if play.finished:
             self._to_move = None
-            self._phase = self.Phase("finished")
+            self._phase = self._finished_phase
             play.release()
         else:
             self._to_move = play.to_move
@@ -527,6 +579,11 @@ class Deal(ABC):
         self.apply(move, seat)
         return move
 
+    def take_back_action(self) -> tuple[int, Move] | None:
+        """The take-back of the last card as ``(seat, move)`` where one is legal now (see
+        :class:`CardPlayDeal`); ``None`` in a game without it."""
+        return None
+
     def random_move(self, rng: random.Random) -> Move:
         """A uniformly random legal move of the seat to move (games may make this faster)."""
         return rng.choice(self.legal_moves())
@@ -567,8 +624,9 @@ def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
             f"{rules.title} gibt {rules.seats} Blätter und einen Talon von {rules.talon_size}",
         )
     seen = 0
+    hand_size = rules.hand_size
     for seat, hand in enumerate(dealt.hands):
-        if hand.bit_count() != rules.hand_size or seen & hand:
+        if hand.bit_count() != hand_size or seen & hand:
             raise MalformedError(
                 "bad_deal",
                 f"hand {seat} must hold {rules.hand_size} cards dealt to nobody else",
@@ -589,7 +647,130 @@ def check_dealt(rules: Rules[Any], dealt: Dealt) -> None:
         )
 
 
-class CardPlayDeal(Deal):
+class TakeBackDeal(Deal):
+    """A deal whose cards may be taken back (:mod:`server.engine.tricks`, "Taking back a
+    card"): the move ``takeback`` (:data:`TAKE_BACK_VERB`, the last verb of the game's
+    codec), made by the seat that played the last card, out of turn, and legal only with
+    the room option ``take_back`` on. The card goes back through the trick core
+    (:meth:`TrickPlay.take_back`); a game sets back its own state in
+    :meth:`_after_take_back` or keeps a card on the table with :meth:`_take_back_veto`.
+    """
+
+    #: The take-back move of the game's codec (-1: the game has none).
+    _take_back: ClassVar[int] = -1
+    #: The game's own reasons for refusing a take-back (rule code → code, English, German).
+    take_back_errors: ClassVar[dict[str, tuple[str, str, str]]] = {}
+    #: The cards taken back in this deal: the table saw them, so their place is known
+    #: (:meth:`unplaced_for`); a class default until the first take-back.
+    shown_back: int = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        codec = cls.__dict__.get("codec")
+        if codec is not None:
+            cls._take_back = codec.base.get(TAKE_BACK_VERB.word, -1)
+
+    def _trick_core(self) -> TrickPlay | None:
+        """The running tricks, or ``None`` outside the play phase."""
+        return None
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """:meth:`Deal.apply`; the take-back through :meth:`_apply_take_back`."""
+        if move == self._take_back >= 0:
+            actor = self._check_take_back(seat)
+            self.history.append((actor, move))
+            self._apply_take_back(actor)
+        else:
+            Deal.apply(self, move, seat)
+
+    def check(self, move: Move, seat: int | None = None) -> int:
+        """:meth:`Deal.check`, and the take-back move's own check."""
+        if move == self._take_back >= 0:
+            return self._check_take_back(seat)
+        return Deal.check(self, move, seat)
+
+    def legal_moves_for(self, seat: int) -> list[Move]:
+        """:meth:`Deal.legal_moves_for`, with the take-back for the seat that may take
+        back its last card now (never the seat to move)."""
+        moves = Deal.legal_moves_for(self, seat)
+        if self._take_back >= 0 and self.take_back_seat() == seat:
+            return [*moves, self._take_back]
+        return moves
+
+    def take_back_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back a card now (a key of the shared take-back errors
+        or of :attr:`take_back_errors`), or ``None`` if it may: the option is on, the last
+        action of the deal is ``seat``'s card and that card is the last of the open trick
+        (:mod:`server.engine.tricks`, "Taking back a card"), and the game does not
+        forbid it (:meth:`_take_back_veto`)."""
+        if not self.options.get(TAKE_BACK_OPTION):
+            return "off"
+        play = self._trick_core()
+        history = self.history
+        if play is None or self._to_move is None or not history:
+            return "no_open_trick"
+        who, move = history[-1]
+        if not 0 <= move < self._cards:
+            return "not_last_card" if play.trick else "no_open_trick"
+        if not play.trick:
+            return "trick_complete" if who == seat else "no_open_trick"
+        if who != seat or play.last_played() != (seat, move):
+            return "not_last_card"
+        return self._take_back_veto(seat, move)
+
+    def take_back_seat(self) -> int | None:
+        """The seat that may take back its last card now, or ``None`` (what views show
+        as ``take_back``: every seat may know it)."""
+        if self._take_back < 0 or not self.options.get(TAKE_BACK_OPTION) or not self.history:
+            return None
+        seat = self.history[-1][0]
+        return seat if self.take_back_refusal(seat) is None else None
+
+    def take_back_action(self) -> tuple[int, Move] | None:
+        """The take-back as an action ``(seat, move)`` when one is legal now (for random
+        playouts: :func:`server.engine.playout.play_random` draws it now and then)."""
+        seat = self.take_back_seat()
+        return None if seat is None else (seat, self._take_back)
+
+    def _take_back_veto(self, seat: int, card: int) -> str | None:
+        """A game's reason to keep ``card`` on the table (its play told the table more than
+        the card), a key of :attr:`take_back_errors`; ``None`` by default."""
+        return None
+
+    def _check_take_back(self, seat: int | None) -> int:
+        if self._to_move is None:
+            raise IllegalActionError(
+                "deal_finished", "the deal is finished", "das Spiel ist zu Ende"
+            )
+        who = self._to_move if seat is None else seat
+        if not 0 <= who < len(self.seat_names):
+            raise IllegalActionError(
+                "bad_seat", f"there is no seat {who}", f"es gibt keinen Sitz {who}"
+            )
+        rule = self.take_back_refusal(who)
+        if rule is not None:
+            raise take_back_error(rule, self.take_back_errors)
+        return who
+
+    def _apply_take_back(self, seat: int) -> None:
+        """Take ``seat``'s last card back through the trick core; that seat is to move."""
+        play = self._trick_core()
+        assert play is not None
+        _, card = play.take_back()
+        self.shown_back |= _BITS[card]
+        self._to_move = play.to_move
+        self._after_take_back(seat, card)
+
+    def _after_take_back(self, seat: int, card: int) -> None:
+        """A game's own state to set back after ``card`` went back to ``seat`` (nothing by
+        default: the trick core holds everything a card's play changed)."""
+
+    def unplaced_for(self, seat: int | None) -> int:
+        """Hidden cards but those taken back: the table saw where they are."""
+        return self.hidden_from(seat) & ~self.shown_back
+
+
+class CardPlayDeal(TakeBackDeal):
     """A deal whose play phase (``play``) sends every card through one
     :class:`~server.engine.tricks.TrickPlay`, ``self.play``: the legal cards are its legal
     ones, a card goes through it and then :meth:`_after_card`, and a refused card is
@@ -611,9 +792,31 @@ class CardPlayDeal(Deal):
     # (no deal position is -1, so the shared empty dict is never written to).
     _cache_at: int = -1
     _cache: dict[str, Any] = {}  # noqa: RUF012 - replaced per deal before any write
-    # Whether a card needs no more than the default :meth:`_after_card` (set per class
-    # below; a deal whose hook has nothing to do for a while may set it on itself).
-    _plain_after_card: bool = True
+    # Whether a card needs no more than the default :meth:`_after_card`: per class (set
+    # below) and per deal, in a slot (a deal whose hook has nothing to do for a while may
+    # set it on itself). A slot, not the instance dict: :meth:`apply` reads it for every
+    # card, Python 3.11 reads an attribute only the class has the slow way, and a key more
+    # in the instance dict can cost the dict its shared keys (see test_deal_memory.py).
+    __slots__ = ("_plain_after_card",)
+    _after_card_is_plain: ClassVar[bool] = True
+    #: Whether :meth:`legal_moves` sorts what the phase handler lists (a game whose
+    #: handlers list their moves in an order of their own, such as cards by kind, says
+    #: ``False`` and keeps that order).
+    sort_legal_moves: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        rules: Rules[Any],
+        dealt: Dealt,
+        options: dict[str, OptionValue],
+        seats: Sequence[str] | None,
+        dealer: str | None,
+    ) -> None:
+        self._plain_after_card = self._after_card_is_plain  # before _start, which may change it
+        super().__init__(rules, dealt, options, seats, dealer)
+
+    def _trick_core(self) -> TrickPlay | None:
+        return self.play
 
     def _position_cache(self) -> dict[str, Any]:
         """The cache of the present position (emptied when the number of actions changes)."""
@@ -632,14 +835,23 @@ class CardPlayDeal(Deal):
         return value
 
     def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, sorted (cached until the next action; the
-        caller must not change the list)."""
+        """The legal moves of the seat to move, sorted (unless :attr:`sort_legal_moves`
+        says otherwise; cached until the next action; the caller must not change the list)."""
         if self._to_move is None:
             return []
-        cache = self._position_cache()  # no closure for :meth:`_cached`: every action asks
+        # the cache of the position (:meth:`_position_cache`, written out: every action asks)
+        position = len(self.history)
+        if self._cache_at != position:
+            self._cache_at = position
+            self._cache = cache = {}
+        else:
+            cache = self._cache
         moves: list[Move] | None = cache.get("legal")
         if moves is None:
-            moves = cache["legal"] = sorted(self._handlers[self._phase].legal(self))
+            moves = self._handlers[self._phase].legal(self)
+            if self.sort_legal_moves:
+                moves = sorted(moves)
+            cache["legal"] = moves
         return moves
 
     def is_legal(self, move: Move) -> bool:
@@ -657,20 +869,20 @@ class CardPlayDeal(Deal):
         if play is not None and 0 <= move < self._cards:
             actor = play.try_play(move, seat)
             if actor >= 0:
-                self.history.append((actor, move))
+                self.history.append(_CARD_ACTIONS[actor][move])
                 if self._plain_after_card and not play.finished:
                     self._to_move = play.to_move  # _after_card's common case, written out
                 else:
                     self._after_card(play)
                 return
-        super().apply(move, seat)
+        TakeBackDeal.apply(self, move, seat)  # super().apply, without the super object
         self._cache_at = -1  # nothing derived while the move was applied is kept
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # whether the game keeps the default :meth:`_after_card` (then ``apply`` writes
         # its common case out: this runs for every card)
-        cls._plain_after_card = cls._after_card is CardPlayDeal._after_card
+        cls._after_card_is_plain = cls._after_card is CardPlayDeal._after_card
 
     def _after_card(self, play: TrickPlay) -> None:
         """After a card went through the trick core (by default the next seat to move or

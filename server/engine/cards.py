@@ -1,4 +1,4 @@
-"""The three packs and their short notation.
+"""The packs and their short notation; a pack is data (:class:`PackSpec`, :func:`build_pack`).
 
 Every card of a pack has an index (its bit in a card mask), a canonical code and its
 card points. The notation follows ``shared/rules/DECISIONS.md``:
@@ -15,6 +15,10 @@ card points. The notation follows ``shared/rules/DECISIONS.md``:
 * **German pack** (36 cards; Bayerisches Tarock): suits ``E`` (Eichel), ``G`` (Gras),
   ``H`` (Herz), ``S`` (Schellen); ranks ``A 10 K O U 9 8 7 6``. Augen 11/10/4/3/2/0.
 
+A game with a pack of its own (a German 32-card pack, a 36-card Jass pack …) describes it
+with a :class:`PackSpec` in its own package and builds it with :func:`build_pack`: suits,
+ranks, copies, card points and aliases are all the core needs.
+
 Parsing is case-insensitive for letters, accepts the suit symbols ♣♠♥♦ in the
 Doppelkopf pack and a few spoken aliases (``Sküs``, ``Gstieß``, ``XXI``…), and always
 returns the canonical code on the way out.
@@ -29,7 +33,7 @@ returns the canonical code on the way out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from server.engine.bits import cards_of
@@ -145,87 +149,123 @@ class Pack:
 _SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
 
 
-def _tarock() -> Pack:
+@dataclass(frozen=True, slots=True)
+class SuitSpec:
+    """One suit of a pack described as data: its letter(s), its ranks in pack order and
+    their card points (``points``: by rank, ``other_points`` for a rank not listed).
+
+    A card's code is the suit and the rank (``"HK"``) unless ``codes`` names it otherwise
+    (the Tarock Sküs: rank ``"SK"`` of suit ``"T"`` is ``"SK"``).
+    """
+
+    suit: str
+    ranks: tuple[str, ...]
+    points: Mapping[str, int] = field(default_factory=dict)
+    other_points: int = 0
+    codes: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PackSpec:
+    """A pack described as data (:func:`build_pack` makes the :class:`Pack`): its name,
+    its suits in pack order, how many ``copies`` of each card (the copies are told apart
+    by a suffix ``.1``, ``.2``; the pack holds every card of the first copy first) and
+    spoken ``aliases`` (alias → canonical code).
+
+    >>> spec = PackSpec("Mini", (SuitSpec("E", ("A", "10"), {"A": 11, "10": 10}),), copies=2)
+    >>> pack = build_pack(spec)
+    >>> pack.codes(pack.full), pack.points, pack.cards[2].kind
+    (['EA.1', 'E10.1', 'EA.2', 'E10.2'], (11, 10, 11, 10), 'EA')
+    """
+
+    name: str
+    suits: tuple[SuitSpec, ...]
+    copies: int = 1
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+
+def build_pack(spec: PackSpec) -> Pack:
+    """The :class:`Pack` of a :class:`PackSpec`: card ``i`` is bit ``i``, in the order the
+    spec lists copies, then suits, then ranks. ValueError for a code or alias twice, an
+    alias of no card, or more than 64 cards."""
     cards: list[Card] = []
-    for n in range(1, 22):
-        cards.append(Card(n - 1, f"T{n}", "T", str(n), 5 if n in (1, 21) else 1, f"T{n}"))
-    cards.append(Card(21, "SK", "T", "SK", 5, "SK"))
-    honours = {"K": 5, "D": 4, "C": 3, "B": 2}
-    for suit, pips in (
-        ("H", "A234"),
-        ("Ka", "A234"),
-        ("P", ("10", "9", "8", "7")),
-        ("Kr", ("10", "9", "8", "7")),
-    ):
-        for rank in [*honours, *pips]:
-            code = suit + rank
-            cards.append(Card(len(cards), code, suit, rank, honours.get(rank, 1), code))
-    roman = [
-        "I",
-        "II",
-        "III",
-        "IIII",
-        "V",
-        "VI",
-        "VII",
-        "VIII",
-        "IX",
-        "X",
-        "XI",
-        "XII",
-        "XIII",
-        "XIV",
-        "XV",
-        "XVI",
-        "XVII",
-        "XVIII",
-        "XIX",
-        "XX",
-        "XXI",
-    ]
-    aliases = {r: i for i, r in enumerate(roman)}
-    aliases.update(
-        {
-            "IV": 3,
-            "SKÜS": 21,
-            "SKUS": 21,
-            "SKIS": 21,
-            "GSTIESS": 21,
-            "GSTIEß": 21,
-            "STIESS": 21,
-            "PAGAT": 0,
-            "PFEIFE": 0,
-            "MOND": 20,
-        }
-    )
-    return Pack("Tarock", tuple(cards), ("T", "H", "Ka", "P", "Kr"), aliases)
+    for copy in range(1, spec.copies + 1):
+        for suit in spec.suits:
+            for rank in suit.ranks:
+                kind = suit.codes.get(rank, suit.suit + rank)
+                code = kind if spec.copies == 1 else f"{kind}.{copy}"
+                points = suit.points.get(rank, suit.other_points)
+                cards.append(Card(len(cards), code, suit.suit, rank, points, kind))
+    by_code = {card.code.upper(): card.index for card in cards}
+    if len(by_code) != len(cards) or len(cards) > 64:
+        raise ValueError(f"the {spec.name} pack needs at most 64 cards, each code once")
+    aliases: dict[str, int] = {}
+    for alias, code in spec.aliases.items():
+        if code.upper() not in by_code or alias.upper() in by_code:
+            raise ValueError(f"alias {alias!r} of the {spec.name} pack names no card or one")
+        aliases[alias] = by_code[code.upper()]
+    return Pack(spec.name, tuple(cards), tuple(s.suit for s in spec.suits), aliases)
 
 
-def _doppelkopf() -> Pack:
-    cards: list[Card] = []
-    points = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
-    for copy in (1, 2):
-        for suit in "CSHD":
-            for rank, pts in points.items():
-                kind = suit + rank
-                cards.append(Card(len(cards), f"{kind}.{copy}", suit, rank, pts, kind))
-    return Pack("French 48", tuple(cards), ("C", "S", "H", "D"))
+#: The Tarock trumps I … XXI (spoken aliases of ``T1`` … ``T21``).
+_ROMAN = ("I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII",
+          "XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")  # fmt: skip
+_HONOURS = {"K": 5, "D": 4, "C": 3, "B": 2}
+_RED_TAROCK = ("K", "D", "C", "B", "A", "2", "3", "4")
+_BLACK_TAROCK = ("K", "D", "C", "B", "10", "9", "8", "7")
+#: The 54-card Tarock pack: 22 trumps (T1 … T21, the Sküs), four suits of eight.
+TAROCK_SPEC = PackSpec(
+    "Tarock",
+    (
+        SuitSpec(
+            "T",
+            (*(str(n) for n in range(1, 22)), "SK"),
+            {"1": 5, "21": 5, "SK": 5},
+            1,
+            codes={"SK": "SK"},
+        ),
+        SuitSpec("H", _RED_TAROCK, _HONOURS, 1),
+        SuitSpec("Ka", _RED_TAROCK, _HONOURS, 1),
+        SuitSpec("P", _BLACK_TAROCK, _HONOURS, 1),
+        SuitSpec("Kr", _BLACK_TAROCK, _HONOURS, 1),
+    ),
+    aliases={
+        **{roman: f"T{n}" for n, roman in enumerate(_ROMAN, 1)},
+        "IV": "T4",
+        "SKÜS": "SK",
+        "SKUS": "SK",
+        "SKIS": "SK",
+        "GSTIESS": "SK",
+        "GSTIEß": "SK",
+        "STIESS": "SK",
+        "PAGAT": "T1",
+        "PFEIFE": "T1",
+        "MOND": "T21",
+    },
+)
+_FRENCH_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+#: The 48-card French pack: A 10 K Q J 9 in four suits, twice.
+FRENCH48_SPEC = PackSpec(
+    "French 48",
+    tuple(SuitSpec(suit, tuple(_FRENCH_POINTS), _FRENCH_POINTS) for suit in "CSHD"),
+    copies=2,
+)
+_GERMAN_POINTS = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
+#: The 36-card German pack: A 10 K O U 9 8 7 6 in four suits.
+GERMAN_SPEC = PackSpec(
+    "German",
+    tuple(
+        SuitSpec(suit, ("A", "10", "K", "O", "U", "9", "8", "7", "6"), _GERMAN_POINTS)
+        for suit in "EGHS"
+    ),
+)
 
 
-def _german() -> Pack:
-    cards: list[Card] = []
-    points = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0, "6": 0}
-    for suit in "EGHS":
-        for rank, pts in points.items():
-            cards.append(Card(len(cards), suit + rank, suit, rank, pts, suit + rank))
-    return Pack("German", tuple(cards), ("E", "G", "H", "S"))
-
-
-TAROCK = _tarock()
-DOPPELKOPF = _doppelkopf()
+TAROCK = build_pack(TAROCK_SPEC)
+DOPPELKOPF = build_pack(FRENCH48_SPEC)
 #: The 48-card French pack by the name the registry and the client use (``"french48"``).
 FRENCH48 = DOPPELKOPF
-GERMAN = _german()
+GERMAN = build_pack(GERMAN_SPEC)
 
 #: The packs by their names in the game description (``GameInfo.pack``) and ``cards.js``.
 PACKS: dict[str, Pack] = {"tarock": TAROCK, "french48": FRENCH48, "german": GERMAN}

@@ -63,6 +63,46 @@ COMMON_PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
         "Farbzwang: {suit} ist ausgespielt und du hast {suit}",
     ),
 }
+#: Why a card cannot be taken back (see :mod:`server.engine.tricks`, "Taking back a
+#: card"): rule code → (error code, English text, German text); a game adds its own.
+TAKE_BACK_ERRORS: dict[str, tuple[str, str, str]] = {
+    "off": (
+        "take_back_off",
+        "taking back a card is not allowed in this room",
+        "Karten zurücknehmen ist in diesem Raum nicht erlaubt",
+    ),
+    "no_open_trick": (
+        "take_back_not_now",
+        "there is no card to take back now",
+        "jetzt gibt es keine Karte zurückzunehmen",
+    ),
+    "trick_complete": (
+        "take_back_trick_complete",
+        "the trick is complete: its cards stay where they are",
+        "der Stich ist vollständig: seine Karten bleiben liegen",
+    ),
+    "not_last_card": (
+        "take_back_not_last",
+        "only the last card played may be taken back, by its player, before anyone acts after it",
+        "nur die zuletzt gespielte Karte kann zurückgenommen werden, von dem, der sie "
+        "gespielt hat, bevor danach jemand etwas tut",
+    ),
+}
+
+
+def take_back_error(
+    rule: str, own: Mapping[str, tuple[str, str, str]] | None = None
+) -> IllegalActionError:
+    """The error for a refused take-back (``rule``: a key of :data:`TAKE_BACK_ERRORS` or of
+    the game's ``own`` table).
+
+    >>> take_back_error("off").code
+    'take_back_off'
+    """
+    code, en, de = {**TAKE_BACK_ERRORS, **(own or {})}[rule]
+    return IllegalActionError(code, en, de)
+
+
 #: A rule code nobody named (the card is simply not among the legal ones).
 ILLEGAL_CARD = (
     "illegal_card",

@@ -19,12 +19,13 @@ it is the one source of every number the table, the archive and the statistics s
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self
 
-from server.engine.base import JSON, Deal, DealT, Dealt, Option, OptionValue, Rules
+from server.engine.base import JSON, Deal, DealT, Dealt, Move, Option, OptionValue, Rules
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.ledger import DealLedger, Ledger, Payment, PotMove, settle_debts
 
@@ -148,6 +149,44 @@ class Match(ABC, Generic[DealT]):
     #: The constructor's name for the stored ``rounds`` (Doppen counts deals).
     rounds_param: ClassVar[str] = "rounds"
 
+    #: The sheet's rows, one per recorded deal (each game's own row type); never changed
+    #: once written.
+    rows: list[Any]
+
+    #: Attributes that :meth:`record` only appends to and whose items never change once in
+    #: (the sheet's rows, and their JSON built by :meth:`sheet_rows`): a copy of the match
+    #: shares the items.
+    append_only: ClassVar[tuple[str, ...]] = ("rows", "_rows_json")
+    #: Attributes a copy shares with the original because nothing changes them after the
+    #: match is set up (the rules value, the players).
+    shared_by_copies: ClassVar[tuple[str, ...]] = ("rules", "players")
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        """A copy that can record deals without changing this match, at a cost that does
+        not grow with the match: the runtime works out every deal's end on a copy (and
+        keeps it only once it is stored). The items of :attr:`append_only` lists and the
+        written deals of the ledger (:meth:`Ledger.__deepcopy__`) are shared, everything
+        else (counters, pots, Radl, obligations: a few small values) is copied.
+
+        >>> from server.engine.registry import new_match
+        >>> match = new_match("dreierles", ["A", "B", "C"], {"rounds": 1,
+        ...     "first_dealer": 0, "stake_cents": 10})
+        >>> twin = copy.deepcopy(match)
+        >>> twin.rows is match.rows, twin.ledger is match.ledger, twin.rules is match.rules
+        (False, False, True)
+        """
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        state = twin.__dict__
+        for name, value in vars(self).items():
+            if name in self.shared_by_copies:
+                state[name] = value
+            elif name in self.append_only:
+                state[name] = list(value)
+            else:
+                state[name] = copy.deepcopy(value, memo)
+        return twin
+
     @classmethod
     def from_config(cls, players: Sequence[str], config: Mapping[str, Any]) -> Self:
         """The match from a stored config: ``rounds``, ``first_dealer``, ``stake_cents``,
@@ -215,6 +254,13 @@ class Match(ABC, Generic[DealT]):
     def next_setup(self) -> DealSetup:
         """Dealer, seats and options of the next deal; raise when the match is over."""
 
+    def forced_move(self, deal: DealT) -> Move | None:
+        """The move the table plays by itself for the seat to move of ``deal`` (the
+        match's current deal), marked like a move of the turn timer: the deal's
+        :meth:`~server.engine.base.Deal.forced_move` where the match's options let the
+        table play it. By default the table never plays for a player."""
+        return None
+
     def start_deal(self, dealt: Dealt) -> DealT:
         """Create the next deal from the dealt cards, as :meth:`next_setup` sets it up."""
         setup = self.next_setup()
@@ -230,21 +276,28 @@ class Match(ABC, Generic[DealT]):
         factor: int = 1,
     ) -> DealSetup:
         """Deal ``number`` (0-based) of a match in which the deal passes on by one seat
-        after every deal, from ``first_dealer`` (an index into :attr:`players`): the three
-        after the dealer play, in that order; with four people the dealer sits out. Raise
-        ``match_finished`` when the match is over.
+        after every deal, from ``first_dealer`` (an index into :attr:`players`): the game's
+        active seats (``rules.seats``) are taken by the people after the dealer, in that
+        order; with more people than seats the dealer sits out (and with as many, the
+        dealer plays last). Raise ``match_finished`` when the match is over.
 
         >>> from types import SimpleNamespace
-        >>> four = SimpleNamespace(players=("A", "B", "C", "D"), finished=False)
+        >>> three = SimpleNamespace(seats=3)
+        >>> four = SimpleNamespace(players=("A", "B", "C", "D"), finished=False, rules=three)
         >>> setup = Match.round_the_table(four, 1, 3, {})  # type: ignore[arg-type]
         >>> setup.number, setup.dealer, setup.seats, setup.sitting_out
         (2, 'A', ('B', 'C', 'D'), 'A')
+        >>> four.rules = SimpleNamespace(seats=4)  # a four-handed game: nobody sits out
+        >>> setup = Match.round_the_table(four, 1, 3, {})  # type: ignore[arg-type]
+        >>> setup.dealer, setup.seats, setup.sitting_out
+        ('A', ('B', 'C', 'D', 'A'), None)
         """
         if self.finished:
             raise match_over()
         n = len(self.players)
         dealer = (first_dealer + number) % n
-        seats = tuple(self.players[(dealer + k) % n] for k in range(1, 4))
+        active = min(self.rules.seats, n)
+        seats = tuple(self.players[(dealer + k) % n] for k in range(1, active + 1))
         return DealSetup(
             number + 1,
             self.players[dealer],
@@ -347,15 +400,28 @@ class Match(ABC, Generic[DealT]):
         return [Payment(p["payer"], p["payee"], p["cents"])
                 for p in self.final_settlement()["payments"]]  # fmt: skip
 
+    def sheet_rows(self, build: Callable[[Any], JSON]) -> list[JSON]:
+        """The sheet's rows as JSON (for :meth:`to_json`): ``build`` makes one from a row
+        of :attr:`rows`, and each gets the pot balances after its deal from the ledger
+        (``pot_balances``; the whole deal ledger travels on its own, :meth:`last_ledger`,
+        and in the archive). A row never changes once written, so each is built once: the
+        sheet costs the same at deal 50 as at deal 1 but for the list. The rows returned
+        are shared with later calls: not to be changed."""
+        built: list[JSON] = self.__dict__.setdefault("_rows_json", [])
+        deals = self.ledger.deals
+        for index in range(len(built), len(self.rows)):
+            row = build(self.rows[index])
+            row["pot_balances"] = dict(deals[index].pots)
+            built.append(row)
+        return list(built)
+
     def with_ledger(self, sheet: JSON) -> JSON:
-        """``sheet`` (a game's :meth:`to_json`) with the ledger's figures: each row's pot
-        balances after its deal (``pot_balances``; the whole deal ledger travels on its
-        own, :meth:`last_ledger`, and in the archive), the money (``balances_cents``), the
-        placings, the pots' balances now (``pot_balances``) and the settlement
-        (``payments``; ``settlement`` once the match is over). Rows and ledger deals are
-        one to one."""
-        for row, deal in zip(sheet["rows"], self.ledger.deals, strict=True):
-            row["pot_balances"] = dict(deal.pots)
+        """``sheet`` (a game's :meth:`to_json`, its rows from :meth:`sheet_rows`) with the
+        ledger's figures: the money (``balances_cents``), the placings, the pots' balances
+        now (``pot_balances``) and the settlement (``payments``; ``settlement`` once the
+        match is over). Rows and ledger deals are one to one."""
+        if len(sheet["rows"]) != len(self.ledger.deals):
+            raise ValueError("the sheet's rows and the ledger's deals are not one to one")
         settlement = self.final_settlement()
         sheet["balances_cents"] = self.balances_cents()
         sheet["money_cents"] = dict(self.ledger.money)

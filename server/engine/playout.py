@@ -10,7 +10,10 @@ For every deal the checker asserts (the list of the foundation issue):
   anywhere in a view is checked against :meth:`Deal.hidden_from` after every action;
 * every view is a function of what its viewer may know: the information-set oracle
   (:mod:`server.engine.infoset`) replays alternatives of the deal that differ only in
-  what is hidden from a viewer and compares that viewer's views, key by key.
+  what is hidden from a viewer and compares that viewer's views, key by key;
+* with ``take_backs`` (the room option ``take_back`` on), a take-back now and then where one
+  is legal; after each, every view must be the view of the deal replayed without the card
+  and its take-back (:func:`take_back_differences`): nothing a card's play changed stays.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ __all__ = [
     "leaks",
     "play_random",
     "run_playouts",
+    "take_back_differences",
 ]
 
 
@@ -109,19 +113,58 @@ def check_finished(deal: Deal) -> list[str]:
     return failures
 
 
+def _without_take_back(view: JSON) -> JSON:
+    out = {k: v for k, v in view.items() if k != "take_back"}
+    if isinstance(out.get("legal_actions"), list):
+        out["legal_actions"] = [a for a in out["legal_actions"] if a != "takeback"]
+    return out
+
+
+def take_back_differences(deal: Deal) -> list[str]:
+    """After a take-back (the last action of ``deal``): where any seat's view, the legal
+    moves or the seat to move differ from the same deal replayed without the card and its
+    take-back. Who may take back is left out (``take_back`` and the ``takeback`` among a
+    seat's legal actions: the last action differs by construction)."""
+    record = dump_record(deal, with_outcome=False)
+    actions = record["actions"]
+    # the card taken back is the last card action before the take-back
+    replayed = load_record({**record, "actions": actions[:-2]})
+    problems = []
+    if replayed.to_move != deal.to_move or replayed.legal_moves() != deal.legal_moves():
+        problems.append(f"after take-back {len(actions) - 1}: the seat to move or its moves differ")
+    for seat in [*range(deal.rules.seats), None]:
+        ours, theirs = _without_take_back(deal.view(seat)), _without_take_back(replayed.view(seat))
+        if ours != theirs:
+            keys = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+            problems.append(f"after take-back {len(actions) - 1}: seat {seat} sees {keys} differ")
+    return problems
+
+
 def play_random(
     rules: Rules[Any],
     rng: random.Random,
     options: Mapping[str, object] | None = None,
     *,
     check_views: bool = False,
+    take_backs: float = 0.0,
 ) -> tuple[Deal, list[str]]:
-    """Deal with ``rng`` and play random legal moves to the end; return the deal and any leaks."""
+    """Deal with ``rng`` and play random legal moves to the end; return the deal and any leaks.
+
+    ``take_backs``: the chance of taking back the last card wherever that is legal (the
+    room option ``take_back`` on); with ``check_views`` each take-back is compared with a
+    replay without it (:func:`take_back_differences`)."""
     deal = rules.new_deal(rules.shuffle_and_deal(rng), options)
     problems: list[str] = []
-    while not deal.finished:
+    while deal._to_move is not None:  # not deal.finished (a property: a call per action)
         if check_views:
             problems.extend(leaks(deal))
+        if take_backs:
+            back = deal.take_back_action()
+            if back is not None and rng.random() < take_backs:
+                deal.apply(back[1], back[0])
+                if check_views:
+                    problems.extend(take_back_differences(deal))
+                continue
         seat, move = deal.random_action(rng)
         deal.apply(move, seat)
     if check_views:
@@ -170,9 +213,12 @@ def run_playouts(
     *,
     check: bool = True,
     oracle: bool = True,
+    take_backs: float = 0.0,
 ) -> PlayoutReport:
     """Play ``deals`` random deals of ``game`` from ``seed``, checking invariants and every
     view's cards if ``check``, and every deal with the information-set oracle if ``oracle``.
+
+    ``take_backs``: see :func:`play_random`.
 
     Each deal uses its own generators seeded from ``(seed, index)``, so a failure reported
     as ``deal 17`` can be reproduced alone.
@@ -181,7 +227,7 @@ def run_playouts(
     report = PlayoutReport(game, deals, seed)
     for i in range(deals):
         rng = random.Random(f"{seed}:{i}")
-        deal, problems = play_random(rules, rng, options, check_views=check)
+        deal, problems = play_random(rules, rng, options, check_views=check, take_backs=take_backs)
         report.actions += len(deal.history)
         outcome = deal.outcome() or {}
         contract = str(outcome.get("contract"))

@@ -7,281 +7,114 @@ action groups, the rounds a room may play, the sheet's layout, the pots its matc
 the options with their catalogue keys. The runtime, the store, the API and the core
 JavaScript read these fields and never a game's name.
 
-A game whose rules module is not yet written is listed with ``implemented=False`` (the
-start page shows it as "coming"); its description holds provisional values taken from
-its rules text in ``shared/rules``. For a playable game :func:`describe` reads the
-phases and the options from its rules value, so the description cannot drift from it.
+It holds no game itself: each game describes itself in its own package
+(``games/<game>/about.py``, a module-level ``GAME``), and the registry finds them by
+scanning ``server/engine/games/``. A game whose rules are not written yet has no
+``load`` (the start page shows it as "coming"). :func:`describe` reads a playable game's
+phases from its deal's ``Phase`` enum and its options from its rules value, so the
+description cannot drift from them.
 
 :func:`new_match` is the runtime's only way to a game's match (Partie, evening).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from server.engine.base import JSON, Option, Rules
 from server.engine.errors import MalformedError
+from server.engine.gameinfo import GameInfo, RoundsInfo, RuleInfo, SheetInfo
+
+__all__ = [
+    "GAMES",
+    "GameInfo",
+    "RoundsInfo",
+    "RuleInfo",
+    "SheetInfo",
+    "describe",
+    "extra_game",
+    "get_rules",
+    "list_games",
+    "match_type",
+    "new_match",
+    "playable",
+]
 
 if TYPE_CHECKING:
     from server.engine.match import Match
 
-TAROCK_SEATS = ("seat.vorhand", "seat.mittelhand", "seat.hinterhand")
+
+class _Games(Mapping[str, GameInfo]):
+    """Every game whose package under ``server/engine/games/`` declares its ``GAME`` in an
+    ``about`` module, by name, in the start page's order; found on first use (the games'
+    packages import the core, which may import this module)."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, GameInfo] | None = None
+
+    def _games(self) -> dict[str, GameInfo]:
+        if self._found is None:
+            found = [_about(name) for name in _packages()]
+            described = sorted((g for g in found if g is not None), key=lambda g: g.position)
+            self._found = {game.name: game for game in described}
+        return self._found
+
+    def __getitem__(self, name: str) -> GameInfo:
+        return self._games()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())
 
 
-@dataclass(frozen=True, slots=True)
-class RoundsInfo:
-    """How long a room of the game plays: ``unit`` (``"rounds"`` or ``"deals"``) between
-    ``min`` and ``max``; ``open_allowed``: 0 means "until the match ends by itself"."""
+def _packages() -> list[str]:
+    """The names of the packages under ``server/engine/games/``."""
+    from server.engine import games
 
-    min: int
-    max: int
-    default: int
-    open_allowed: bool = False
-    unit: str = "rounds"
+    return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
 
 
-@dataclass(frozen=True, slots=True)
-class SheetInfo:
-    """The score sheet's kind (``"points"`` add up, ``"counters"`` count down from a
-    start value), which end is better, and the catalogue keys of its notes."""
-
-    kind: str = "points"
-    better: str = "higher"
-    notes: tuple[str, ...] = ()
-    #: Whether the room's stake per point turns the sheet's points into money (a
-    #: counting-down evening's money is its Depot: the stake does not apply).
-    stake: bool = True
-    #: The sheet's unit: ``"points"``, or ``"cents"`` when its columns are money.
-    unit: str = "points"
-
-
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
-    """One rule of the evening as the room form and the room page list it: ``key`` is the
-    catalogue key of its text (``rule.<game>.<name>``), ``option`` the option (per room or
-    of the match) that switches or sets it, or None where the text allows no choice."""
-
-    key: str
-    option: str | None = None
+def _about(package: str) -> GameInfo | None:
+    """The ``GAME`` of ``games/<package>/about.py`` (None: the package describes no game)."""
+    try:
+        module = importlib.import_module(f"server.engine.games.{package}.about")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"server.engine.games.{package}.about":
+            raise  # the module exists but imports something missing: a bug, not "no game"
+        return None
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, GameInfo):
+        raise TypeError(f"server/engine/games/{package}/about.py: GAME is not a GameInfo")
+    return game
 
 
-def _rules(game: str, *rules: tuple[str, str | None]) -> tuple[RuleInfo, ...]:
-    return tuple(RuleInfo(f"rule.{game}.{name}", option) for name, option in rules)
+#: Every game, by its canonical name (see :class:`_Games`).
+GAMES = _Games()
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What the outside world may know about a game without loading its rules.
-
-    ``players``: the numbers of people that can play; ``seats``: active seats per deal;
-    ``dealer_sits_out``: with more people than seats the dealer sits out; ``direction``:
-    ``"anticlockwise"`` or ``"clockwise"``; ``pack``: ``"tarock"``, ``"french48"`` or
-    ``"german"``; ``seat_labels``, ``action_groups`` (verb → key), ``summary``: catalogue
-    keys; ``phases``: the values of the deal's ``Phase`` enum; ``pots``: the pots the
-    game's match moves; ``rules``: every rule of the evening in the order the room
-    form and the room page list them (:class:`RuleInfo`); ``js_module``:
-    ``web/static/js/games/<js_module>.js``.
-    """
-
-    name: str
-    title: str
-    players: tuple[int, ...]
-    pack: str
-    implemented: bool
-    summary_de: str
-    summary_en: str
-    seats: int = 3
-    dealer_sits_out: bool = True
-    direction: str = "anticlockwise"
-    seat_labels: tuple[str, ...] = TAROCK_SEATS
-    phases: tuple[str, ...] = ()
-    action_groups: tuple[tuple[str, str], ...] = ()
-    rounds: RoundsInfo = field(default_factory=lambda: RoundsInfo(1, 50, 4))
-    sheet: SheetInfo = field(default_factory=SheetInfo)
-    pots: tuple[str, ...] = ()
-    rules: tuple[RuleInfo, ...] = ()
-
-    @property
-    def js_module(self) -> str:
-        """The name of the game's client module (``web/static/js/games/<name>.js``)."""
-        return self.name
-
-    @property
-    def summary(self) -> str:
-        """The catalogue key of the one-line summary."""
-        return f"game.{self.name}.summary"
+@contextmanager
+def extra_game(game: GameInfo) -> Iterator[GameInfo]:
+    """List ``game`` beside the games found while the ``with`` block runs (a test's
+    throw-away game, or one whose rules are not written yet); then forget it."""
+    games = GAMES._games()
+    if game.name in games:
+        raise ValueError(f"a game named {game.name!r} is listed already")
+    games[game.name] = game
+    try:
+        yield game
+    finally:
+        del games[game.name]
 
 
-DOPPELKOPF_VERBS = ("gesund", "solo", "schmeissen", "armut", "hochzeit", "push", "take",
-                   "pass", "return", "play", "knock", "announce")  # fmt: skip
-
-
-def _groups(*verbs: str) -> tuple[tuple[str, str], ...]:
-    return tuple((verb, f"group.{verb}") for verb in verbs)
-
-
-GAMES: dict[str, GameInfo] = {
-    info.name: info
-    for info in (
-        GameInfo(
-            "doppelkopf",
-            "Doppelkopf",
-            (4,),
-            "french48",
-            True,
-            "Vier Spieler, Re gegen Kontra, mit Hochzeit, Armut und Soli.",
-            "Four players, Re against Kontra, with Hochzeit, Armut and solos.",
-            seats=4,
-            dealer_sits_out=False,
-            direction="clockwise",
-            seat_labels=(),
-            phases=("vorbehalt", "push", "offer", "return", "play", "finished"),
-            action_groups=_groups(*DOPPELKOPF_VERBS),
-            rounds=RoundsInfo(0, 200, 0, open_allowed=True, unit="deals"),
-            sheet=SheetInfo(
-                "counters",
-                "lower",
-                tuple(
-                    f"sheet.note.doppelkopf.{note}"
-                    for note in ("lustsolo", "pflichtsolo", "replay", "vorfuehrung", "kurzer")
-                ),
-                stake=False,
-            ),
-            pots=("depot",),
-            rules=_rules(
-                "doppelkopf",
-                ("countdown", "start_points"),
-                ("solo_dealer", None),
-                ("solo_replay", "solo_replay"),
-                ("max_solo_replays", "max_solo_replays"),
-                ("pflichtsolo", "pflichtsolo_rule"),
-                ("vorfuehrung", "vorfuehrung_below"),
-                ("end", None),
-                ("kurzer", "kurzer_limit"),
-                ("depot", "depot_cents"),
-            ),
-        ),
-        GameInfo(
-            "doppen",
-            "Doppen",
-            (3, 4),
-            "tarock",
-            True,
-            "Dreiertarock aus Kirchberg am Wechsel mit Pagatkasse.",
-            "Three-handed Tarock from Kirchberg am Wechsel with the Pagatkasse.",
-            phases=("auction", "talon", "discard", "announce", "play", "finished"),
-            action_groups=(
-                *_groups(  # holding: DP-A4; the face-down table signal: "cover"
-                    "bid", "pass", "hold", "take", "discard", "announce", "kontra", "play", "cover"
-                ),
-                ("gut", "group.kontra"),
-                ("re", "group.kontra"),
-            ),
-            rounds=RoundsInfo(3, 60, 12, unit="deals"),  # DP-A24: deals, a multiple of three
-            sheet=SheetInfo("points", "higher", ("sheet.note.doppen.thrown_in",), unit="cents"),
-            pots=("pagatkasse",),
-            rules=_rules(
-                "doppen",
-                ("deals", None),
-                ("dealer", None),
-                ("holding", None),
-                ("table_signal", "table_signal"),
-                ("kasse", "kasse_base_cents"),
-                ("settlement", None),
-            ),
-        ),
-        GameInfo(
-            "dreierles",
-            "Dreierles",
-            (3, 4),
-            "tarock",
-            True,
-            "Badisches Tarock: Dreier, Zweier, Einer, Solo und der Räuber.",
-            "Tarock from Baden: Dreier, Zweier, Einer, Solo and the Räuber.",
-            phases=("auction", "discard", "declare", "knock", "play", "finished"),
-            action_groups=_groups("bid", "pass", "discard", "announce", "fertig", "knock", "play"),
-            rules=_rules(
-                "dreierles",
-                ("rounds", None),
-                ("dealer", None),
-                ("final_round", "final_round_special"),
-                ("settlement", None),
-            ),
-        ),
-        GameInfo(
-            "tarock-zu-dritt",
-            "Tarock zu dritt",
-            (3,),  # the rules text: "wird zu dritt mit 54 Karten gespielt"
-            "tarock",
-            True,
-            "Österreichisches Dreiertarock nach Hausregeln.",
-            "Austrian three-handed Tarock, house rules.",
-            dealer_sits_out=False,
-            phases=(
-                "packet",
-                "auction",
-                "choose",
-                "talon",
-                "discard",
-                "announce",
-                "kontra",
-                "play",
-                "finished",
-            ),
-            action_groups=_groups(
-                "packet",
-                "vorhand",
-                "bid",
-                "bei",
-                "pass",
-                "take",
-                "discard",
-                "announce",
-                "liege",
-                "gut",
-                "kontra",
-                "rekontra",
-                "subkontra",
-                "play",
-            ),
-            sheet=SheetInfo(
-                notes=("sheet.note.tarock-zu-dritt.radl", "sheet.note.tarock-zu-dritt.schlussradl")
-            ),
-            rules=_rules(
-                "tarock-zu-dritt",
-                ("rounds", None),
-                ("radl", "skoty"),
-                ("schlussradl", "schlussradl"),
-                ("settlement", None),
-            ),
-        ),
-        GameInfo(
-            "bayerisches-tarock",
-            "Bayerisches Tarock",
-            (3, 4),
-            "german",
-            True,
-            "Haferltarock mit der deutschen Karte.",
-            "Bavarian Tarock with the German pack.",
-            direction="clockwise",
-            phases=("auction", "game", "discard", "trump", "kontra", "play", "finished"),
-            action_groups=_groups(
-                "bid", "pass", "hold", "game", "discard", "trump", "kontra", "play"
-            ),
-            pots=("haferl",),
-            rules=_rules(
-                "bayerisches-tarock",
-                ("rounds", None),
-                ("dealer", None),
-                ("reizen", "reizen"),
-                ("haferl", "haferl"),
-                ("settlement", None),
-            ),
-        ),
-    )
-}
+def playable() -> list[str]:
+    """The names of the games that can be played, in the start page's order."""
+    return [name for name, game in GAMES.items() if game.implemented]
 
 
 def list_games() -> list[GameInfo]:
@@ -299,25 +132,7 @@ def _unknown_game(name: str, known: Sequence[str]) -> MalformedError:
 
 
 def _implemented() -> dict[str, tuple[type[Rules[Any]], type[Match[Any]]]]:
-    # local imports: the games import the core
-    from server.engine.games.bayerisches_tarock import BayerischesTarock
-    from server.engine.games.bayerisches_tarock.match import BayerischesTarockMatch
-    from server.engine.games.doppelkopf import Doppelkopf
-    from server.engine.games.doppelkopf.evening import DoppelkopfEvening
-    from server.engine.games.doppen import Doppen
-    from server.engine.games.doppen.match import DoppenMatch
-    from server.engine.games.dreierles import Dreierles
-    from server.engine.games.dreierles.match import DreierlesMatch
-    from server.engine.games.tarock_zu_dritt import TarockZuDritt
-    from server.engine.games.tarock_zu_dritt.match import TarockZuDrittMatch
-
-    return {
-        "bayerisches-tarock": (BayerischesTarock, BayerischesTarockMatch),
-        "doppelkopf": (Doppelkopf, DoppelkopfEvening),
-        "doppen": (Doppen, DoppenMatch),
-        "dreierles": (Dreierles, DreierlesMatch),
-        "tarock-zu-dritt": (TarockZuDritt, TarockZuDrittMatch),
-    }
+    return {name: game.load() for name, game in GAMES.items() if game.load is not None}
 
 
 def get_rules(name: str) -> Rules[Any]:
@@ -366,14 +181,12 @@ def describe(name: str) -> JSON:
     info = GAMES.get(name)
     if info is None:
         raise _unknown_game(name, list(GAMES))
-    phases: Sequence[str] = info.phases
+    phases: Sequence[str] = ()
     options: list[JSON] = []
     match_options: list[JSON] = []
     if info.implemented:
         rules = get_rules(name)
-        enum = getattr(rules.deal_type(), "Phase", None)  # the deal's phases, once declared
-        if enum is not None:
-            phases = [phase.value for phase in enum]
+        phases = [phase.value for phase in rules.deal_type().Phase]
         options = [_option_json(name, o) for o in rules.options if o.per_room]
         match_options = [_option_json(name, o) for o in match_type(name).match_options]
     return {
@@ -408,4 +221,5 @@ def describe(name: str) -> JSON:
         "match_options": match_options,
         "summary": info.summary,
         "rules": [{"key": rule.key, "option": rule.option} for rule in info.rules],
+        "warnings": [{"key": w.key, "when": dict(w.when)} for w in info.warnings],
     }

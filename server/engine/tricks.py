@@ -25,6 +25,19 @@ give :class:`TrickPlay` hooks instead: their own restrictions (Pagat, the Räube
 rules that change per trick, a winner override (Kaiserstich), a callback after each trick
 (a Hochzeit's partner, the Trischaken talon) and an early end (a lost announced Valat).
 
+**Taking back a card** (:meth:`TrickPlay.take_back`, the move :data:`TAKE_BACK`, a room
+option of every trick game): at a real table a mis-tapped card "kann korrigiert werden,
+solange der Stich noch nicht umgedreht ist" (tarock-zu-dritt.txt). What a table accepts,
+and what the engine allows, is the narrow form of that rule: **only the last card played,
+only by the player who played it, only while its trick is still open, and only before
+anything else has happened** — before the next player has played (nor has anyone called,
+announced or signalled since). The card that completes a trick is never taken back: the
+trick is turned and taken at once. One take-back per card: a take-back is itself the
+last action, so the player can only play again. The player whose card went back is to
+move again; the card is back in the hand, the trick as it was before it. A game may
+forbid taking back cards whose play told the table more than the card (a Kreuz-Dame that
+revealed a Doppelkopf party): what was seen cannot be unseen.
+
 >>> from server.engine.cards import TAROCK
 >>> rules = tarock_rules(TAROCK)
 >>> t = TAROCK.parse
@@ -116,19 +129,24 @@ class TrickRules:
                     strength[c] = tier_no
         if ranked != (1 << size) - 1:
             raise ValueError("every card needs a rank")
+        # the cards of each strength, and of every strength above it
+        of_strength: dict[int, int] = {}
+        for c, s in enumerate(strength):
+            of_strength[s] = of_strength.get(s, 0) | 1 << c
+        above: dict[int, int] = {}
+        higher = 0
+        for s in sorted(of_strength, reverse=True):
+            above[s] = higher
+            higher |= of_strength[s]
         beats = []
         for w in range(size):
-            if (trumps >> w) & 1:
-                pool = trumps
-            else:
-                pool = trumps | group_of[w]
-            mask = 0
-            for c in cards_of(pool):
-                higher = strength[c] > strength[w] or ((trumps >> c) & 1 and not (trumps >> w) & 1)
-                equal_later = strength[c] == strength[w] and c != w and (later_equal_wins >> c) & 1
-                if higher or equal_later:
-                    mask |= 1 << c
-            beats.append(mask)
+            # a card beats w if it is in w's pool (the trumps, and w's own group for a plain
+            # card), and stronger, or equal and one of ``later_equal_wins`` (trumps rank
+            # above every plain card: their strengths start at 1000)
+            pool = trumps if (trumps >> w) & 1 else trumps | group_of[w]
+            s = strength[w]
+            equal_later = of_strength[s] & later_equal_wins & ~(1 << w)
+            beats.append((above[s] | equal_later) & pool)
         return cls(
             tuple(group_of),
             tuple(beats),
@@ -198,6 +216,33 @@ class TrickRules:
         """
 
         return sorted(cards_of(hand), key=self.order.__getitem__)
+
+    def hand_groups(
+        self, pack: Pack, hand: int, shown: Callable[[list[int]], list[str]] | None = None
+    ) -> list[dict[str, Any]]:
+        """The cards of ``hand`` in the groups a player sorts by, for the view's
+        ``hand_groups`` (the client orders them as the player chose, docs/protocol.md):
+        ``{"group": "trump", "cards": [...]}`` for the cards with trick power of these
+        rules (none in a trumpless game), then one group per plain suit, named by the suit,
+        in pack order; every group strongest card first. ``shown`` turns the ordered cards
+        into the codes the view shows (default: the pack's codes).
+
+        >>> from server.engine.cards import TAROCK
+        >>> rules = tarock_rules(TAROCK)
+        >>> groups = rules.hand_groups(TAROCK, TAROCK.mask("HK T1 SK HA T21 PK"))
+        >>> [(g["group"], g["cards"]) for g in groups]
+        [('trump', ['SK', 'T21', 'T1']), ('H', ['HK', 'HA']), ('P', ['PK'])]
+        """
+        order = self.hand_order(hand)
+        codes = shown(order) if shown is not None else [pack.cards[c].code for c in order]
+        groups: list[dict[str, Any]] = []
+        for card, code in zip(order, codes, strict=True):
+            key = "trump" if (self.trumps >> card) & 1 else pack.cards[card].suit
+            if groups and groups[-1]["group"] == key:
+                groups[-1]["cards"].append(code)
+            else:
+                groups.append({"group": key, "cards": [code]})
+        return groups
 
     def winner(self, cards: Sequence[int]) -> int:
         """Return the position (0-based, in playing order) of the card that takes the trick."""
@@ -328,9 +373,12 @@ class TrickPlay:
     """
 
     __slots__ = (
+        "_follow",
         "_legal",
         "_limits",
+        "_next",
         "_pile",
+        "_top",
         "after_trick",
         "best",
         "ends_early",
@@ -338,6 +386,7 @@ class TrickPlay:
         "hands",
         "leader",
         "n",
+        "number",
         "restrict",
         "restrictions",
         "rules",
@@ -369,8 +418,11 @@ class TrickPlay:
         self.rules = rules_for(0) if rules_for is not None else rules
         self.hands = hands
         self.n = len(hands)
+        self._next = _NEXT_SEAT[self.n]  # who plays next
         self.leader = self.to_move = leader
         self.total = tricks
+        #: The number (0-based) of the trick being played (the count of tricks taken).
+        self.number = 0
         self.trick: list[int] = []
         self.best = 0  # position in the trick of the card winning it so far
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
@@ -383,14 +435,22 @@ class TrickPlay:
         self.after_trick = after_trick
         self.ends_early = ends_early
         self.restrictions = tuple(restrictions)
-        # the restrictions of each seat (empty for a seat they do not concern)
+        # the limits of each seat on top of the follow rules, in order: the ``restrict``
+        # hook (named "restricted"), then the restrictions that concern the seat
+        hook: tuple[Restriction, ...] = ()
+        if restrict is not None:
+            hook = (("restricted", lambda play, seat, legal: restrict(seat, legal)),)
+        every = hook + self.restrictions
         self._limits = (
-            (self.restrictions,) * self.n
+            (every,) * self.n
             if restricted is None
-            else tuple(self.restrictions if s in restricted else () for s in range(self.n))
+            else tuple(every if s in restricted else hook for s in range(self.n))
         )
         self._legal = -1
         self._pile = 0  # the cards of the running trick
+        # while a trick runs: the follow group of its lead and the cards that beat its best
+        # card by the ranking (``rules.group_of[trick[0]]``, ``rules.beats[trick[best]]``)
+        self._follow = self._top = 0
 
     def legal(self) -> int:
         """The mask of cards the seat to move may play (cached until the next card).
@@ -400,22 +460,19 @@ class TrickPlay:
         legal = self._legal
         if legal >= 0:
             return legal
-        trick = self.trick
         seat = self.to_move
         hand = self.hands[seat]
         rules = self.rules
-        if trick:
-            legal = rules.group_of[trick[0]] & hand or rules.void_must & hand or hand
+        if self.trick:
+            legal = self._follow & hand or rules.void_must & hand or hand
             if rules.stichzwang:
-                beating = legal & rules.beats[trick[self.best]]
+                beating = legal & self._top
                 if beating and self.winner_of is not None:
                     beating = self._winning(beating)
                 legal = beating or legal
         else:
             legal = hand & rules.lead_first or hand
-        if self.restrict is not None:
-            legal = self.restrict(seat, legal)
-        limits = self._limits[seat]
+        limits = self._limits[seat]  # the restrict hook among them
         if limits:
             for _code, rule in limits:
                 legal = rule(self, seat, legal)
@@ -452,11 +509,7 @@ class TrickPlay:
         if code is not None:
             return code
         legal = self.rules.legal(hand, lead, best)
-        if self.restrict is not None:
-            legal = self.restrict(seat, legal)
-            if not (legal >> card) & 1:
-                return "restricted"
-        for name, rule in self._limits[seat]:
+        for name, rule in self._limits[seat]:  # the restrict hook first, as "restricted"
             legal = rule(self, seat, legal)
             if not (legal >> card) & 1:
                 return name
@@ -466,6 +519,10 @@ class TrickPlay:
         """Change the rules in the middle of play (a Schweinchen knock)."""
         self.rules = rules
         self._legal = -1
+        trick = self.trick
+        if trick:
+            self._follow = rules.group_of[trick[0]]
+            self._top = rules.beats[trick[self.best]]
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to move (raises ``ValueError`` if it is not legal)."""
@@ -477,48 +534,101 @@ class TrickPlay:
         ``seat`` is that seat or ``None``), play it and return the seat; else change
         nothing and return -1 (the game then explains, from :meth:`explain`)."""
         to_move = self.to_move
-        if self.finished or card < 0 or (seat is not None and seat != to_move):
+        if self.finished or not 0 <= card < _CARDS or (seat is not None and seat != to_move):
             return -1
         legal = self._legal
         if legal < 0:
             legal = self.legal()
-        bit = 1 << card
+        bit = _BIT[card]
         if not legal & bit:
             return -1
-        self.hands[to_move] &= ~bit
+        self.hands[to_move] &= _ALL_BUT[card]
         self._legal = -1
         self._pile |= bit
         trick = self.trick
         trick.append(card)
         size = len(trick)
-        if size > 1 and (self.rules.beats[trick[self.best]] >> card) & 1:
+        if size == 1:
+            rules = self.rules
+            self._follow = rules.group_of[card]
+            self._top = rules.beats[card]
+        elif self._top & bit:  # the new best card
             self.best = size - 1
+            self._top = self.rules.beats[card]
         if size < self.n:
-            self.to_move = to_move + 1 if to_move + 1 < self.n else 0
-        else:
-            self._take()
-        return to_move
-
-    def _take(self) -> None:
-        """The full trick goes to its winner; then the hooks, the end, the next rules."""
-        trick = self.trick
-        best = self.best if self.winner_of is None else self.winner_of(trick, self.best)
-        winner = (self.leader + best) % self.n
+            self.to_move = self._next[to_move]
+            return to_move
+        # the full trick goes to its winner; then the hooks, the end, the next rules (each
+        # hook read into a name first: Python 3.11 looks a method up on a slot's value the
+        # slow way)
+        winner_of = self.winner_of
+        best = self.best if winner_of is None else winner_of(trick, self.best)
+        leader = self.leader
+        winner = (leader + best) % self.n
         self.won[winner] |= self._pile
         self._pile = 0
         self.tricks_won[winner] += 1
-        self.tricks.append((self.leader, tuple(trick), winner))
+        tricks = self.tricks
+        tricks.append((leader, tuple(trick), winner))
+        self.number = number = len(tricks)
         self.trick = []
         self.best = 0
         self.leader = self.to_move = winner
-        if self.after_trick is not None:
-            self.after_trick(self)
-        if len(self.tricks) == self.total or (
-            self.ends_early is not None and self.ends_early(self)
-        ):
+        after_trick = self.after_trick
+        if after_trick is not None:
+            after_trick(self)
+        ends_early = self.ends_early
+        if number == self.total or (ends_early is not None and ends_early(self)):
             self.finished = True
-        elif self.rules_for is not None:
-            self.rules = self.rules_for(len(self.tricks))
+        else:
+            rules_for = self.rules_for
+            if rules_for is not None:
+                self.rules = rules_for(number)
+        return to_move
+
+    def last_played(self) -> tuple[int, int] | None:
+        """The seat and card of the last card of the running trick, or ``None`` when no
+        trick is open (play over, or the trick just taken): the only card that
+        :meth:`take_back` may take back."""
+        trick = self.trick
+        if self.finished or not trick:
+            return None
+        return (self.leader + len(trick) - 1) % self.n, trick[-1]
+
+    def take_back(self) -> tuple[int, int]:
+        """Take the last card of the running trick back into its player's hand; that
+        player is to move again and the trick is as it was before the card (its best card,
+        follow group and the cards that beat it recomputed). Returns ``(seat, card)``.
+        Raises ``ValueError`` when no trick is open (see the module text for when a game
+        allows it).
+
+        >>> from server.engine.cards import TAROCK
+        >>> hands = [TAROCK.mask("HK T1"), TAROCK.mask("HD T2"), TAROCK.mask("P7 T3")]
+        >>> play = TrickPlay(tarock_rules(TAROCK), hands, leader=0, tricks=2)
+        >>> play.play(TAROCK.parse("HK")); play.play(TAROCK.parse("HD"))
+        >>> play.take_back() == (1, TAROCK.parse("HD")), play.to_move, TAROCK.codes(play.legal())
+        (True, 1, ['HD'])
+        """
+        last = self.last_played()
+        if last is None:
+            raise ValueError("no open trick: nothing to take back")
+        seat, card = last
+        trick = self.trick
+        trick.pop()
+        bit = _BIT[card]
+        self.hands[seat] |= bit
+        self._pile &= _ALL_BUT[card]
+        self.to_move = seat
+        self._legal = -1
+        rules = self.rules
+        if trick:
+            self.best = best = rules.winner(trick)
+            self._follow = rules.group_of[trick[0]]
+            self._top = rules.beats[trick[best]]
+        else:
+            self.best = 0
+            self._follow = self._top = 0
+        return seat, card
 
     def release(self) -> None:
         """Drop the hooks once play is over: they are often the deal's own methods, and
@@ -534,18 +644,28 @@ class TrickPlay:
         """The seat that played card ``position`` of trick ``number``."""
         return (self.tricks[number][0] + position) % self.n
 
-    @property
-    def number(self) -> int:
-        """The number (0-based) of the trick being played (the count of tricks taken)."""
-        return len(self.tricks)
-
     def trick_json(self, code: Callable[[int], str]) -> dict[str, Any]:
         """The running trick as JSON (see :func:`trick_json`), no winner yet."""
         return trick_json(code, self.leader, self.trick, None)
 
     def tricks_json(self, code: Callable[[int], str]) -> list[dict[str, Any]]:
         """Every trick taken, as JSON (see :func:`trick_json`)."""
-        return [trick_json(code, *t) for t in self.tricks]
+        # trick_json written out: an outcome writes every trick. A pack's ``code`` is the
+        # ``__getitem__`` of its tuple of codes: that tuple is indexed directly (a call per
+        # card, as ``map`` makes it, costs several times as much)
+        codes = getattr(code, "__self__", None)
+        if type(codes) is not tuple:
+            return [
+                {"leader": leader, "cards": [*map(code, cards)], "winner": winner}
+                for leader, cards, winner in self.tricks
+            ]
+        out = []
+        for leader, cards, winner in self.tricks:
+            written = []
+            for card in cards:
+                written.append(codes[card])
+            out.append({"leader": leader, "cards": written, "winner": winner})
+        return out
 
 
 def trick_json(
@@ -558,8 +678,20 @@ def trick_json(
     >>> trick_json(TAROCK.code, 2, [0, 21], None)
     {'leader': 2, 'cards': ['T1', 'SK'], 'winner': None}
     """
-    return {"leader": leader, "cards": list(map(code, cards)), "winner": winner}
+    return {"leader": leader, "cards": [*map(code, cards)], "winner": winner}
 
+
+#: The word of the take-back move (:meth:`TrickPlay.take_back`) in every game's codec.
+TAKE_BACK = "takeback"
+
+#: The most cards a pack has room for, each card's mask and every card but it: looked up
+#: (where ``1 << card`` and ``~(1 << card)`` would each make a new int for every card).
+_CARDS = 64
+_BIT = tuple(1 << card for card in range(_CARDS))
+_ALL_BUT = tuple(~(1 << card) for card in range(_CARDS))
+
+#: For every number of seats (fewer than a pack's cards), the seat after each seat.
+_NEXT_SEAT = tuple(tuple((seat + 1) % n for seat in range(n)) for n in range(_CARDS))
 
 #: A named restriction of :class:`TrickPlay`: its code and ``rule(play, seat, legal)``.
 Restriction = tuple[str, Callable[[TrickPlay, int, int], int]]

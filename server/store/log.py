@@ -179,6 +179,11 @@ SyncWork = Callable[[Connection], Any]
 #: as JSON text (a quoted string or a number), so this bare word is never one: the stored
 #: action remembers that it was automatic without a column of its own.
 AUTO_ACTION = "auto"
+#: The ``client_id`` stored with a move the table played itself because the game allowed
+#: no other (a forced move): automatic, but not the turn timer's, so it gets no timer mark.
+FORCED_ACTION = "forced"
+#: The stored client ids that no client sent.
+TABLE_ACTIONS = frozenset({AUTO_ACTION, FORCED_ACTION})
 
 _ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 _INSERT_ACTION = insert(ActionRow)
@@ -264,6 +269,11 @@ def add_chat(
     )
 
 
+def set_paused(connection: Connection, match_id: int, at: datetime | None) -> None:
+    """Store that the players paused the match's table at ``at`` (``None``: it goes on)."""
+    connection.execute(update(Match).where(Match.id == match_id).values(paused_at=at))
+
+
 @dataclass
 class StoredChat:
     """A chat line as stored."""
@@ -334,6 +344,8 @@ class StoredMatch:
     config: dict[str, Any]
     deals: list[StoredDeal]
     chat: list[StoredChat] = field(default_factory=list)
+    #: the players paused the table by agreement (it stays paused after a restart)
+    paused: bool = False
 
 
 async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
@@ -373,6 +385,7 @@ async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
                 list(match.player_ids),
                 dict(match.config),
                 stored,
+                paused=match.paused_at is not None,
             )
         )
     chats = await chat_of(session, [running.id for running in result], last=CHAT_KEEP)

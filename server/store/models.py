@@ -13,7 +13,8 @@ Every table here has an Alembic revision in ``migrations/versions/`` that create
   ``score_entries`` (points and money per player and deal, from the deal's ledger, which
   ``deals.ledger`` holds whole), ``pot_movements`` (Pagatkasse, Haferl, Depot; with no
   deal: the pots closed when a match was stopped early), ``matches.settlement`` (the final
-  settlement) and ``chat_messages`` (the table's chat, kept with the match).
+  settlement) and ``chat_messages`` (the table's chat, kept with the match);
+* preferences: ``game_preferences`` (per account and game: how the hand is sorted).
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     #: the final settlement from the match's ledger once it is over (None: running)
     settlement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: since when the players have paused the table by agreement (None: not paused)
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class DealRow(Base):
@@ -224,3 +227,22 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(60))  # the name shown at the table then
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GamePreference(Base):
+    """What a person chose for one game, kept with the account so that it follows them to
+    another device: how the hand is sorted (``sort_trumps`` ``left``/``right``,
+    ``sort_order`` ``desc`` strongest first or ``asc``, ``sort_suits`` ``pack`` or
+    ``alternate`` colours). A missing row means the defaults
+    (:mod:`server.store.preferences`)."""
+
+    __tablename__ = "game_preferences"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    sort_trumps: Mapped[str] = mapped_column(String(8))
+    sort_order: Mapped[str] = mapped_column(String(8))
+    sort_suits: Mapped[str] = mapped_column(String(12))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -17,6 +17,7 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``not_a_match_option``   (from the match options) no such match option of the game
 ``bad_role``             role neither ``player`` nor ``spectator``
 ``room_not_found``       no such room, or the caller is not a member
+``removed_from_room``    (:mod:`server.store.removals`) the host removed the caller
 ``member_not_found``     that user is not a member of the room
 ``not_host``             only the host may do this
 ``room_not_open``        the room's match has started (or finished)
@@ -49,6 +50,7 @@ from server.engine.base import Option, OptionValue
 from server.engine.errors import MalformedError
 from server.engine.ledger import PotMove
 from server.engine.registry import GAMES, GameInfo, get_rules, match_type
+from server.store import removals
 from server.store.errors import (
     ConflictError,
     ForbiddenError,
@@ -544,6 +546,7 @@ async def join_room(session: AsyncSession, room: Room, user: User, role: str) ->
         await _check_name_free(session, room.id, user)
         existing = RoomMember(room_id=room.id, user_id=user.id, role=role)
         session.add(existing)
+        await removals.forget_removal(session, room.id, user.id)
     existing.role = role
     existing.seat_order = seat
     await session.flush()
@@ -611,6 +614,7 @@ async def remove_member(session: AsyncSession, room_id: int, actor_id: int, user
     await session.delete(member)
     await session.flush()
     await _renumber(session, room_id)
+    await removals.note_removal(session, room_id, user_id, actor_id)
 
 
 async def check_can_start(
@@ -721,12 +725,11 @@ async def leave_room(session: AsyncSession, room_id: int, actor_id: int) -> None
     await session.flush()
 
 
-async def end_vote(session: AsyncSession, room_id: int, actor_id: int, agree: bool) -> bool:
-    """Agree (or no longer agree) to end the running match early; return whether every
-    player of the room now agrees (the caller then ends the match: :func:`end_early`).
-
-    Raises room_not_found, not_a_player, or room_not_open when no match is running.
-    """
+async def _playing_room(
+    session: AsyncSession, room_id: int, actor_id: int
+) -> tuple[Room, list[int]]:
+    """The room (locked) whose match is running and its players' ids, for its player
+    ``actor_id``; raises room_not_found, not_a_player or room_not_open."""
     await room_for_member(session, room_id, actor_id)
     room = await _lock_room(session, room_id)
     players = await _player_ids(session, room_id)
@@ -738,12 +741,34 @@ async def end_vote(session: AsyncSession, room_id: int, actor_id: int, agree: bo
             "No match is running in this room.",
             "In diesem Raum läuft keine Partie.",
         )
+    return room, players
+
+
+async def end_vote(session: AsyncSession, room_id: int, actor_id: int, agree: bool) -> bool:
+    """Agree (or no longer agree) to end the running match early; return whether every
+    player of the room now agrees (the caller then ends the match: :func:`end_early`).
+
+    Raises room_not_found, not_a_player, or room_not_open when no match is running.
+    """
+    room, players = await _playing_room(session, room_id, actor_id)
     votes = [uid for uid in room.end_votes or [] if uid in players and uid != actor_id]
     if agree:
         votes.append(actor_id)
     room.end_votes = votes or None
     await session.flush()
     return set(votes) == set(players)
+
+
+async def decline_end(session: AsyncSession, room_id: int, actor_id: int) -> list[int]:
+    """A player says no to ending the running match early: every agreement so far is
+    withdrawn (ending needs all players). Return the user ids whose agreement was
+    withdrawn. Raises room_not_found, not_a_player, or room_not_open when no match is
+    running."""
+    room, _players = await _playing_room(session, room_id, actor_id)
+    withdrawn = list(room.end_votes or [])
+    room.end_votes = None
+    await session.flush()
+    return withdrawn
 
 
 async def end_early(

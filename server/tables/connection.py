@@ -14,6 +14,11 @@ resyncs with a snapshot when it comes back.
 Per action this saves a task switch and a queue operation for each of the three events,
 which was about a tenth of the server's CPU under load (docs/benchmarks.md, "WebSocket
 load").
+
+A server holds a thousand idle connections or more, so an idle one is kept small: its
+fields are slots (no ``__dict__``), and the backlog exists only while a send waits (an
+empty deque alone is more than 600 bytes); once the backlog is written out it goes again
+(docs/benchmarks.md, "Garbage collection and idle sockets").
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ async def finish(coro: Coroutine[Any, Any, Any], waiting: Any) -> None:
         raise
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Connection:
     """One open WebSocket of a user at a table (several devices may be open at once)."""
 
@@ -69,7 +74,8 @@ class Connection:
     role: str = "player"
     session: str = ""  # the login session's token hash (a logout closes its connections)
     opened: int = field(default_factory=lambda: next(_OPENED))  # which is older
-    backlog: deque[str] = field(default_factory=deque)
+    #: Messages waiting behind a send that had to wait (``None``: none is waiting).
+    backlog: deque[str] | None = None
     task: asyncio.Task[None] | None = None  # finishes a send that had to wait, then the backlog
     broken: bool = False  # a send failed: the socket is gone, the endpoint will detach
     _waiting: Coroutine[Any, Any, None] | None = None  # the send the task finishes
@@ -80,9 +86,12 @@ class Connection:
         if self.broken:
             return True  # nothing more goes out; the endpoint notices and detaches
         if self.task is not None:
-            if len(self.backlog) >= BACKLOG:
+            backlog = self.backlog
+            if backlog is None:
+                backlog = self.backlog = deque()
+            elif len(backlog) >= BACKLOG:
                 return False
-            self.backlog.append(message)
+            backlog.append(message)
             return True
         coro = self.send(message)
         try:
@@ -102,6 +111,7 @@ class Connection:
             self._waiting = None
             while self.backlog:
                 await self.send(self.backlog.popleft())
+            self.backlog = None  # caught up: no deque while idle
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -112,12 +122,12 @@ class Connection:
     def _fail(self) -> None:
         logger.debug("send failed for user %s", self.user_id)
         self.broken = True
-        self.backlog.clear()
+        self.backlog = None
 
     async def stop(self) -> None:
         """Stop sending: cancel a send that is waiting and forget the backlog."""
         self.broken = True
-        self.backlog.clear()
+        self.backlog = None
         task = self.task
         if task is not None:
             task.cancel()

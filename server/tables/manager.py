@@ -8,9 +8,11 @@ transaction: outcome, scores, pots, and the next deal or the end of the match an
 Later, several processes can share tables through PostgreSQL and Redis; this class is the
 seam where table ownership would be decided.
 
-It also keeps count of every open table socket by user and by login session, so that one
-user cannot hold more than :data:`SOCKETS_PER_USER` of them and a logout closes that
-session's sockets at once.
+It also keeps every open table socket indexed by user and by login session, and each
+socket knows the table it is at, so that one user cannot hold more than
+:data:`SOCKETS_PER_USER` of them and a logout closes that session's sockets at once, and
+neither ever looks at anybody else's sockets: a reconnect storm of a thousand sockets
+costs a thousand small steps, not a million.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
 from server.store.rooms import end_early, get_room, match_config, players_in_order
+from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
 from server.tables.writer import Writer
@@ -39,7 +42,7 @@ logger = logging.getLogger(__name__)
 SOCKETS_PER_USER = 16
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Socket:
     """An open table socket: whose, under which login session, and how to close it."""
 
@@ -47,6 +50,7 @@ class Socket:
     session: str  # the SHA-256 of the session token (as the database keeps it)
     close: Callable[[], Awaitable[None]]  # tells the client why, and closes the socket
     ended: bool = False  # its session ended: nothing it sends is handled any more
+    table: Table | None = None  # the table it greeted last (None: none yet)
 
 
 class TableManager:
@@ -59,31 +63,52 @@ class TableManager:
         self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
         self.rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
-        self.sockets: set[Socket] = set()
+        #: Open table sockets by user and by login session, each list in opening order (a
+        #: list: at most :data:`SOCKETS_PER_USER` long, and smaller than a set).
+        self._by_user: dict[int, list[Socket]] = {}
+        self._by_session: dict[str, list[Socket]] = {}
 
     # ------------------------------------------------------------------ sockets
+
+    def sockets_of(self, user_id: int) -> list[Socket]:
+        """The open table sockets of ``user_id``, the oldest first."""
+        return list(self._by_user.get(user_id, ()))
 
     def open_socket(self, socket: Socket) -> bool:
         """Count a new table socket in; ``False`` (not counted) when its user has
         :data:`SOCKETS_PER_USER` open already."""
-        if sum(1 for s in self.sockets if s.user_id == socket.user_id) >= SOCKETS_PER_USER:
+        own = self._by_user.setdefault(socket.user_id, [])
+        if len(own) >= SOCKETS_PER_USER:
             return False
-        self.sockets.add(socket)
+        own.append(socket)
+        self._by_session.setdefault(socket.session, []).append(socket)
         return True
 
     def close_socket(self, socket: Socket) -> None:
-        """Count a closed socket out."""
-        self.sockets.discard(socket)
+        """Count a closed socket out (once; again is harmless)."""
+        _forget(self._by_user, socket.user_id, socket)
+        _forget(self._by_session, socket.session, socket)
+
+    async def attach(
+        self, socket: Socket, table: Table, conn: Connection, last_version: int | None
+    ) -> None:
+        """``socket`` greets ``table`` with the new connection ``conn`` (its snapshot is
+        sent); the socket remembers the table, where a logout finds its connections."""
+        socket.table = table
+        await table.attach(conn, last_version)
 
     async def end_session(self, session: str) -> int:
         """A login session ended (logout): close all its sockets at once; from now on
-        nothing they send is handled and nothing is sent to them. Return how many."""
-        doomed = [socket for socket in self.sockets if socket.session == session]
-        for table in self.tables.values():
+        nothing they send is handled and nothing is sent to them. Return how many.
+
+        Only the tables that the session's sockets greeted are looked at: a connection
+        is only ever made for a socket, at the table the socket greets."""
+        doomed = self._by_session.pop(session, [])
+        for table in {s.table for s in doomed if s.table is not None}:
             table.drop_where(lambda conn: conn.session == session)
         for socket in doomed:
             socket.ended = True
-            self.sockets.discard(socket)
+            _forget(self._by_user, socket.user_id, socket)
             try:
                 await socket.close()
             except Exception:  # already gone
@@ -153,6 +178,19 @@ class TableManager:
         logger.info("room %s: match %s started (%s)", room_id, live.match_id, game)
         return live.match_id
 
+    async def show_requests(
+        self,
+        room_id: int,
+        rematch: dict[str, Any] | None,
+        end_votes: list[int],
+        declined_by: int | None = None,
+    ) -> None:
+        """The room's Revanche offer or agreements to end the match changed (stored
+        already): its live table, if any, tells everybody at it at once."""
+        table = self.tables.get(room_id)
+        if table is not None:
+            await table.show_requests(rematch, end_votes, declined_by)
+
     async def end_match(self, room_id: int) -> int | None:
         """End the room's running match early, by agreement of all its players: stored as
         ``ended`` (the room as finished) under the table's lock, so no action slips in
@@ -201,6 +239,12 @@ class TableManager:
                 dict(zip(match.player_ids, match.players, strict=True)),
             )
             table.chat.extend(line.to_json() for line in match.chat)
+            async with self.sessions() as session:  # the open requests around the match
+                room = await get_room(session, match.room_id)
+                if room is not None:
+                    table.requests = {"rematch": room.rematch,
+                                      "end_votes": sorted(room.end_votes or [])}  # fmt: skip
+            table.paused = match.paused  # a pause agreed before the restart goes on
             # as live: one version per action, one more when a deal is finished
             version = 0
             user_of = dict(zip(match.players, match.player_ids, strict=True))
@@ -208,7 +252,7 @@ class TableManager:
                 seats = deal.record["seats"]
                 for (seat, _text), client_id in zip(deal.actions, deal.client_ids, strict=True):
                     version += 1
-                    if client_id is not None and client_id != log.AUTO_ACTION:
+                    if client_id is not None and client_id not in log.TABLE_ACTIONS:
                         table.applied[(user_of[seats[seat]], client_id, version - 1)] = version
                 version += deal.outcome is not None
             table.version = version
@@ -232,6 +276,7 @@ class TableManager:
                         and not live.deal.history):  # fmt: skip
                     table.resume_between(*shown)  # the taps are not stored: ask again
                 table.arm_timer()
+                await table.play_forced()  # stopped between an action and a forced move
             self.tables[match.room_id] = table
             logger.info("room %s: match %s recovered at deal %s, version %s", match.room_id,
                         match.id, live.deal_number, table.version)  # fmt: skip
@@ -246,6 +291,15 @@ class TableManager:
         table.version += 1
         logger.warning("room %s: completed deal %s, whose end had not been stored",
                        table.room_id, end.deal_id)  # fmt: skip
+
+
+def _forget(index: dict[Any, list[Socket]], key: Any, socket: Socket) -> None:
+    """Take ``socket`` out of ``index[key]`` (if there), and the key with its last socket."""
+    sockets = index.get(key)
+    if sockets is not None and socket in sockets:
+        sockets.remove(socket)
+        if not sockets:
+            del index[key]
 
 
 def auto_actions(deal: log.StoredDeal | None) -> list[int]:

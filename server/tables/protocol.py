@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StringConstraints,
     TypeAdapter,
@@ -106,8 +107,17 @@ class Next(_Message):
     id: ClientId = None
 
 
-ClientMessage = Hello | Action | Chat | Ping | Next
-TYPES = {"hello", "action", "chat", "ping", "next"}
+class Pause(_Message):
+    """A player asks for a pause (``pause: true``) or to go on (``pause: false``); the
+    table pauses, or goes on, once every player of the deal has asked the same."""
+
+    type: Literal["pause"]
+    pause: StrictBool
+    id: ClientId = None
+
+
+ClientMessage = Hello | Action | Chat | Ping | Next | Pause
+TYPES = {"hello", "action", "chat", "ping", "next", "pause"}
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
@@ -160,6 +170,27 @@ def event_text(prefix: str, action: str, view: str) -> str:
     """One seat's ``event`` message: the action as it sees it and its view, encoded already
     (the shared part of the view once for all seats, joined with :func:`join_objects`)."""
     return f'{prefix}"action":{encode(action)},"view":{view}}}'
+
+
+def event_changes_text(prefix: str, action: str, changed: str, gone: str) -> str:
+    """One seat's ``event`` message that carries only what changed in its view since the
+    version before: ``changed`` (an encoded object of the top-level keys whose values
+    changed) and ``gone`` (an encoded array of the keys no longer there). The client
+    applies them to the view it has (``docs/protocol.md``)."""
+    return f'{prefix}"action":{encode(action)},"changed":{changed},"gone":{gone}}}'
+
+
+def join_arrays(first: str, second: str) -> str:
+    """Two encoded JSON arrays as one.
+
+    >>> join_arrays('["a"]', "[]"), join_arrays('["a"]', '["b"]')
+    ('["a"]', '["a","b"]')
+    """
+    if first == "[]":
+        return second
+    if second == "[]":
+        return first
+    return f"{first[:-1]},{second[1:]}"
 
 
 def with_id(text: str, msg_id: MsgId) -> str:

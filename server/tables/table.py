@@ -19,6 +19,13 @@ client that reconnected without knowing whether its action arrived resends it, w
 same ``id`` and version) is answered with an ``ack`` and applied at most once, across a
 restart too.
 
+**Only what changed** (``docs/protocol.md``): the snapshot after ``hello`` carries the whole
+view and score sheet; after it an event carries only the keys of each seat's view that the
+action changed (against what the table told that seat at the version before, kept per
+seat), and a snapshot sent to everybody only the sheet's new rows. Nothing about a deal's
+end grows with the match: the match is copied at a constant cost
+(:meth:`server.engine.match.Match.__deepcopy__`) and its sheet built once per deal.
+
 A message is written to each socket at once, on the table's own stack; only a socket that
 cannot take more right now gets a bounded backlog of its own (``server/tables/connection.py``),
 so a slow phone never holds up the others; a connection whose backlog overflows is closed
@@ -32,6 +39,14 @@ for the seat to move (the time that had passed is not stored). Every ``snapshot`
 message was made. An action the timer played is stored with the client id
 :data:`server.store.log.AUTO_ACTION`, so the snapshot's ``auto_actions`` (the indexes of
 the current deal's actions the timer played) survive a restart.
+
+**Forced moves**: after every action the table asks the match whether the game lets it
+play the next move itself (:meth:`server.engine.match.Match.forced_move`: a game's only
+possible move that its room option lets the table say for the player, a lone "Gut"). If so,
+the action's event says ``turn.forced`` and the table plays that move at once, announced
+like a move of the turn timer (``auto``) but stored with :data:`server.store.log.FORCED_ACTION`
+and left out of ``auto_actions``: nobody's timer ran out, so no seat is marked for it, not
+even after a reload. The runtime knows nothing of the move but that the game named it.
 
 **Between deals** the table waits (:class:`BetweenDeals`): a finished deal's end and the
 next deal are stored at once, in one transaction, but the next deal is shown only once
@@ -60,6 +75,7 @@ from typing import Any, TypeVar
 
 from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
+from server.engine.match import Match
 from server.store import log
 from server.store.names import clean_chat_text
 from server.tables.connection import Connection
@@ -69,8 +85,10 @@ from server.tables.protocol import (
     ProtocolError,
     encode,
     encoded_object,
+    event_changes_text,
     event_prefix,
     event_text,
+    join_arrays,
     join_objects,
     with_id,
 )
@@ -96,11 +114,18 @@ T = TypeVar("T")
 
 #: The ``turn`` of a table where nobody is to move (between deals, the match over).
 NO_TURN: JSON = {"seat": None, "ends_in": None}
+#: The ``requests`` of a table nobody has asked anything at.
+NO_REQUESTS: JSON = {"rematch": None, "end_votes": []}
 
 NOT_BETWEEN_DEALS = ProtocolError(
     "not_between_deals",
     "'next' is only for the pause between two deals; the deal is still on",
     "„Weiter“ gibt es nur zwischen zwei Spielen; das Spiel läuft noch",
+)
+PAUSED = ProtocolError(
+    "paused",
+    "the table is paused; it goes on once every player has asked to go on",
+    "der Tisch macht Pause; es geht weiter, sobald alle Spieler weiterspielen wollen",
 )
 BETWEEN_DEALS = ProtocolError(
     "between_deals",
@@ -120,6 +145,12 @@ def auto_seen(deal: Deal | None, indexes: list[int], viewer: int | None) -> list
         for i in indexes
         if i < len(deal.history)
     ]
+
+
+#: A part of a view as a viewer was told it: in which deal, at which version, and the part.
+Told = tuple[Deal, int, JSON]
+#: Stands for a key a view did not have.
+_ABSENT = object()
 
 
 @dataclass
@@ -180,6 +211,25 @@ class Table:
         #: Indexes of the current deal's actions that the timer played.
         self.auto_actions: list[int] = []
         self.between: BetweenDeals | None = None
+        #: What each viewer (a seat; ``None``: spectators and the sitting-out dealer) was
+        #: told last: the deal, the version and the seat's own part of the view; and the
+        #: part every seat sees alike. An event carries only what changed against these.
+        self._told: dict[int | None, Told] = {}
+        self._told_shared: Told | None = None
+        #: Rows of the score sheet every connection has (from the last snapshot made): a
+        #: snapshot sent to everybody carries only the rows after them.
+        self._rows_told = 0
+        self._sheet_of: tuple[Match[Any], JSON] | None = None  # the engine's sheet, once
+        #: The players paused the table by agreement (:meth:`ask_pause`; stored): nobody
+        #: can act and the timers stand still until all of them ask to go on.
+        self.paused = False
+        #: User ids of the players asking to change that: to pause, or (paused) to go on.
+        self.pause_asks: set[int] = set()
+        #: Seconds the turn timer or the pause between deals had left when the table paused.
+        self._left_when_paused: float | None = None
+        #: The room's open requests around the match, as the rooms API stored them
+        #: (:meth:`show_requests`): the Revanche offer and who agrees to end the match.
+        self.requests: JSON = dict(NO_REQUESTS)
 
     # ------------------------------------------------------------------ who is who
 
@@ -194,13 +244,24 @@ class Table:
     # ------------------------------------------------------------------ messages
 
     def snapshot(self, conn: Connection) -> str:
-        """The full state for one connection (on hello, resync and a new deal)."""
-        return self._snapshots()(conn)
+        """The full state for one connection (on hello and resync): the whole score sheet."""
+        return self._snapshots(full=True)(conn)
 
-    def _snapshots(self) -> Callable[[Connection], str]:
-        """Snapshots of the table as it is now, for any number of connections: the match
-        and its score sheet (which grows with every deal), who is online and the chat are
-        encoded once, the view once per seat."""
+    def _sheet(self) -> JSON:
+        """The match's score sheet (built once per deal end; not to be changed)."""
+        engine = self.live.engine
+        if self._sheet_of is None or self._sheet_of[0] is not engine:
+            self._sheet_of = (engine, engine.to_json())
+        return self._sheet_of[1]
+
+    def _snapshots(self, *, full: bool = False) -> Callable[[Connection], str]:
+        """Snapshots of the table as it is now, for any number of connections: the match,
+        who is online and the chat are encoded once, the view once per seat.
+
+        The score sheet grows with every deal: a ``full`` snapshot (on hello) carries all
+        of it, one sent to everybody (a deal's end, the next deal) only the rows added
+        since the last snapshot, with ``match.sheet_from`` the index of the first row it
+        carries (the client keeps the rows before it; 0: the whole sheet)."""
         live = self.live
         between = self.between
         deal: Deal | None
@@ -213,9 +274,14 @@ class Table:
         else:
             deal, number, setup = live.deal, live.deal_number, live.setup()
             seat_of, auto_actions, waiting = live.seat_of, self.auto_actions, None
-        sheet = live.engine.to_json()
+        sheet = self._sheet()
+        rows = sheet["rows"]
+        sheet_from = 0 if full else min(self._rows_told, len(rows))
+        self._rows_told = len(rows)
+        if sheet_from:
+            sheet = {**sheet, "rows": rows[sheet_from:]}
         if self.ended_early and not live.engine.finished:  # stopped: the pots closed now
-            sheet["settlement"] = live.engine.final_settlement(ended_early=True)
+            sheet = {**sheet, "settlement": live.engine.final_settlement(ended_early=True)}
         match = {
             "id": live.match_id,
             "game": live.game,
@@ -223,6 +289,7 @@ class Table:
             "player_ids": live.player_ids,
             "deal_number": number,
             "sheet": sheet,
+            "sheet_from": sheet_from,
             # the finished deal's ledger, shown with its result
             "ledger": live.ledger() if between is not None or live.engine.finished else None,
             "finished": live.engine.finished or self.ended_early,
@@ -239,6 +306,8 @@ class Table:
             "chat": encode(list(self.chat)),
             "turn": encode(self.turn()),
             "between_deals": encode(waiting),
+            "pause": encode(self._pause_state()),
+            "requests": encode(self.requests),
         }
         views: dict[int | None, tuple[str, str]] = {}
 
@@ -246,17 +315,21 @@ class Table:
             seat = seat_of(conn.user_id)
             seen = views.get(seat)
             if seen is None:
-                seen = views[seat] = (
-                    encode(deal.view(seat) if deal is not None else None),
-                    encode(auto_seen(deal, auto_actions, seat)),
-                )
+                view = "null"
+                if deal is not None:
+                    common, own = deal.view_parts(seat)
+                    self._told[seat] = (deal, self.version, own)
+                    self._told_shared = (deal, self.version, common)
+                    view = join_objects(encode(common), encode(own))
+                seen = views[seat] = (view, encode(auto_seen(deal, auto_actions, seat)))
             view, autos = seen
             you = {"user_id": conn.user_id, "role": conn.role, "seat": seat}
             return encoded_object(
                 {"type": '"snapshot"', "room": shared["room"], "v": shared["v"],
                  "you": encode(you), "match": shared["match"], "view": view,
                  "turn": shared["turn"], "auto_actions": autos,
-                 "between_deals": shared["between_deals"],
+                 "between_deals": shared["between_deals"], "pause": shared["pause"],
+                 "requests": shared["requests"],
                  "online": shared["online"], "chat": shared["chat"]}
             )  # fmt: skip
 
@@ -267,6 +340,8 @@ class Table:
         deal = self.live.deal
         if self.between is not None or self.finished or deal is None or deal.finished:
             return NO_TURN
+        if self.paused:  # the seat to move, without a timer running
+            return {"seat": deal.to_move, "ends_in": None}
         return {"seat": deal.to_move, "ends_in": self._left(self._turn_deadline)}
 
     @staticmethod
@@ -312,7 +387,13 @@ class Table:
             await conn.close()
 
     def _publish_event(
-        self, index: int, seat: int, auto: bool, origin: Connection | None, msg_id: MsgId
+        self,
+        index: int,
+        seat: int,
+        auto: bool,
+        origin: Connection | None,
+        msg_id: MsgId,
+        forced: bool = False,
     ) -> None:
         """Send every connection the event of action ``index`` as its seat sees it.
 
@@ -321,13 +402,19 @@ class Table:
         devices of one player; the part of the view that every seat sees alike is encoded
         once for all (``Deal.view_parts``). The connection the action came from
         (``origin``) gets its copy with the action message's ``id``: that is its
-        acknowledgement, one frame instead of two.
+        acknowledgement, one frame instead of two. ``forced``: the table plays the next
+        move itself right after this one (``turn.forced``, see :meth:`_perform`).
         """
         deal = self.live.deal
         assert deal is not None
         seat_of = self.live.seat_of
-        prefix = event_prefix(self.version, seat, auto, self.turn())
-        public: list[str] = []  # the shared part of the view, once encoded
+        version = self.version
+        turn = self.turn()
+        if forced:  # nobody needs to act: the table's own move follows at once
+            turn = {**turn, "forced": True}
+        prefix = event_prefix(version, seat, auto, turn)
+        # what changed in the shared part of the view, worked out once (None: not known)
+        public: list[tuple[str, str] | None] = []
         encoded: dict[int | None, str] = {}
 
         def make(conn: Connection) -> str:
@@ -336,14 +423,36 @@ class Table:
             if text is None:
                 shared, own = deal.view_parts(viewer)
                 if not public:
-                    public.append(encode(shared))
-                view = join_objects(public[0], encode(own))
-                text = encoded[viewer] = event_text(
-                    prefix, deal.action_seen_by(index, viewer), view
-                )
+                    public.append(self._changes(self._told_shared, shared))
+                    self._told_shared = (deal, version, shared)
+                own_changes = self._changes(self._told.get(viewer), own)
+                self._told[viewer] = (deal, version, own)
+                shared_changes = public[0]
+                action = deal.action_seen_by(index, viewer)
+                if shared_changes is None or own_changes is None:  # no earlier view of it
+                    text = event_text(prefix, action, join_objects(encode(shared), encode(own)))
+                else:
+                    changed = join_objects(shared_changes[0], own_changes[0])
+                    gone = join_arrays(shared_changes[1], own_changes[1])
+                    text = event_changes_text(prefix, action, changed, gone)
+                encoded[viewer] = text
             return with_id(text, msg_id) if conn is origin else text
 
         self._broadcast(make)
+
+    def _changes(self, told: Told | None, now: JSON) -> tuple[str, str] | None:
+        """What changed in a part of a view since the viewer was last told it (one version
+        before this event, in this deal), encoded: the keys whose values changed (an
+        object) and the keys no longer there (an array); ``None`` when the viewer was not
+        told the previous version (then the event carries the whole view)."""
+        if told is None or told[0] is not self.live.deal or told[1] != self.version - 1:
+            return None
+        before = told[2]
+        changed = {key: value for key, value in now.items()
+                   if before.get(key, _ABSENT) != value}  # fmt: skip
+        if before.keys() <= now.keys():
+            return encode(changed), "[]"
+        return encode(changed), encode([key for key in before if key not in now])
 
     def _presence(self) -> None:
         message = encode({"type": "presence", "online": self.online()})
@@ -396,6 +505,8 @@ class Table:
             deal = live.deal
             if self.finished or deal is None:
                 raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            if self.paused:
+                raise PAUSED
             if self.between is not None:
                 raise BETWEEN_DEALS
             seat = live.seat_of(conn.user_id)
@@ -422,6 +533,7 @@ class Table:
         seat: int,
         *,
         auto: bool,
+        forced: bool = False,
         origin: Connection | None = None,
         msg_id: MsgId = None,
     ) -> int:
@@ -435,7 +547,10 @@ class Table:
         assert deal is not None
         actor = deal.check(move, seat)
         seq = len(deal.history)
-        client_id = log.AUTO_ACTION if auto else None if msg_id is None else encode(msg_id)
+        if auto:
+            client_id: str | None = log.FORCED_ACTION if forced else log.AUTO_ACTION
+        else:
+            client_id = None if msg_id is None else encode(msg_id)
         entry: log.ActionEntry = (live.deal_id, seq, actor, deal.move_text(move), client_id)
         deal.apply(move, seat)  # in memory only, until it is stored
         ended = deal.finished
@@ -454,10 +569,20 @@ class Table:
         acted = self.version
         if client_id is not None and origin is not None and not auto:
             self._remember(origin.user_id, client_id, acted)
-        if auto:
+        if auto and not forced:
             self.auto_actions.append(seq)
+        # a move the game lets the table play by itself follows at once: the event says so
+        follows = None if ended or self.paused else live.engine.forced_move(deal)
         self.arm_timer()  # before the event, which says how long the next turn has
-        self._publish_event(seq, actor, auto, origin, msg_id)
+        self._publish_event(seq, actor, auto, origin, msg_id, follows is not None)
+        if follows is not None:
+            to_move = deal.to_move
+            assert to_move is not None
+            try:
+                await self._perform(follows, to_move, auto=True, forced=True)
+            except StorageError:  # the player (or the timer) makes it instead
+                logger.warning("room %s: a forced move could not be stored", self.room_id)
+            return acted
         if ended:  # the pause before the next deal, or the final sheet
             shown = BetweenDeals(deal, live.deal_number, self._seats_in(deal), live.setup(),
                                  self.auto_actions, [])  # fmt: skip
@@ -471,6 +596,18 @@ class Table:
                 self._pause(shown)
         return acted
 
+    async def play_forced(self) -> None:
+        """Play the move the game lets the table play by itself for the seat to move, if
+        there is one (under the lock; after a restart, in case the server stopped between
+        an action and the forced move that follows it)."""
+        deal = self.live.deal
+        if (self.finished or self.between is not None or self.paused or deal is None
+                or deal.finished):  # fmt: skip
+            return
+        forced = self.live.engine.forced_move(deal)
+        if forced is not None and deal.to_move is not None:
+            await self._perform(forced, deal.to_move, auto=True, forced=True)
+
     def _seats_in(self, deal: Deal) -> dict[int, int]:
         """User id -> seat in ``deal`` of every match player who sat in it."""
         names = deal.seat_names
@@ -481,21 +618,26 @@ class Table:
         """Wait between deals (under the lock): show ``between`` (the finished deal) and
         tell everybody who the table waits for (``deal_end``)."""
         between.waiting = sorted(between.seats)
-        if self.pause_seconds:
-            loop = asyncio.get_running_loop()
-            between.deadline = loop.time() + self.pause_seconds
-            between.task = asyncio.create_task(self._pause_over(between))
         self.between = between
+        if self.pause_seconds and not self.paused:
+            self._wait_between(self.pause_seconds)
         self.arm_timer()  # no turn timer while nobody is to move
         message = self._deal_end_message()
         self._broadcast(lambda _conn: message)
         # and the state of the pause: the sheet with the finished deal on it
         self._broadcast(self._snapshots())
 
-    async def _pause_over(self, between: BetweenDeals) -> None:
-        await asyncio.sleep(self.pause_seconds or 0)
+    def _wait_between(self, seconds: float) -> None:
+        """Show the next deal after ``seconds`` even if not everybody sent ``next``."""
+        between = self.between
+        assert between is not None
+        between.deadline = asyncio.get_running_loop().time() + seconds
+        between.task = asyncio.create_task(self._pause_over(between, seconds))
+
+    async def _pause_over(self, between: BetweenDeals, seconds: float) -> None:
+        await asyncio.sleep(seconds)
         async with self.lock:
-            if self.between is between:
+            if self.between is between and not self.paused:
                 between.task = None  # this task; do not cancel it from inside
                 self._deal_on()
 
@@ -528,6 +670,8 @@ class Table:
             between = self.between
             if between is None:
                 raise NOT_BETWEEN_DEALS
+            if self.paused:
+                raise PAUSED
             if conn.user_id not in between.seats:
                 raise ProtocolError(
                     "not_seated",
@@ -541,6 +685,74 @@ class Table:
             self._broadcast(lambda c: own if c is conn else message)
             if not between.waiting:
                 self._deal_on()
+
+    def _pause_state(self) -> JSON:
+        """Whether the table is paused and who asks to change that."""
+        return {"paused": self.paused, "asking": sorted(self.pause_asks)}
+
+    def _deciding(self) -> set[int]:
+        """The players who decide on a pause: those of the deal in play (of the finished
+        deal shown between two deals); a sitting-out dealer and spectators do not."""
+        if self.between is not None:
+            return set(self.between.seats)
+        return {user for user in self.live.player_ids if self.live.seat_of(user) is not None}
+
+    async def ask_pause(self, conn: Connection, pause: bool, msg_id: MsgId = None) -> None:
+        """``conn``'s player asks for a pause (``pause``) or to go on; asking for what the
+        table does already withdraws the player's ask. Once every player of the deal asks
+        the same, the table pauses (the timers stand still) or goes on (they run on with
+        the time they had left), stored first, and everybody gets a snapshot; otherwise
+        everybody is told who asks (``pause``, the sender's copy with the message's id).
+        Raises :class:`ProtocolError` (``not_a_player``, ``match_finished``)."""
+        async with self.lock:
+            if conn.user_id not in self.live.player_ids:
+                raise ProtocolError(
+                    "not_a_player",
+                    "only the players of the match decide on a pause",
+                    "über eine Pause entscheiden nur die Spieler der Partie",
+                )
+            if self.finished:
+                raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            if pause == self.paused:
+                self.pause_asks.discard(conn.user_id)
+            else:
+                self.pause_asks.add(conn.user_id)
+            if self._deciding() <= self.pause_asks:
+                await self._set_paused(not self.paused)
+                self._broadcast(self._snapshots())
+                return
+            message = encode({"type": "pause", **self._pause_state()})
+            own = with_id(message, msg_id)
+            self._broadcast(lambda c: own if c is conn else message)
+
+    async def _set_paused(self, paused: bool) -> None:
+        """Pause the table or let it go on (under the lock), once stored."""
+        at = datetime.now(UTC) if paused else None
+        match_id = self.live.match_id
+
+        def store() -> Awaitable[None]:
+            return self.writer.execute(lambda c: log.set_paused(c, match_id, at))
+
+        await self._durably(store, store)
+        self.paused = paused
+        self.pause_asks.clear()
+        between = self.between
+        loop = asyncio.get_running_loop()
+        if paused:  # what the running timer had left stands still
+            deadline = between.deadline if between is not None else self._turn_deadline
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            self._left_when_paused = left
+            if between is not None and between.task is not None:
+                between.task.cancel()
+                between.task, between.deadline = None, None
+            self.arm_timer()  # stops the turn timer
+            return
+        left, self._left_when_paused = self._left_when_paused, None
+        if between is not None:
+            if self.pause_seconds:
+                self._wait_between(self.pause_seconds if left is None else left)
+        else:
+            self.arm_timer(left)
 
     def _remember(self, user_id: int, client_id: str, acted: int) -> None:
         """Remember that ``user_id``'s message ``client_id`` sent at version ``acted - 1``
@@ -622,26 +834,28 @@ class Table:
         message = encode({"type": "saving", "active": active})
         self._broadcast(lambda _conn: message)
 
-    def arm_timer(self) -> None:
+    def arm_timer(self, seconds: float | None = None) -> None:
         """With a turn timer, play the engine's default move for the seat to move when it
         lets the time run out (a pass, "gut", "fertig" where one is open, else the first
-        legal action: the lowest card …; never a bid, an announcement or a doubling)."""
+        legal action: the lowest card …; never a bid, an announcement or a doubling), after
+        ``seconds`` (by default the room's whole period). A paused table has no timer."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._turn_deadline = None
         deal = self.live.deal
         if (self.timer_seconds and not self.finished and self.between is None
-                and deal is not None and not deal.finished):  # fmt: skip
-            self._turn_deadline = asyncio.get_running_loop().time() + self.timer_seconds
-            self._timer = asyncio.create_task(self._expire(self.version))
+                and not self.paused and deal is not None and not deal.finished):  # fmt: skip
+            delay = self.timer_seconds if seconds is None else seconds
+            self._turn_deadline = asyncio.get_running_loop().time() + delay
+            self._timer = asyncio.create_task(self._expire(self.version, delay))
 
-    async def _expire(self, version: int) -> None:
-        await asyncio.sleep(self.timer_seconds or 0)
+    async def _expire(self, version: int, delay: float) -> None:
+        await asyncio.sleep(delay)
         async with self.lock:
             deal = self.live.deal
             if (version != self.version or self.finished or self.between is not None
-                    or deal is None or deal.finished):  # fmt: skip
+                    or self.paused or deal is None or deal.finished):  # fmt: skip
                 return
             seat = deal.to_move
             assert seat is not None
@@ -700,6 +914,18 @@ class Table:
             encoded = encode(message)
             self._broadcast(lambda _conn: encoded)
 
+    async def show_requests(
+        self, rematch: JSON | None, end_votes: list[int], declined_by: int | None = None
+    ) -> None:
+        """The room's requests changed (stored by the rooms API): the Revanche offer
+        (``{"by", "accepted"}`` or ``None``) and the players who agree to end the match
+        early. Everybody at the table is told (``requests``; ``declined_by``: the player
+        whose "no" just withdrew every agreement to end), and later snapshots carry them."""
+        async with self.lock:
+            self.requests = {"rematch": rematch, "end_votes": sorted(end_votes)}
+            message = encode({"type": "requests", **self.requests, "declined_by": declined_by})
+            self._broadcast(lambda _conn: message)
+
     def succeeded_by(self, match_id: int) -> None:
         """A Revanche started match ``match_id`` in this room at a new table: everybody
         still here is told (``new_match``) and greets the room again on the same socket."""
@@ -712,6 +938,7 @@ class Table:
         ``ended_early`` (the deal in play stays as it was, unfinished, in the archive)."""
         self.finished = True
         self.ended_early = True
+        self.requests = {**self.requests, "end_votes": []}
         if self.between is not None and self.between.task is not None:
             self.between.task.cancel()
         self.between = None

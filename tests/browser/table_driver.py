@@ -58,7 +58,7 @@ class Person:
         """Dismiss the result panel if it is open."""
         dialog = self.page.locator("#result-dialog")
         if dialog.is_visible():
-            dialog.get_by_role("button").click()
+            dialog.locator("#result-close").click()
 
 
 def register_by_api(page: Page, base_url: str, name: str) -> int:
@@ -86,6 +86,22 @@ def move(person: Person, option: str) -> None:
     before = version(person.page)
     person.choose(option)
     # A function, not an expression: under the pages' CSP a string would need eval.
+    person.page.wait_for_function(
+        "before => Number(document.getElementById('table').dataset.version) > before",
+        arg=before,
+        timeout=10_000,
+    )
+
+
+def press(person: Person, label: str) -> None:
+    """``person`` presses the button labelled exactly ``label`` (opening its folded group
+    first) and waits until the table has moved on."""
+    exactly = re.compile(f"^{re.escape(label)}$")  # "Zweier", not "Farbenzweier"
+    button = person.page.locator("#actions button:enabled").filter(has_text=exactly)
+    if not button.is_visible():
+        button.locator("xpath=ancestor::details/summary").click()
+    before = version(person.page)
+    button.click()
     person.page.wait_for_function(
         "before => Number(document.getElementById('table').dataset.version) > before",
         arg=before,

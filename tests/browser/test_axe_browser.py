@@ -14,6 +14,12 @@ appears on that page. A violation that shows only with some content (the deals a
 random by the server, and the row of actions is empty when it is not the player's turn) is
 demanded whenever that content is there, with the same effect.
 
+The table is also walked through every state a deal passes (each game's first deal played
+by scripted clients while the browser looks on): each phase as the player whose choice it
+is, at both sizes; the dialogs and panels (last trick, settings, sheet, chat, quick
+phrases) once a trick is collected; the result dialog with its countdown to the next deal
+and the sheet opened over it.
+
 Also here: chromium reads the web app manifest without errors and finds nothing that stops
 putting Stammtisch on a phone's home screen.
 """
@@ -24,10 +30,11 @@ import asyncio
 import base64
 import hashlib
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
@@ -36,10 +43,12 @@ from tests.browser import axe
 from tests.browser.axe import describe, rule_ids, run_axe, serious
 from tests.browser.conftest import NewPerson, off_the_loop
 from tests.support import LiveServer
-from tests.table_client import COOKIE, make_room, start, step
+from tests.table_client import COOKIE, Client, make_room, settle, start, step
 from tests.test_archive_pages import finished, first_deal_id
 
 pytestmark = pytest.mark.live_server
+
+T = TypeVar("T")
 
 NAMES = ["Anna", "Bernd", "Catrin"]
 DOKO_NAMES = ["Dora", "Emil", "Fritz", "Gerda"]
@@ -384,3 +393,182 @@ def test_chromium_reads_the_manifest_and_could_install_the_app(
     assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+
+# --------------------------------------------------------------------------- the table's states
+
+
+class LoopThread:
+    """An event loop in a worker thread that stays up between calls, so that scripted
+    clients keep their sockets while the browser (Playwright's loop in the main thread)
+    opens pages between two of their moves."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run ``coroutine`` on the loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=120)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+async def move(clients: list[Client], rng: random.Random) -> None:
+    """The player to move sends a random legal action (as :func:`step`), but the table
+    stays at the deal's end: nobody says "Weiter"."""
+    async with asyncio.timeout(10):  # a move the table plays itself (a lone Gut) comes first
+        while (actor := next((c for c in clients if c.my_turn()), None)) is None:
+            await asyncio.sleep(0.005)
+    assert actor.view is not None
+    legal = [a for a in actor.view["legal_actions"] if not a.startswith(("knock", "announce"))]
+    text = rng.choice(legal or actor.view["legal_actions"])
+    if "gesund" in legal and rng.random() < 0.9:
+        text = "gesund"
+    await actor.send({"type": "action", "action": text, "v": actor.version, "id": text})
+    event = await actor.expect_ack(text)
+    await settle(clients, event["v"])
+
+
+async def close_all(clients: list[Client]) -> None:
+    for client in clients:
+        await client.aclose()
+
+
+#: The players of each game's table in the state walk (as many as its seats).
+TABLE_PLAYERS = {
+    "dreierles": NAMES,
+    "doppen": ["Nora", "Otto", "Paula"],
+    "doppelkopf": DOKO_NAMES,
+    "tarock-zu-dritt": TZD_NAMES,
+    "bayerisches-tarock": BT_NAMES,
+}
+#: The length of each game's match in the state walk: more than the one deal played.
+TABLE_ROUNDS = {"doppen": 3, "doppelkopf": 2}
+#: The dialogs and panels of the table, each opened by its button (the result dialog opens
+#: by itself at the deal's end; its "Schreibe" button opens the sheet over it).
+TABLE_DIALOGS = {
+    "last trick": ("#show-last-trick", "#last-trick-dialog"),
+    "settings": ("#open-settings", "#settings-dialog"),
+    "sheet": ("#open-sheet", "#sheet-dialog"),
+    "chat": ("#open-chat", "#chat-dialog"),
+    "talk": ("#open-talk", "#talk"),
+}
+
+
+class TableStates:
+    """Checks the table page of one player with axe at the states it is opened in, and
+    collects every serious or critical violation with the state's name."""
+
+    def __init__(self, new_person: NewPerson, base_url: str) -> None:
+        self.new_person = new_person
+        self.base_url = base_url
+        self.found: list[str] = []
+        self.states: list[str] = []
+
+    def open(self, room: int, cookie: str, size: str) -> Page:
+        page = self.new_person(viewport=VIEWPORTS[size], lang="de")
+        page.context.add_cookies([{"name": COOKIE, "value": cookie, "url": self.base_url}])
+        page.goto(f"{self.base_url}/rooms/{room}/table")
+        expect(page.locator("#turn")).not_to_have_text("Verbinde mit dem Tisch…")
+        return page
+
+    def check(self, page: Page, state: str) -> None:
+        self.states.append(state)
+        self.found += [f"{state}: {line}" for line in describe(serious(run_axe(page)))]
+
+
+def walk_the_table(new_person: NewPerson, server: LiveServer, game: str, seed: int) -> TableStates:
+    """Play the first deal of ``game`` with scripted clients and check the table page at
+    each phase (as the player to move, whose page offers the choices), at 360 and 1366 px;
+    the dialogs once the first trick is collected; the result dialog with its countdown
+    to the next deal and the sheet over it at the deal's end."""
+    states = TableStates(new_person, server.base_url)
+    loop = LoopThread()
+    names = TABLE_PLAYERS[game]
+    clients, room, _ = loop.run(
+        make_room(
+            server.base_url,
+            game,
+            names,
+            name=f"{game} Zustände",
+            next_deal_pause_seconds=120,
+            rounds=TABLE_ROUNDS.get(game, 1),
+        )
+    )
+    try:
+        loop.run(start(clients[0], room))
+        for client in clients:
+            loop.run(client.connect(room))
+        rng = random.Random(seed)
+        seen: set[str] = set()
+        dialogs_checked: set[str] = set()
+        for _ in range(600):
+            view = clients[0].view
+            assert view is not None
+            phase = view["phase"]
+            mover = next((c for c in clients if c.my_turn()), clients[0])
+            if phase == "finished":
+                for size in VIEWPORTS:
+                    page = states.open(room, clients[0].cookie, size)
+                    expect(page.locator("#result-dialog")).to_be_visible()
+                    expect(page.locator("#deal-waiting")).to_be_visible()
+                    states.check(page, f"{game} result dialog at {size}")
+                    if size == "360x740":
+                        page.locator("#result-sheet").click()
+                        expect(page.locator("#sheet-dialog")).to_be_visible()
+                        states.check(page, f"{game} sheet over the result at {size}")
+                    page.close()
+                break
+            if phase not in seen:
+                seen.add(phase)
+                for size in VIEWPORTS:
+                    page = states.open(room, mover.cookie, size)
+                    if mover.my_turn():
+                        expect(
+                            page.locator("#actions button, #hand button:enabled").first
+                        ).to_be_visible()
+                    states.check(page, f"{game} {phase} at {size}")
+                    page.close()
+            # the dialogs at the first card play; the last trick's once a trick is collected
+            # (a Bettel can end the deal before that)
+            wanted = [d for d in TABLE_DIALOGS if d not in dialogs_checked and (
+                d != "last trick" or view.get("last_trick"))]  # fmt: skip
+            if phase == "play" and wanted:
+                dialogs_checked.update(wanted)
+                page = states.open(room, mover.cookie, "360x740")
+                for dialog in wanted:
+                    button, shown = TABLE_DIALOGS[dialog]
+                    page.locator(button).click()
+                    expect(page.locator(shown)).to_be_visible()
+                    states.check(page, f"{game} {dialog} at 360x740")
+                    if page.locator(f"{shown}[open]").count():
+                        page.keyboard.press("Escape")
+                        expect(page.locator(shown)).to_be_hidden()
+                    else:
+                        page.locator(button).click()  # a panel closes by its button
+                page.close()
+            loop.run(move(clients, rng))
+        else:
+            pytest.fail(f"the first deal of {game} did not end")
+    finally:
+        loop.run(close_all(clients))
+        loop.close()
+    return states
+
+
+@pytest.mark.parametrize("game", list(TABLE_PLAYERS))
+def test_every_state_of_the_table_has_no_serious_violation(
+    new_person: NewPerson, module_server: LiveServer, game: str
+) -> None:
+    """Every phase of a deal (as the player whose choice it is), the dialogs and panels,
+    the result with its countdown and the sheet over it: axe finds nothing serious."""
+    states = walk_the_table(new_person, module_server, game, seed=len(game))
+    assert f"{game} result dialog at 360x740" in states.states
+    assert any(s.startswith(f"{game} play at") for s in states.states), states.states
+    assert any(s.startswith(f"{game} chat at") for s in states.states), states.states
+    assert states.found == [], "\n".join(states.found)

@@ -131,7 +131,7 @@ def test_a_deal_bid_to_zehn_mehr_with_trump_and_kontra_to_the_sheet_with_the_haf
         expect(person.page.locator("#result-dialog")).to_be_visible()
         person.close_result()
     anna = people[0]
-    anna.page.get_by_role("button", name="Schreibe").click()
+    anna.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = anna.page.locator("#sheet-dialog")
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)

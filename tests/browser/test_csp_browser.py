@@ -161,7 +161,7 @@ def test_every_page_satisfies_the_policy_and_the_table_plays(
     play_until(
         people, lambda: trick_cards(people[0]) == 2, random.Random(5), prefer=["Zweier", "Weiter"]
     )
-    anna.page.get_by_role("button", name="Schreibe").click()
+    anna.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     expect(anna.page.locator("#sheet-dialog")).to_be_visible()
 
     # The archive, of a deal played to its end by scripted clients.

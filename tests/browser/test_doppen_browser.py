@@ -175,7 +175,7 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     move(vorhand, "card:Tarock III")
     expect(hinterhand.page.locator("#info")).to_contain_text("Du darfst deine stechende Karte")
     assert not hinterhand.my_turn()
-    assert hinterhand.options() == ["card:Tarock XXI (Mond)", "card:Sküs"]
+    assert hinterhand.options() == ["card:Sküs", "card:Tarock XXI (Mond)"]
     move(hinterhand, "card:Sküs")
     expect(hinterhand.page.locator("#info")).to_contain_text("Du hast verdeckt hingelegt")
     expect(hinterhand.page.locator('#info .card[data-card="SK"]')).to_have_count(1)
@@ -206,7 +206,7 @@ def test_a_doppen_deal_with_holding_a_talon_half_pagat_and_kontra(
     for person in people:
         expect(person.page.locator("#result-dialog")).to_be_visible()
         person.close_result()
-    vorhand.page.get_by_role("button", name="Schreibe").click()
+    vorhand.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = vorhand.page.locator("#sheet-dialog")
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
@@ -339,9 +339,12 @@ def test_the_table_fits_a_phone_upright_and_turned_sideways(
     # A refused discard: the notice lies above the buttons and the hand, not over the turn,
     # and goes as soon as the table moves on.
     page = vorhand.page
-    page.locator('#hand button[aria-disabled="true"]').first.click(
-        force=True, position={"x": 12, "y": 16}
+    # a card that may never be laid away: a König or a Trullstück
+    never = ", ".join(
+        f'#hand button[aria-disabled="true"][aria-label{match}]'
+        for match in ('*="König"', '="Sküs"', '*="(Mond)"', '*="(Pagat)"')
     )
+    page.locator(never).first.click(force=True, position={"x": 12, "y": 16})
     notice = page.locator("#notice")
     expect(notice).to_contain_text("dürfen nie gedrückt werden")
     shown = box_of(page, "#notice")
@@ -393,7 +396,7 @@ def test_the_table_fits_a_phone_upright_and_turned_sideways(
         person.close_result()
 
     # The sheet: in the middle, and three players' numbers fit whole beside each other.
-    page.get_by_role("button", name="Schreibe").click()
+    page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     expect(page.locator("#sheet-dialog tbody tr")).to_have_count(1)
     for size in (PHONE, PHONE_TALL):
         resize(page, size)
@@ -437,6 +440,40 @@ def test_four_at_the_table_the_dealer_sits_out_and_sees_no_cards(
     expect(dealer.page.locator("#hand button")).to_have_count(0)
     assert not dealer.my_turn()
     assert trick_cards(dealer) == 0
+
+
+def test_the_dealer_who_sat_out_closes_the_result_the_others_say_weiter(
+    new_person: NewPerson, doppen_server: LiveServer
+) -> None:
+    """Four at the table, everybody passes: the result is shown to all four; the three who
+    played are asked for "Weiter", the dealer who sat out is not and closes it himself."""
+    base = doppen_server.base_url
+    _room, people = seat_people(
+        new_person, base, ["Kai", "Lisa", "Moritz", "Nele"], "doppen", viewport=DESKTOP
+    )
+    deadline = time.monotonic() + 10
+    while len(holding := [p for p in people if p.page.locator("#hand button").count() == 16]) != 3:
+        assert time.monotonic() < deadline, "three hands of sixteen were not dealt"
+        time.sleep(0.1)
+    dealer = next(p for p in people if p not in holding)
+    for _ in range(3):
+        move(wait_for_turn(holding), "Weiter")
+    for person in people:
+        expect(person.page.locator("#result-dialog")).to_be_visible()
+        expect(person.page.locator("#deal-waiting")).to_be_visible()
+    for person in holding:
+        expect(person.page.locator("#result-close")).to_have_text("Weiter")
+        expect(person.page.locator("#result-close")).to_be_enabled()
+    close = dealer.page.locator("#result-close")
+    expect(close).to_have_text("Schließen")
+    expect(close).to_be_enabled()
+    close.click()
+    expect(dealer.page.locator("#result-dialog")).to_be_hidden()
+    # the table waits for the three who played, never for the dealer
+    waiting = holding[0].page.locator("#deal-waiting")
+    for person in holding:
+        expect(waiting).to_contain_text(person.name)
+    expect(waiting).not_to_contain_text(dealer.name)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -484,7 +521,7 @@ def test_everybody_passes_the_deal_is_thrown_in_and_the_kasse_grows(
     expect(result).to_contain_text("halber Einsatz in die Pagatkasse")
     for person in people:
         person.close_result()
-    vorhand.page.get_by_role("button", name="Schreibe").click()
+    vorhand.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = vorhand.page.locator("#sheet-dialog")
     expect(sheet.locator("tbody tr").first).to_contain_text("zusammengeworfen")
     # filled with 2,00 € each, then half of it each because everybody passed

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from server.api.i18n import Catalogs, load_catalogs
 from server.engine.record import load_record
 from server.engine.registry import describe
+from server.engine.replay import replay_steps
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import Person, register_by_api
 from tests.browser.test_table_browser import open_room
@@ -31,9 +32,9 @@ FRENCH_NAME = {
     "de": re.compile(r"^(Kreuz|Pik|Herz|Karo) (Ass|10|König|Dame|Bube|9)$"),
     "en": re.compile(r"^(Ace|10|King|Queen|Jack|9) of (Clubs|Spades|Hearts|Diamonds)$"),
 }
-TAROCK_NAME = re.compile(
-    r"^(Tarock [IVX]+( \((Pagat|Mond)\))?|Sküs|(Herz|Karo|Pik|Kreuz) .+|.+ of .+)$"
-)
+#: A card of a Dreierles table: its trumps by number, the Stieß and the Pfeife (its own words,
+#: never the Sküs, the Pagat or the Mond).
+TAROCK_NAME = re.compile(r"^(Trumpf? \d+( \(Pfeife\))?|Stieß|(Herz|Karo|Pik|Kreuz) .+|.+ of .+)$")
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +143,10 @@ def test_a_doppelkopf_table_reads_its_description(
     mover = next(p for p in people if p.my_turn())
     summary = mover.page.locator("#actions details.action-fold summary").first
     expect(summary).to_be_visible()
+    # The Vorbehalt is asked for in the game's own words (its catalogue's turn text).
+    own = catalogs.game_key(lang, "table.turn.you", "doppelkopf", "vorbehalt")
+    assert own == "table.turn.you.doppelkopf.vorbehalt"
+    expect(mover.page.locator("#turn")).to_have_text(text(catalogs, lang, own))
     # The sheet is rendered from its kind: counters from their start values.
     sheet = page.locator("#sheet table.sheet-table")
     expect(sheet).to_have_attribute("data-kind", info["sheet"]["kind"])
@@ -165,10 +170,13 @@ def expected_result(catalogs: Catalogs, lang: str, record: dict[str, Any]) -> tu
         key = "table.result.won" if outcome["declarer_won"] else "table.result.lost"
         player = record["seats"][outcome["declarer"]]
         title = text(catalogs, lang, key, player=player, contract=contract)
+    # a party is named as the game names it ("Extrapunkte Kontra"), never by its code
+    parties = {"re": "Re", "kontra": "Kontra"}
     lines = [
-        text(catalogs, lang, f"result.{game}.{line['code']}", **line)
+        text(catalogs, lang, f"result.{game}.{line['code']}", **{**line, **named})
         for line in outcome.get("lines", [])
         if isinstance(line, dict)
+        for named in [{"party": parties[line["party"]]} if "party" in line else {}]
     ]
     return title, lines
 
@@ -201,8 +209,25 @@ def test_a_result_is_translated(
     name = first.get_attribute("title") or ""
     pattern = FRENCH_NAME[lang] if record["game"] == "doppelkopf" else TAROCK_NAME
     assert pattern.match(name), name
+    # The phase by the game's own word where its catalogue has one, else the shared one.
+    steps = replay_steps(record, check_outcome=False)["steps"]
+    phase = catalogs.game_key(lang, "archive.phase", record["game"], steps[0]["phase"])
+    assert phase is not None
+    info = page.locator("#replay-info .info-line")
+    expect(info.first).to_have_text(
+        text(catalogs, lang, "archive.replay.phase", phase=text(catalogs, lang, phase))
+    )
     page.keyboard.press("End")
     expect(page.locator("#replay-result")).to_be_visible()
+    # The parties' count in the game's words (Re and Kontra: its module's), else the
+    # declarer's side against the opponents (the core's).
+    party = steps[-1]["party_points"]
+    key = (
+        f"archive.replay.{record['game']}.party_points"
+        if "re" in party
+        else "archive.replay.party_declarer"
+    )
+    expect(info.filter(has_text=text(catalogs, lang, key, **party))).to_have_count(1)
     title, lines = expected_result(catalogs, lang, record)
     expect(page.locator("#result-head")).to_have_text(title)
     shown = page.locator("#result-lines li").all_inner_texts()
@@ -228,11 +253,14 @@ def test_a_result_is_translated(
         pytest.xfail(f"the engine still writes result lines as text, not codes: {texts}")
 
 
-RENDER_SHEET = """async (sheet) => {
+RENDER_SHEET = """async (arg) => {
+  const [sheet, name] = Array.isArray(arg) ? arg : [arg, ""];
   const { renderSheet } = await import("/static/js/table-sheet.js");
+  const { loadGame } = await import("/static/js/game-info.js");
+  const game = name ? await loadGame(name) : null;
   const box = document.createElement("div");
   document.body.append(box);
-  renderSheet(box, sheet);
+  renderSheet(box, sheet, game);
   const cells = (row) => [...row.children].map((c) => c.textContent.trim());
   const table = box.querySelector("table");
   const result = {
@@ -338,3 +366,54 @@ def test_the_sheet_renders_from_its_kind(new_person: NewPerson, module_server: L
     assert shown["kind"] == "counters"
     assert shown["head"][1] == ["Start", "30", "30", "30", "30"]
     assert shown["body"] == [["1", "Damensolo · Ute", "24 (−6)", "32 (+2)", "32 (+2)", "32 (+2)"]]
+
+
+def test_a_games_own_sheet_fields_are_read_by_its_module(
+    new_person: NewPerson, module_server: LiveServer, catalogs: Catalogs
+) -> None:
+    """The marks of a row, the notes below the sheet and an old stored Depot are
+    Doppelkopf's (games/doppelkopf.js): drawn with its module, left out without it."""
+    base = module_server.base_url
+    page = new_person(lang="en")
+    register_by_api(page, base, "Anna")
+    page.goto(f"{base}/archive/replay?lang=en")
+    players = ["Ute", "Paul", "Rita", "Olaf"]
+    sheet: dict[str, Any] = {
+        "game": "doppelkopf",
+        "kind": "counters",
+        "players": players,
+        "columns": COLUMNS,
+        "start": dict.fromkeys(players, 30),
+        "rows": [
+            {"number": 1, "dealer": "Olaf", "contract": "herz", "declarer": "Paul",
+             "values": {"Ute": 2, "Paul": -6, "Rita": 2, "Olaf": 2},
+             "totals": {"Ute": 28, "Paul": 36, "Rita": 28, "Olaf": 28},
+             "note": "pflichtsolo", "obligatory": True, "kurzer": True},
+        ],
+        "lines": [{"code": "owes_solo", "player": "Rita", "solo": "damen"}],
+        "obligations": {"Rita": ["damen"]},
+        "vorfuehrung": True,
+        "finished": False,
+    }  # fmt: skip
+    en = catalogs.messages["en"]
+    marks = [en["sheet.doppelkopf.obligatory_mark"], en["sheet.doppelkopf.kurzer"]]
+    vorfuehrung = en["sheet.doppelkopf.vorfuehrung"]
+    owes = en["sheet.line.doppelkopf.owes_solo"] % {
+        "player": "Rita",
+        "solo": en["contract.doppelkopf.damen"],
+    }
+    shown = page.evaluate(RENDER_SHEET, [sheet, "doppelkopf"])
+    contract_cell = shown["body"][0][2]
+    assert all(mark in contract_cell for mark in marks), contract_cell
+    assert vorfuehrung in shown["notes"]
+    assert owes in shown["notes"]
+    # The core alone knows none of it (the line keeps its solo's code).
+    bare = page.evaluate(RENDER_SHEET, [sheet])
+    assert not any(mark in bare["body"][0][2] for mark in marks)
+    assert vorfuehrung not in bare["notes"]
+    assert owes not in bare["notes"]
+    # A sheet stored before its lines and its pots: the owed solos and the Depot.
+    old = {**sheet, "lines": [], "vorfuehrung": False, "depot_cents": {"Paul": 150}}
+    shown = page.evaluate(RENDER_SHEET, [old, "doppelkopf"])
+    assert en["sheet.doppelkopf.pflichtsolo"] % {"player": "Rita", "n": 1} in shown["notes"]
+    assert "Paul has paid €1.50 into the Depot" in shown["notes"]

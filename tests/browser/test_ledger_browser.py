@@ -62,7 +62,7 @@ def test_the_result_panel_shows_the_deals_ledger(
     # The sheet writes the same numbers in the deal's row.
     for person in people:
         person.close_result()
-    lena.page.get_by_role("button", name="Schreibe").click()
+    lena.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     row = lena.page.locator("#sheet-dialog tbody tr").first
     for entry in ledger["entries"]:
         expect(row).to_contain_text(signed(entry["points"]))

@@ -114,7 +114,7 @@ def test_register_create_invite_join_and_start(
     for player in people:
         expect(player.page.locator("#result-dialog")).to_contain_text("Kartenpunkte")
         player.close_result()
-    anna.get_by_role("button", name="Schreibe").click()
+    anna.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     row = anna.locator("#sheet-dialog tbody tr")
     expect(row).to_have_count(1)
     expect(row.first).to_contain_text(re.compile(r"Dreier|Zweier|Einer|Solo|Räuber"))

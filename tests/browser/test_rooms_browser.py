@@ -93,7 +93,7 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
         "Pause zwischen zwei Spielen: 30 Sekunden"
     )
     in_viewport(anna, 'li[data-rule="rule.doppelkopf.pflichtsolo"]')
-    assert listed.locator("li").count() == 10  # nine rules and the pause
+    assert listed.locator("li").count() == 11  # ten rules (the take-back's too) and the pause
 
 
 def test_the_stake_is_typed_with_a_comma_or_a_point(
@@ -178,7 +178,10 @@ def test_a_house_rule_named_by_a_rule_stands_with_its_rule_on_the_form(
     anna.get_by_role("button", name="Raum anlegen").click()
     expect(anna).to_have_url(re.compile(r"/rooms/\d+$"))
     room_id = int(anna.url.rsplit("/", 1)[-1])
-    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["options"] == {"table_signal": False}
+    assert api(anna, "GET", f"{base}/api/rooms/{room_id}")["options"] == {
+        "table_signal": False,
+        "take_back": False,  # the form sends every house rule, the take-back's default too
+    }
     listed = anna.locator('#rules li[data-rule="rule.doppen.table_signal"]')
     expect(listed).to_contain_text("Verdeckt hingelegt wird nicht")
     expect(listed.locator(".rule-value")).to_have_text("Verdeckt hinlegen: nein")

@@ -36,7 +36,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
-from server.engine.registry import GAMES, describe, get_rules
+from server.engine.registry import GAMES, describe, get_rules, playable
 from tests.browser.conftest import DESKTOP, NewPerson, off_the_loop
 from tests.support import LiveServer
 from tests.table_client import COOKIE, Client, next_deal, settle
@@ -44,7 +44,7 @@ from tests.table_client import COOKIE, Client, next_deal, settle
 JSON = dict[str, Any]
 
 PEOPLE = ("Agathe", "Bruno", "Cilli", "Dieter")
-PLAYABLE = [name for name, info in GAMES.items() if info.implemented]
+PLAYABLE = playable()
 #: The actions that pass (or throw the deal in), in the order they are preferred.
 PASSES = ("schmeissen", "armut", "pass", "gut", "gesund")
 #: Actions that raise the stakes, never chosen while something else is legal.

@@ -105,7 +105,7 @@ def test_a_dreierles_deal_is_played_to_the_score_sheet(
     for person in people:
         expect(person.page.locator("#result-dialog")).to_be_visible()
         person.close_result()
-    anna.page.get_by_role("button", name="Schreibe").click()
+    anna.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = anna.page.locator("#sheet-dialog")
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
@@ -146,7 +146,7 @@ def test_a_doppelkopf_deal_with_a_vorbehalt(
     expect(result).to_contain_text("Augen: Re")
     for person in people:  # everybody taps "Weiter": then the next deal is dealt
         person.close_result()
-    first.page.get_by_role("button", name="Schreibe").click()
+    first.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     expect(first.page.locator("#sheet-dialog tbody tr").first).to_contain_text("Damensolo")
 
 
@@ -284,5 +284,5 @@ def test_the_table_speaks_english_on_request(
     else:
         expect(turn).to_have_text(f"{mover.name} to move")
     expect(olga.page.locator("#hand button").first).to_have_attribute(
-        "aria-label", re.compile(r"^(Tarock [IVXL]+( \(\w+\))?|Sküs|\w+ of \w+)$")
+        "aria-label", re.compile(r"^(Trump \d+( \(Pfeife\))?|Stieß|\w+ of \w+)$")
     )

@@ -219,7 +219,7 @@ def test_a_rauber_result_shows_every_players_card_points(
     new_person: NewPerson, module_server: LiveServer
 ) -> None:
     """Nobody bids: the Räuber is played, and its result names the contract in German and
-    gives each player's card points besides the talon's."""
+    gives each player's card points besides the Blinder's."""
     names = ["Olga", "Piet", "Quirin"]
     _room, people = seat_people(new_person, module_server.base_url, names, "dreierles")
     olga = people[0]
@@ -233,7 +233,7 @@ def test_a_rauber_result_shows_every_players_card_points(
     expect(dialog.locator("#result-title")).to_have_text("Räuber")
     for name in names:
         expect(dialog).to_contain_text(re.compile(rf"{name}: \d+( \d/\d)? Kartenpunkte"))
-    expect(dialog).to_contain_text("Talon: ")
+    expect(dialog).to_contain_text("Im Blinder: ")
     expect(dialog).not_to_contain_text("raeuber")
 
 
@@ -353,9 +353,9 @@ def test_the_turn_line_says_how_many_cards_and_counts_in_the_singular(
     play_until(people, turn_line, random.Random(8), prefer=["Zweier", "Weiter"])
     counts = [m.group(1) for line in seen if (m := lay_away.match(line))]
     assert counts == ["2", "1"], seen
-    assert "Du bist am Zug: lege noch 1 Karte ab (keinen König, kein Tarock)" in seen
-    declare = [line for line in seen if line.startswith("Du bist am Zug: sag fertig")]
-    pfeife = [line for line in seen if line == "Du bist am Zug: Pfeife ansagen oder fertig"]
+    assert "Du bist am Zug: lege noch 1 Karte ab (keinen König, keinen Trumpf)" in seen
+    declare = [line for line in seen if line.startswith("Du bist am Zug: sag „Fertig“")]
+    pfeife = [line for line in seen if line == "Du bist am Zug: Pfeife ansagen oder „Fertig“"]
     assert len(declare) + len(pfeife) == 1, seen
     page = people[0].page
     expect(page.locator("#seats")).to_contain_text("1 Stich")

@@ -58,7 +58,7 @@ def test_doppelkopf_on_a_laptop_seats_people_around_the_felt(
     assert left["cy"] > top["bottom"] and right["cy"] > top["bottom"]
 
     # The score sheet and the chat open beside the table and stay open during play.
-    page.get_by_role("button", name="Schreibe").click()
+    page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     page.get_by_role("button", name="Chat").click()
     sheet, chat = page.locator("#sheet-dialog"), page.locator("#chat-dialog")
     expect(sheet).to_be_visible()

@@ -17,10 +17,10 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import (
-    Person,
     hand_outside_viewport,
     move,
     play_until,
+    press,
     register_by_api,
     version,
     wait_for_turn,
@@ -30,22 +30,6 @@ from tests.support import LiveServer
 
 GAME = "tarock-zu-dritt"
 PAGAT = "T1"
-
-
-def press(person: Person, label: str) -> None:
-    """``person`` presses the button labelled exactly ``label`` (opening its folded group
-    first) and waits until the table has moved on."""
-    exactly = re.compile(f"^{re.escape(label)}$")  # "Zweier", not "Farbenzweier"
-    button = person.page.locator("#actions button:enabled").filter(has_text=exactly)
-    if not button.is_visible():
-        button.locator("xpath=ancestor::details/summary").click()
-    before = version(person.page)
-    button.click()
-    person.page.wait_for_function(
-        "before => Number(document.getElementById('table').dataset.version) > before",
-        arg=before,
-        timeout=10_000,
-    )
 
 
 def holds(page: Page, card: str) -> bool:
@@ -165,7 +149,7 @@ def test_a_zweier_with_an_overbid_a_talon_pair_a_pagat_and_a_kontra(
     for person in people:
         expect(person.page.locator("#result-dialog")).to_be_visible()
         person.close_result()
-    anna.page.get_by_role("button", name="Schreibe").click()
+    anna.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = anna.page.locator("#sheet-dialog")
     expect(sheet).to_be_visible()
     expect(sheet.locator("tbody tr")).to_have_count(1)
@@ -183,7 +167,7 @@ def test_a_zweier_with_an_overbid_a_talon_pair_a_pagat_and_a_kontra(
     expect(page.locator("#step-counter")).to_be_visible()
     page.keyboard.press("End")
     info = page.locator("#replay-info")
-    expect(info).to_contain_text("Aus dem Blinden genommen")
+    expect(info).to_contain_text("Aus dem Talon genommen")
     expect(info).to_contain_text(f"{holder.name} sagt an: Pagat")
     expect(info).to_contain_text("Kontriert: Pagat: Kontra ×2")
     expect(page.locator("#replay-result")).to_contain_text("Pagat (angesagt)")
@@ -233,7 +217,11 @@ def test_the_room_form_offers_every_house_rule_and_the_packets_are_chosen_at_the
     helps = {
         "Stille Säcke": "Sack und Doppelsack zählen auch unangesagt (je 1).",
         "Trischaken mit Stichzwang": "ohne: nur Farb- und Tarockzwang",
-        "Skoty-Trophy": "Nur einfaches Kontra, keine stillen Säcke, keine doppelten Radln",
+        # the name is explained where it stands: what the Skoty-Trophy is and what it means
+        "Skoty-Trophy-Regeln (einfaches Kontra, einfache Radln)": (
+            "Die Regeln der Tiroler Tarockwertung »Skoty-Trophy«: nur einfaches Kontra (kein Re, "
+            "kein Sub), keine stillen Säcke, keine doppelten Radln."
+        ),
         "Paketwahl (geklopft)": "die Vorhand wählt ihr Paket zuerst",
         "Schlussradl": "Schlussradl zur ersten Vorhand oder zum Gstieß.",
     }
@@ -293,7 +281,7 @@ def test_a_trischaken_hangs_a_radl_shown_on_the_table_and_the_sheet(
     # The next round counts double: the banner over the table and the line under the sheet.
     for person in people:
         expect(person.page.locator("#setup-note")).to_have_text("Radl: dieses Spiel zählt 2-fach")
-    vorhand.page.get_by_role("button", name="Schreibe").click()
+    vorhand.page.locator("#open-sheet").click()  # the toolbar's "Schreibe"
     sheet = vorhand.page.locator("#sheet-dialog")
     expect(sheet.locator("tbody tr")).to_have_count(1)
     expect(sheet.locator("tbody tr").first).to_contain_text("Trischaken")

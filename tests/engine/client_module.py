@@ -18,10 +18,12 @@ from server.engine.registry import get_rules
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE = shutil.which("node")
 
-#: Runs the module's exports over the views on stdin with a context like the table's
-#: (game-info.js, i18n.js): catalogue texts with %(name)s filled in and the singular for
-#: n = 1, actions labelled by their key; a missing key is an error.
-SCRIPT = """
+#: The beginning of a node script that runs a game's client module (``game``, imported from
+#: the first argument) over ``input`` (JSON on stdin) with a context like the table's
+#: (game-info.js, i18n.js): ``ctx`` with catalogue texts with %(name)s filled in and the
+#: singular for n = 1, contracts by their catalogue names, actions labelled by their key
+#: (a missing key is an error), no sheet; ``name(seat)`` from ``input.seats``.
+MODULE_CONTEXT = """
 import { readFileSync } from "node:fs";
 const game = await import(process.argv[1]);
 const input = JSON.parse(readFileSync(0, "utf8"));
@@ -36,8 +38,15 @@ const ctx = {
   game: input.game, t, has,
   contract: (c) => (c ? t(`contract.${input.game}.${c}`) : ""),
   action: (a) => { const k = "action." + a.replace(/\\s+/g, "_"); return has(k) ? t(k) : a; },
+  sheet: () => null,
 };
 const name = (seat) => input.seats[seat];
+"""
+
+#: Runs the module's exports over the views on stdin (see :data:`MODULE_CONTEXT`).
+SCRIPT = (
+    MODULE_CONTEXT
+    + """
 const coded = (view) => (game.resultLine && view.outcome.lines ? view.outcome.lines : [])
   .map((line) => game.resultLine(line, ctx));
 const out = input.views.map((view) => ({
@@ -53,6 +62,7 @@ const out = input.views.map((view) => ({
 }));
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def views_of(

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from server.engine.registry import get_rules, list_games
+from server.engine.registry import get_rules, playable
 from tests.test_i18n import CARD_VERBS
 
-PLAYABLE = [game.name for game in list_games() if game.implemented]
+PLAYABLE = playable()
 
 
 @pytest.mark.parametrize("game", PLAYABLE)

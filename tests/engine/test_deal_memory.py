@@ -16,10 +16,10 @@ import weakref
 import pytest
 
 from server.engine.playout import play_random
-from server.engine.registry import get_rules, list_games
+from server.engine.registry import get_rules, playable
 from tests.engine.positions import random_positions
 
-PLAYABLE = [game.name for game in list_games() if game.implemented]
+PLAYABLE = playable()
 
 
 @pytest.mark.parametrize("game", PLAYABLE)

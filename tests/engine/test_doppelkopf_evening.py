@@ -159,3 +159,15 @@ def test_the_evening_from_a_stored_config() -> None:
     assert quiet.to_json()["start"] == dict.fromkeys(SEATS, 20)
     with pytest.raises(MalformedError):
         DoppelkopfEvening.from_config(SEATS, {**config, "start_points": 31})
+
+
+def test_the_sheet_says_what_is_owed_and_when_the_vorfuehrung_comes() -> None:
+    """What the table reads at the Vorbehalt (issue 28): each player's owed solos and the
+    counter below which the Vorführung plays them (0: only at the evening's end)."""
+    ev = evening()
+    ev.record(solo_deal(ev, won=True))
+    sheet = ev.to_json()
+    assert sheet["obligations"] == {"Ute": ["damen"], "Paul": [], "Rita": ["damen"],
+                                    "Olaf": ["damen"]}  # fmt: skip
+    assert (sheet["vorfuehrung_below"], sheet["vorfuehrung"]) == (6, False)
+    assert evening(vorfuehrung_below=0).to_json()["vorfuehrung_below"] == 0

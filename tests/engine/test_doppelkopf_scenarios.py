@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 
 from server.api.i18n import load_catalogs
-from server.engine.base import JSON
+from server.engine.base import JSON, CardPlayDeal
 from server.engine.cards import DOPPELKOPF
 from server.engine.errors import IllegalActionError, RecordError
-from server.engine.games.doppelkopf import Doppelkopf
+from server.engine.games.doppelkopf import Doppelkopf, DoppelkopfDeal
 from server.engine.games.doppelkopf.contracts import CONTRACTS
 from server.engine.games.doppelkopf.scoring import extra_points, legacy_lines, score
 from server.engine.record import dump_record, load_record
 from tests.engine.doppelkopf_deals import ALL_GESUND, A, D, new_deal, play
+from tests.engine.positions import random_positions
 
 SOLO_TEXTS = [
     "solo trumpf", "solo kreuz", "solo pik", "solo herz", "solo karo", "solo damen",
@@ -510,6 +511,29 @@ def test_a_spectator_does_not_learn_the_pushed_armut_cards_before_the_take() -> 
     play(deal, "push CQ", "push H10", "pass")
     assert [deal.action_seen_by(6, v) for v in (0, 1, 2, 3, None)] == ["push H10", *["push"] * 4]
     assert deal.hidden_from(None) & DOPPELKOPF.mask("CQ.1 CQ.2 H10.1")
+
+
+def test_cards_are_played_through_the_shared_card_play_one_move_per_kind() -> None:
+    """The deal plays its cards through CardPlayDeal: the trick core's legal mask holds one
+    copy per kind (its restriction ``same_kind``), the legal moves are cached per position
+    and keep the order players see, by kind (not sorted by move number)."""
+    fresh = new_deal()
+    assert isinstance(fresh, CardPlayDeal) and fresh.play is None
+    unsorted = 0
+    for deal in random_positions("doppelkopf", 20, 3):
+        if deal.phase != "play":
+            continue
+        assert isinstance(deal, DoppelkopfDeal)
+        assert deal.play is not None and deal.play is deal.trick_play
+        legal = deal.legal_moves()
+        assert deal.legal_moves() is legal  # cached until the next action
+        cards = [m for m in legal if m < 48]
+        assert cards == sorted(cards, key=lambda card: card % 24)
+        mask = deal.play.legal()
+        assert sum(1 << card for card in cards) == mask
+        assert not mask & (mask & (1 << 24) - 1) << 24  # never both copies of a kind
+        unsorted += cards != sorted(cards)
+    assert unsorted  # the order by kind differs from the moves' numbers somewhere
 
 
 def test_illegal_cards_are_explained_by_the_trick_core() -> None:

@@ -184,7 +184,7 @@ def test_from_config_and_bad_configs() -> None:
     match = DoppenMatch.from_config(PLAYERS, config)
     assert (match.deals, match.first_dealer, match.stake_cents, match.kasse.base) == (6, 1, 4, 200)
     assert match.next_setup().dealer == "Bert"
-    assert match.next_setup().options == {"table_signal": False}
+    assert match.next_setup().options == {"table_signal": False, "take_back": False}
     default = DoppenMatch.from_config(PLAYERS, {"rounds": 12, "first_dealer": 0, "stake_cents": 2})
     assert default.kasse.base == 100 and default.deals % 3 == 0
     with pytest.raises(MalformedError):

@@ -196,7 +196,8 @@ def test_modules_doctests() -> None:
 
 def test_outcome_codes_have_catalogue_keys() -> None:
     # The outcome carries codes only; the client says them with the catalogues:
-    # ``contract.dreierles.<code>`` for every row and ``premium.<name>`` for every premium.
+    # ``contract.dreierles.<code>`` for every row and, in the game's own words,
+    # ``result.dreierles.premium.<name>`` for every premium (web/static/js/games/dreierles.js).
     from server.api.i18n import load_catalogs
 
     messages = load_catalogs(LOCALE).messages
@@ -210,4 +211,4 @@ def test_outcome_codes_have_catalogue_keys() -> None:
         for code in CONTRACTS:
             assert f"contract.dreierles.{code}" in messages[lang], (lang, code)
         for name in premiums:
-            assert f"premium.{name}" in messages[lang], (lang, name)
+            assert f"result.dreierles.premium.{name}" in messages[lang], (lang, name)

@@ -23,12 +23,12 @@ from server.engine.games.dreierles import Dreierles, DreierlesDeal
 from server.engine.infoset import Alternative, InfosetOracle, Leak, first_difference
 from server.engine.playout import run_playouts
 from server.engine.record import load_record
-from server.engine.registry import list_games
+from server.engine.registry import playable
 from tests.engine import doppelkopf_deals as dk
 from tests.engine import dreierles_deals as dl
 from tests.engine.test_stille_hochzeit_views import P2_BOTH
 
-GAMES = [game.name for game in list_games() if game.implemented]
+GAMES = playable()
 GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*/*.json"))
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 

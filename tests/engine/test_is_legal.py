@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine.registry import list_games
+from server.engine.registry import playable
 from tests.engine.positions import random_positions
 
-PLAYABLE = [game.name for game in list_games() if game.implemented]
+PLAYABLE = playable()
 
 
 @pytest.mark.parametrize("game", PLAYABLE)

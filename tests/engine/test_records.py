@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,42 +65,77 @@ def test_golden_record_replays_to_its_stored_outcome(path: Path) -> None:
     assert outcome == record["outcome"]
     assert sum(outcome["settlement"]) == 0
     assert dump_record(deal, stake_cents=record["stake_cents"]) == record
-    if record["game"] == "doppelkopf":
-        if outcome["tricks"]:  # recount the Augen of Re from the tricks
-            pips = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
-            re_augen = sum(pips[c.split(".")[0][1:]] for t in outcome["tricks"]
-                           if t["winner"] in outcome["re"] for c in t["cards"])  # fmt: skip
-            assert outcome["augen"]["re"] == re_augen
-        return
-    if record["game"] == "bayerisches-tarock":
-        if outcome["declarer"] is not None:  # recount the declarer's Augen from the tricks
-            d = outcome["declarer"]
-            augen = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
-            pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
-            pile += outcome["stock"] if outcome["hand"] else outcome["discards"]
-            assert outcome["augen"]["declarer"] == sum(augen.get(c[1:], 0) for c in pile)
-        return
-    # recount the declarer's pile independently of the engine
+    recount = RECOUNTS.get(record["game"])  # a game without one has the checks above
+    if recount is not None:
+        recount(record, outcome)
+
+
+def recount_doppelkopf(record: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """Re's Augen counted from the tricks."""
+    if outcome["tricks"]:
+        pips = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+        re_augen = sum(pips[c.split(".")[0][1:]] for t in outcome["tricks"]
+                       if t["winner"] in outcome["re"] for c in t["cards"])  # fmt: skip
+        assert outcome["augen"]["re"] == re_augen
+
+
+def recount_bayerisches_tarock(record: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """The declarer's Augen counted from the tricks and the Stock or the discards."""
     if outcome["declarer"] is not None:
         d = outcome["declarer"]
+        augen = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
         pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
-        discards = [text.split()[1] for _s, text in record["actions"] if text.startswith("discard")]
-        if record["game"] == "doppen":  # the discards count for him only if he takes a trick
-            if outcome["card_points"] is None:  # a Valat is scored without counting
-                return
-            pile += discards if pile else []
-            assert outcome["card_points"] == {"declarer": whole_count(pile),
-                                              "opponents": 70 - whole_count(pile)}  # fmt: skip
-            return
-        pile += discards
-        # Tarock zu dritt counts in thirds always (TZ-A6), its negative games count tricks
-        if record["game"] == "tarock-zu-dritt":
-            if outcome["card_points"] is not None:
-                assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
-        elif record["options"]["counting"] == "thirds":
-            assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
-        else:
-            assert outcome["card_points"]["declarer"] == str(whole_count(pile))
+        pile += outcome["stock"] if outcome["hand"] else outcome["discards"]
+        assert outcome["augen"]["declarer"] == sum(augen.get(c[1:], 0) for c in pile)
+
+
+def declarer_pile(record: dict[str, Any], outcome: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The declarer's tricks' cards and the cards discarded (from the actions)."""
+    d = outcome["declarer"]
+    pile = [c for t in outcome["tricks"] if t["winner"] == d for c in t["cards"]]
+    discards = [text.split()[1] for _s, text in record["actions"] if text.startswith("discard")]
+    return pile, discards
+
+
+def recount_doppen(record: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """The discards count for the declarer only if he takes a trick; a Valat is scored
+    without counting."""
+    if outcome["declarer"] is None or outcome["card_points"] is None:
+        return
+    pile, discards = declarer_pile(record, outcome)
+    pile += discards if pile else []
+    assert outcome["card_points"] == {"declarer": whole_count(pile),
+                                      "opponents": 70 - whole_count(pile)}  # fmt: skip
+
+
+def recount_tarock_zu_dritt(record: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """Counted in thirds always (TZ-A6); its negative games count tricks, not points."""
+    if outcome["declarer"] is None or outcome["card_points"] is None:
+        return
+    pile, discards = declarer_pile(record, outcome)
+    assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile + discards)
+
+
+def recount_dreierles(record: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """Counted in whole points or in thirds, as the room's option says."""
+    if outcome["declarer"] is None:
+        return
+    pile, discards = declarer_pile(record, outcome)
+    pile += discards
+    if record["options"]["counting"] == "thirds":
+        assert parse_thirds(outcome["card_points"]["declarer"]) == thirds_count(pile)
+    else:
+        assert outcome["card_points"]["declarer"] == str(whole_count(pile))
+
+
+#: Each game's own recount of its golden records' card points, independent of the engine.
+RECOUNTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "doppelkopf": recount_doppelkopf,
+    "bayerisches-tarock": recount_bayerisches_tarock,
+    "doppen": recount_doppen,
+    "tarock-zu-dritt": recount_tarock_zu_dritt,
+    "dreierles": recount_dreierles,
+}
 
 
 def test_record_round_trip_through_json_text() -> None:

@@ -14,12 +14,12 @@ import pytest
 
 from server.engine.cards import GERMAN, TAROCK
 from server.engine.counting import PointCounter
+from server.engine.doubling import Doubling
+from server.engine.games.doppen.contracts import DOUBLING as DOPPEN_DOUBLING
 from server.engine.games.dreierles import DreierlesDeal
 from server.engine.games.dreierles.scoring import FACTORS
 from server.engine.playout import play_random
 from server.engine.registry import get_rules
-from server.engine.tarock.doubling import DOPPEN as DOPPEN_DOUBLING
-from server.engine.tarock.doubling import Doubling
 from server.engine.tarock.premiums import (
     KAKADU,
     KINGS,

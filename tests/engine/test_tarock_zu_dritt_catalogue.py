@@ -9,7 +9,7 @@ from server.api.i18n import LANGUAGES, load_catalogs
 from server.engine.games.tarock_zu_dritt.contracts import ANNOUNCEABLE, CONTRACTS
 from server.engine.games.tarock_zu_dritt.deal import CODEC, Phase, TarockZuDritt
 from server.engine.games.tarock_zu_dritt.match import TarockZuDrittMatch
-from server.engine.registry import GAMES
+from server.engine.registry import GAMES, describe
 
 LOCALE = Path(__file__).resolve().parents[2] / "web" / "locale"
 GAME = "tarock-zu-dritt"
@@ -20,7 +20,7 @@ GROUPED = ("play", "discard", "kontra", "rekontra", "subkontra")
 def test_the_registry_entry_agrees_with_the_rules() -> None:
     info = GAMES[GAME]
     assert info.implemented is True
-    assert list(info.phases) == [p.value for p in Phase]
+    assert describe(GAME)["phases"] == [p.value for p in Phase]
     assert info.players == (3,) and info.dealer_sits_out is False
     assert info.direction == "anticlockwise" and info.pack == "tarock"
     verbs = {verb.word for verb in CODEC.verbs}

@@ -36,7 +36,7 @@ def test_a_zweier_from_the_lizitation_to_the_result() -> None:
     out = run_module(record["seats"], views)
     # Knocked: the packets are chosen first, listed among the calls.
     assert out[0]["turn"] == "Du bist am Zug: geklopft, wähle ein Paket"
-    assert out[0]["info"] == ["Geklopft: 0 von 3 Paketen gewählt", "Der Blinde: 6 Karten verdeckt"]
+    assert out[0]["info"] == ["Geklopft: 0 von 3 Paketen gewählt", "Der Talon: 6 Karten verdeckt"]
     assert out[0]["call"] is True
     # Vorhand opens (she may not pass); her Zweier stands under her, Bernd's "weiter" too.
     assert out[2]["turn"] == "Du bist am Zug: „Vorhand!“ oder ein Spiel vom Speisezettel"
@@ -53,8 +53,8 @@ def test_a_zweier_from_the_lizitation_to_the_result() -> None:
     assert out[6]["turn"] == f"Du bist am Zug: lege noch 2 Karten ab {rule}"
     assert out[7]["turn"] == f"Du bist am Zug: lege noch 1 Karte ab {rule}"
     assert out[6]["info"][1:] == [
-        "Aus dem Blinden genommen: T6,H3",
-        "Rest des Blinden (für die Gegner): T2,KrC,KrD,P8",
+        "Aus dem Talon genommen: T6,H3",
+        "Rest des Talons (für die Gegner): T2,KrC,KrD,P8",
     ]
     assert out[8]["turn"] == "Du bist am Zug: sage Zusätze an oder „Ich liege“"
     assert out[14]["turn"] == "Du bist am Zug: Kontra, Rekontra, Subkontra, eine Ansage oder „Gut“"
@@ -75,7 +75,7 @@ def test_a_zweier_from_the_lizitation_to_the_result() -> None:
         SEATS,
         None,  # game_won: the core's text (factor 1)
     ]
-    assert last["result"][3] == "Pagat (angesagt) der Gegner verloren (4)"
+    assert last["result"][3] == "Pagat (angesagt): von den Gegenspielern verloren (4)"
     assert last["replay"] == [SEATS]
 
 
@@ -83,8 +83,12 @@ def test_a_piccolo_ouvert_with_a_bei_player_lays_every_hand_open_after_trick_one
     record, views = views_of("piccolo-ouvert.json")
     out = run_module(record["seats"], views)
     assert out[3]["badges"] == [["Triccolo semi-ouvert"], ["Weiter"], ["Piccolo ouvert"]]
+    # Anna may join: the "-bei" names the game it joins.
+    assert out[3]["turn"] == (
+        "Du bist am Zug: Piccolo ouvert-bei, ein höheres Spiel vom Speisezettel oder „Weiter“"
+    )
     # Anna joins with "-bei": the second declarer is named here, the first by the core.
-    assert out[4]["info"] == ["Anna spielt -bei; Wert 8"]
+    assert out[4]["info"] == ["Anna spielt Piccolo ouvert-bei; Wert 8"]
     assert out[4]["badges"] == [["spielt Piccolo ouvert"], [], []]
     # Each opponent doubles for himself: the chains name whose they are.
     assert out[7]["info"][-1] == (
@@ -140,7 +144,9 @@ def test_zweier_frei_offers_each_talon_card_not_taken_yet() -> None:
     assert out[0]["info"][1] == (
         "Der Talon liegt offen: take 1=HK take 2=HD take 3=HC take 4=KaK take 5=KaD take 6=KaC"
     )
+    # single cards to take, not groups
+    assert out[0]["turn"] == "Du bist am Zug: wähle eine Karte aus dem Talon (tippe sie an)"
     assert out[1]["info"][1:] == [
         "Der Talon liegt offen: take 1=HK take 3=HC take 4=KaK take 5=KaD take 6=KaC",
-        "Aus dem Blinden genommen: HD",
+        "Aus dem Talon genommen: HD",
     ]

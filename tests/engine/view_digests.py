@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from server.engine.record import load_record
+from server.engine.registry import GAMES as REGISTRY
 from server.engine.registry import get_rules
 
 DEALS = 200
-GAMES = ("dreierles", "doppelkopf", "doppen", "tarock-zu-dritt", "bayerisches-tarock")
+#: every playable game of the registry (a new one is recorded by ``--write`` too)
+GAMES = tuple(name for name, game in REGISTRY.items() if game.implemented)
 DIR = Path(__file__).parent.parent / "digests"
 GOLDEN = Path(__file__).parent.parent / "golden"
 GOLDEN_OUTCOMES = DIR / "golden-outcomes.json"

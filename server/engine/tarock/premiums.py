@@ -481,11 +481,15 @@ def settle(results: Sequence[Result], parties: Sequence[int]) -> list[int]:
                     out[r.seat] += gain
                     out[other] -= gain
             continue
-        for a in range(seats):
-            for b in range(seats):
-                if parties[a] == r.side and parties[b] != r.side:
-                    out[a] += gain
-                    out[b] -= gain
+        # every seat of the side against every seat of the others
+        side = r.side
+        with_side = parties.count(side)
+        against = seats - with_side
+        for seat in range(seats):
+            if parties[seat] == side:
+                out[seat] += gain * against
+            else:
+                out[seat] -= gain * with_side
     return out
 
 

@@ -14,6 +14,11 @@
  * Sküs, German Schellen König). Without a `pack` argument they mean the Tarock card;
  * a German table passes pack "german".
  *
+ * The names here are the pack's. A game that calls some of its cards otherwise (the Sküs
+ * "Stieß", the Pagat "Pfeife", the Ass "Daus") says so in its catalogue; the page's game
+ * hands those words over once (`useCardWords`, from game-info.js), and from then on the
+ * names and the words drawn on the pictures of that pack are the game's.
+ *
  * Layout (viewBox 0 0 200 300): a large index (rank over suit symbol, or the Roman
  * numeral of a trump) fills the top-left 30 % of the card, so it stays readable when the
  * cards of a hand overlap; the same index, turned by 180°, sits bottom-right.
@@ -308,12 +313,16 @@ function suitIndex(spec, suit) {
   return label(text, 31, 54, 54, suit.color, 50) + place(suit, 31, 84, 40);
 }
 
-/** The corner index of a trump. @param {number} n 1..22 */
-function trumpIndex(n) {
+/**
+ * The corner index of a trump.
+ * @param {number} n 1..22
+ * @param {string} word the word under the Sküs' star ("" for none)
+ */
+function trumpIndex(n, word) {
   if (n === 22) {
     return (
       `<path d="${star(31, 36, 24, 10, 5)}" fill="${GOLD}" stroke="${TRUMP}" stroke-width="3.5" stroke-linejoin="round"/>` +
-      label("Sküs", 31, 84, 21, TRUMP, 50)
+      (word ? label(escapeText(word), 31, 84, 21, TRUMP, 50) : "")
     );
   }
   return label(ROMAN[n], 31, 50, 46, TRUMP, 52, SERIF) + label(String(n), 31, 80, 24, "#5a6a94", 40);
@@ -495,8 +504,12 @@ function court(spec, suit) {
   );
 }
 
-/** The middle of a trump: a motif between two small stars (the numeral is in the corners). @param {number} n */
-function trumpMiddle(n) {
+/**
+ * The middle of a trump: a motif between two small stars (the numeral is in the corners).
+ * @param {number} n
+ * @param {string} word the word drawn with the Sküs', the Mond's and the Pagat's motif ("" for none)
+ */
+function trumpMiddle(n, word) {
   const panel =
     `<rect x="60" y="14" width="80" height="272" rx="6" fill="#f1dfa6" stroke="${TRUMP}" stroke-width="2.5"/>` +
     `<rect x="65" y="19" width="70" height="262" rx="4" fill="none" stroke="${GOLD}" stroke-width="1.5"/>`;
@@ -506,16 +519,16 @@ function trumpMiddle(n) {
   const ends = n === 22 ? "" : `${ornament}<g transform="rotate(180 100 150)">${ornament}</g>`;
   let motif;
   if (n === 22) {
-    motif = skus();
+    motif = skus(word);
   } else if (n === 21) {
     motif =
       `<circle cx="100" cy="150" r="38" fill="#fff3c4" stroke="${TRUMP}" stroke-width="2"/>` +
       `<circle cx="96" cy="150" r="29" fill="${GOLD}"/>` +
       `<circle cx="110" cy="144" r="25" fill="#fff3c4"/>` +
       `<path d="${star(118, 166, 7, 3, 5)}" fill="${TRUMP}"/><path d="${star(122, 130, 5, 2, 5)}" fill="${TRUMP}"/>` +
-      label("Mond", 100, 222, 20, TRUMP, 64, SERIF);
+      (word ? label(escapeText(word), 100, 222, 20, TRUMP, 64, SERIF) : "");
   } else if (n === 1) {
-    motif = pagat();
+    motif = pagat(word);
   } else {
     motif = rosette(n);
   }
@@ -539,8 +552,8 @@ function rosette(n) {
   );
 }
 
-/** The Pagat (I): a little juggler with three balls. */
-function pagat() {
+/** The Pagat (I): a little juggler with three balls. @param {string} word its word ("" for none) */
+function pagat(word) {
   return (
     `<g transform="translate(0 -22)">` +
     `<circle cx="84" cy="96" r="5" fill="${RED}"/><circle cx="100" cy="86" r="5" fill="#2f7a3a"/>` +
@@ -552,15 +565,15 @@ function pagat() {
     `<circle cx="100" cy="120" r="12" fill="${SKIN}" stroke="${INK}" stroke-width="2"/>` +
     `<path d="M86,114 L90,98 L100,108 L110,98 L114,114 Z" fill="${GOLD}" stroke="${INK}" stroke-width="1.5"/>` +
     `</g>` +
-    label("Pagat", 100, 236, 20, TRUMP, 64, SERIF)
+    (word ? label(escapeText(word), 100, 236, 20, TRUMP, 64, SERIF) : "")
   );
 }
 
-/** The Sküs: a jester's head under a star. */
-function skus() {
-  const heading = label("Sküs", 100, 54, 28, TRUMP, 64, SERIF);
+/** The Sküs: a jester's head under a star. @param {string} word its word ("" for none) */
+function skus(word) {
+  const heading = word ? label(escapeText(word), 100, 54, 28, TRUMP, 64, SERIF) : "";
   return (
-    `${heading}<g transform="rotate(180 100 150)">${heading}</g>` +
+    (heading ? `${heading}<g transform="rotate(180 100 150)">${heading}</g>` : "") +
     `<path d="${star(100, 86, 16, 7, 5)}" fill="${GOLD}" stroke="${TRUMP}" stroke-width="2" stroke-linejoin="round"/>` +
     // Cap with three tips and bells.
     `<path d="M78,156 C74,140 70,126 62,118 C76,120 84,128 88,138 C90,124 94,112 100,104 ` +
@@ -582,14 +595,108 @@ function skus() {
 
 /**
  * The SVG element around a card's drawing.
- * @param {string} name the accessible name (only our own names, never user text)
+ * @param {string} name the accessible name (only our own names and the catalogue's, never user text)
  * @param {string} body
  */
 function svg(name, body) {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" ` +
-    `aria-label="${name}">${body}</svg>`
+    `aria-label="${escapeText(name)}">${body}</svg>`
   );
+}
+
+/** A text for SVG markup, with the five characters XML reserves escaped. @param {string} text */
+function escapeText(text) {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+// ----------------------------------------------------------------------------- a game's words
+
+/**
+ * The words a game uses for cards of its pack instead of the pack's own (built by
+ * `cardWords` from the game's catalogue).
+ * @typedef {object} CardWords
+ * @property {"tarock"|"french48"|"german"} pack the pack they are for
+ * @property {"de"|"en"} lang the language they are written in
+ * @property {Record<string, string>} names a card's whole name by its kind ("SK" → "Stieß")
+ * @property {Record<string, string>} ranks a rank's word ("A" → "Daus")
+ * @property {Record<string, string>} art the word drawn on a card's picture by its kind
+ */
+
+/** The page's game's words (null: the pack's own names everywhere). */
+let pageWords = /** @type {CardWords | null} */ (null);
+
+/**
+ * A game's words for the cards of `pack`, read through `text(key, params)` (the
+ * catalogue's text of `key`, or null where it has none):
+ *
+ * - `card.<game>.trump`: the name of every trump, with `%(n)s` (its number) and
+ *   `%(roman)s` (its Roman numeral) filled in: "Trumpf %(n)s";
+ * - `card.<game>.<kind>`: one card's whole name ("card.<game>.sk": "Stieß");
+ * - `card.<game>.rank.<rank>`: a rank's word in the suit cards' names ("rank.a": "Daus");
+ * - `card.<game>.<kind>.art`: the word drawn on the picture of a card the game names
+ *   itself (the Sküs, the Mond and the Pagat carry a word); without it such a card's
+ *   picture carries none.
+ *
+ * Kinds and ranks are written in small letters in the keys (the catalogues' keys are,
+ * and a page's text never spells a card's code: a card laid face down stays unknown).
+ * @param {string} game
+ * @param {"tarock"|"french48"|"german"} pack
+ * @param {"de"|"en"} lang
+ * @param {(key: string, params?: Record<string, unknown>) => string | null} text
+ * @returns {CardWords}
+ */
+export function cardWords(game, pack, lang, text) {
+  /** @type {CardWords} */
+  const words = { pack, lang, names: {}, ranks: {}, art: {} };
+  for (const code of codesOf(pack)) {
+    const spec = lookup(code, pack);
+    if (words.names[spec.kind] !== undefined) continue;
+    const kind = spec.kind.toLowerCase();
+    let name = text(`card.${game}.${kind}`);
+    if (name === null && spec.suit === "T" && spec.rank !== "22") {
+      const n = Number(spec.rank);
+      name = text(`card.${game}.trump`, { n, roman: ROMAN[n] });
+    }
+    if (name !== null) words.names[spec.kind] = name;
+    const art = text(`card.${game}.${kind}.art`);
+    if (art !== null) words.art[spec.kind] = art;
+    const rank = text(`card.${game}.rank.${spec.rank.toLowerCase()}`);
+    if (rank !== null) words.ranks[spec.rank] = rank;
+  }
+  return words;
+}
+
+/**
+ * Name the cards of `words.pack` with the page's game's words from now on (null: the
+ * pack's own names again). A page shows one game's cards: the table, the replay.
+ * @param {CardWords | null} words
+ */
+export function useCardWords(words) {
+  pageWords = words;
+}
+
+/**
+ * The words that apply to a card of `pack`: `words` when they are for that pack.
+ * @param {string} pack
+ * @param {CardWords | null | undefined} words
+ * @returns {CardWords | null}
+ */
+function wordsFor(pack, words) {
+  return words && words.pack === pack ? words : null;
+}
+
+/**
+ * The word drawn on the picture of a trump (the Sküs, the Mond and the Pagat carry one):
+ * the game's where it names the card itself, else the pack's.
+ * @param {Spec} spec
+ * @param {CardWords | null} words
+ * @returns {string}
+ */
+function artWord(spec, words) {
+  const own = { 22: "Sküs", 21: "Mond", 1: "Pagat" }[Number(spec.rank)] || "";
+  if (!words || words.names[spec.kind] === undefined) return own;
+  return words.art[spec.kind] ?? "";
 }
 
 // ----------------------------------------------------------------------------- exports
@@ -622,15 +729,20 @@ export function codesOf(pack) {
 /**
  * The name of a card: "Herz König", "Tarock XXI (Mond)", "Sküs", "Kreuz Dame", "Eichel Ober";
  * in English "King of Hearts", "Tarock XXI (Mond)", "Queen of Clubs", "Ober of Acorns"
- * (game terms such as Sküs, Pagat, Mond, Cavall, Ober and Unter stay German).
+ * (game terms such as Sküs, Pagat, Mond, Cavall, Ober and Unter stay German). Where the
+ * page's game has its own words for the card (`useCardWords`, in `lang`), the game's name.
  * @param {string} code
  * @param {"de"|"en"} [lang] "de" unless "en"
  * @param {"tarock"|"french48"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
+ * @param {CardWords | null} [words] a game's words (default: the page's game's)
  * @returns {string}
  * @throws {Error} for an unknown code or pack
  */
-export function cardName(code, lang = "de", pack = undefined) {
+export function cardName(code, lang = "de", pack = undefined, words = pageWords) {
   const spec = lookup(code, pack);
+  const own = wordsFor(spec.pack, words);
+  const game = own && own.lang === (lang === "en" ? "en" : "de") ? own : null;
+  if (game && game.names[spec.kind] !== undefined) return game.names[spec.kind];
   if (spec.suit === "T") {
     const n = Number(spec.rank);
     if (n === 22) return "Sküs";
@@ -639,23 +751,28 @@ export function cardName(code, lang = "de", pack = undefined) {
   }
   const suit = SUITS[spec.pack][spec.suit];
   const rank = RANKS[/** @type {keyof typeof RANKS} */ (spec.rank)] ?? { de: spec.rank, en: spec.rank };
-  return lang === "en" ? `${rank.en} of ${suit.en}` : `${suit.de} ${rank.de}`;
+  const word = game && game.ranks[spec.rank] !== undefined ? game.ranks[spec.rank] : null;
+  return lang === "en" ? `${word ?? rank.en} of ${suit.en}` : `${suit.de} ${word ?? rank.de}`;
 }
 
 /**
  * A face-up card as an SVG string (viewBox 0 0 200 300, role="img", aria-label = the
- * German name). The two copies of a french48 card give the same string.
+ * German name, or the page's game's name in its language). The two copies of a french48
+ * card give the same string.
  * @param {string} code
  * @param {"tarock"|"french48"|"german"} [pack] needed only for "HK", "HA", "SK" outside Tarock
+ * @param {CardWords | null} [words] a game's words (default: the page's game's)
  * @returns {string}
  * @throws {Error} for an unknown code or pack
  */
-export function cardSvg(code, pack = undefined) {
+export function cardSvg(code, pack = undefined, words = pageWords) {
   const spec = lookup(code, pack);
-  const name = cardName(code, "de", spec.pack);
+  const own = wordsFor(spec.pack, words);
+  const name = cardName(code, own ? own.lang : "de", spec.pack, own);
   if (spec.suit === "T") {
     const n = Number(spec.rank);
-    return svg(name, paper(TRUMP_PAPER) + trumpMiddle(n) + corners(trumpIndex(n)));
+    const word = artWord(spec, own);
+    return svg(name, paper(TRUMP_PAPER) + trumpMiddle(n, word) + corners(trumpIndex(n, word)));
   }
   const suit = SUITS[spec.pack][spec.suit];
   let middle;

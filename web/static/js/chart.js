@@ -5,11 +5,18 @@
  * <title> and <desc> say in words what it shows, for screen readers.
  *
  * The SVG is drawn at the width of its box, so the text stays readable on a 360 px phone;
- * it is drawn again when the width changes.
+ * it is drawn again when the width changes. Every label stays inside the drawing: the
+ * margins are measured from the labels as the browser sets them (the end labels on the
+ * right, the values on the left) and the end labels are kept between the top and the
+ * bottom of the plot.
  */
 
 import { el } from "./forms.js";
 import { t } from "./i18n.js";
+
+/** A number as every sheet writes it: a negative one with the minus sign (−32), never a
+ * hyphen. */
+const num = (/** @type {number} */ n) => (n < 0 ? `−${-n}` : String(n));
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -76,12 +83,37 @@ export function renderChart(target, series, options = {}) {
   }
 }
 
+/** The space an end label keeps from the line's end, and every label from the edge. */
+const LABEL_GAP = 8;
+const EDGE = 4;
+/** The distance of two end labels' baselines, and of a label's baseline from its top. */
+const LINE_STEP = 14;
+const ASCENT = 11;
+
+/**
+ * The margins the labels of `svg` need: the right one for the end labels, the left one
+ * for the values of the y axis (0 where the browser set no text, e.g. in a hidden box).
+ * @param {SVGElement} svg
+ * @returns {{left: number, right: number}}
+ */
+function neededMargins(svg) {
+  const widest = (/** @type {string} */ selector) =>
+    Math.max(0, ...[...svg.querySelectorAll(selector)].map((node) => /** @type {SVGTextElement} */ (node).getBBox().width));
+  const ends = widest(".chart-end");
+  const values = widest(".chart-value");
+  return {
+    right: ends ? Math.ceil(ends) + LABEL_GAP + EDGE : 0,
+    left: values ? Math.ceil(values) + 6 + EDGE : 0,
+  };
+}
+
 /**
  * @param {HTMLElement} target
  * @param {Series} series
  * @param {{title?: string}} options
+ * @param {{left: number, right: number}} [measured] the margins the labels need, once known
  */
-function drawChart(target, series, options) {
+function drawChart(target, series, options, measured) {
   target.replaceChildren();
   const names = Object.keys((series && series.players) || {});
   const labels = (series && series.labels) || [];
@@ -89,10 +121,16 @@ function drawChart(target, series, options) {
     target.append(el("p", "hint", t("archive.chart.empty")));
     return;
   }
-  const width = Math.max(280, Math.min(target.clientWidth || 360, 900));
+  // as wide as its box (never wider: a wider drawing would be cut or shrunk)
+  const width = Math.max(200, Math.min(target.clientWidth || 360, 900));
   const height = width < 500 ? 220 : 300;
   const longest = Math.max(...names.map((n) => Math.min(n.length, 10)));
-  const margin = { top: 12, right: Math.min(130, 14 + (longest + 4) * 7), bottom: 30, left: 40 };
+  const margin = {
+    top: 12,
+    right: measured ? measured.right : Math.min(140, 14 + (longest + 7) * 7),
+    bottom: 30,
+    left: measured ? measured.left : 40,
+  };
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
   const values = names.flatMap((n) => series.players[n]);
@@ -117,7 +155,7 @@ function drawChart(target, series, options) {
   const desc = svgEl("desc", { id: `${uid}-desc` });
   desc.textContent = t("archive.chart.desc", {
     deals: labels.length - 1,
-    totals: names.map((n) => `${n} ${last(series.players[n])}`).join(", "),
+    totals: names.map((n) => `${n} ${num(last(series.players[n]))}`).join(", "),
   });
   svg.append(titleNode, desc);
 
@@ -133,8 +171,8 @@ function drawChart(target, series, options) {
         class: tick === 0 ? "zero" : "",
       }),
     );
-    const label = svgEl("text", { x: margin.left - 6, y: y(tick) + 4, "text-anchor": "end" });
-    label.textContent = String(tick);
+    const label = svgEl("text", { x: margin.left - 6, y: y(tick) + 4, "text-anchor": "end", class: "chart-value" });
+    label.textContent = num(tick);
     grid.append(label);
   }
   // x labels: the deal numbers, thinned out so they do not touch.
@@ -170,23 +208,40 @@ function drawChart(target, series, options) {
     ends.push({ name, y: y(value), colour, value });
   });
   // End labels, pushed apart so that equal totals do not print on top of each other.
+  // Their baselines lie between the top of the drawing (plus the letters' height) and the
+  // bottom of the plot: pushed down from the top, then up from the bottom where needed.
   ends.sort((a, b) => a.y - b.y);
-  for (let i = 1; i < ends.length; i += 1) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 13);
-  const overflow = ends.length ? ends[ends.length - 1].y - (margin.top + plotH + 4) : 0;
-  if (overflow > 0) for (const end of ends) end.y -= overflow;
+  const top = EDGE + ASCENT - 4;
+  const bottom = margin.top + plotH + 4;
+  ends.forEach((end, i) => (end.y = Math.max(end.y, i ? ends[i - 1].y + LINE_STEP : top)));
+  for (let i = ends.length - 1; i >= 0; i -= 1) {
+    const limit = i === ends.length - 1 ? bottom : ends[i + 1].y - LINE_STEP;
+    ends[i].y = Math.max(top, Math.min(ends[i].y, limit));
+  }
   for (const end of ends) {
-    const label = svgEl("text", { x: margin.left + plotW + 8, y: end.y + 4, fill: end.colour, class: "chart-end" });
-    label.textContent = `${short(end.name)} ${end.value}`;
+    const label = svgEl("text", { x: margin.left + plotW + LABEL_GAP, y: end.y + 4, fill: end.colour, class: "chart-end" });
+    label.textContent = `${short(end.name)} ${num(end.value)}`;
     svg.append(label);
   }
   target.append(svg);
+  if (!measured) {
+    // Drawn once with an estimate; drawn again where the labels need other margins.
+    const need = neededMargins(svg);
+    if (need.right && (need.right > margin.right || need.left > margin.left)) {
+      drawChart(target, series, options, {
+        right: Math.max(need.right, margin.right),
+        left: Math.max(need.left, margin.left),
+      });
+      return;
+    }
+  }
 
   const legend = el("ul", "chart-legend");
   names.forEach((name, p) => {
     const item = el("li");
     const swatch = el("span", "swatch");
     swatch.style.background = PLAYER_COLOURS[p % PLAYER_COLOURS.length];
-    item.append(swatch, el("span", "", `${name}: ${last(series.players[name])}`));
+    item.append(swatch, el("span", "", `${name}: ${num(last(series.players[name]))}`));
     legend.append(item);
   });
   target.append(legend);

@@ -42,14 +42,45 @@
  *   the module does not set apart.
  * - `replayView(view, step) → view`: the spectator's view of a replay step with what the
  *   replay knows besides (such as every seat's true party).
- * - `replayLines(view, name, ctx) → string[]`: extra lines of the replay's info box.
+ * - `replayLines(view, name, ctx) → string[]`: extra lines of the replay's info box
+ *   (who knocked, the announcements).
+ * - `replayParty(party, name, ctx) → string | null`: the replay step's running count per
+ *   party (`party_points`) in the game's words (Re and Kontra); null: the core's line for
+ *   a declarer against the opponents (`{declarer, opponents}`), else none.
+ * - The score sheet (table-sheet.js, given the loaded game): `storedSheet(sheet) → sheet`
+ *   brings a sheet stored in an older shape of the game's into the described one (an old
+ *   pot field as `pots`); `sheetMarks(row, ctx) → string[]`: short marks beside a row's
+ *   note; `sheetNotes(sheet, ctx) → string[]`: notes below the sheet from what only the
+ *   game's sheet carries; `sheetLine(line, ctx) → string | null`: a sheet line
+ *   (`sheet.line.<game>.<code>`) whose parameters the game names itself.
  * - `turnText(view, ctx) → string | null`: what the player to move is asked to do, where
- *   the game says more than its phase's `table.turn.you.<phase>` (how many cards are
+ *   the game says more than its phase's text (`table.turn.you.<phase>`; how many cards are
  *   still to be laid away; only "fertig" when there is nothing to announce).
+ * - `actionLabel(action, view, ctx) → string | null`: a button's label that depends on
+ *   the deal ("Piccolo-bei" for "bei"), for `buttonLabel` in table-games.js; null: the
+ *   catalogue's label.
+ * - `suitColours: Record<suit, "red" | "black">`: the colours of the pack's suits, for the
+ *   player's hand sort "red and black alternating" (hand-sort.js). Which cards are trumps
+ *   and how they rank is never the module's: the seat's view groups the hand
+ *   (`hand_groups`, from the engine for the contract being played). Without this export
+ *   the suits keep the pack's order and that choice is not offered.
+ *
+ * ## The game's words
+ *
+ * A phase is named by the game's own key where its catalogue has one, else by the shared
+ * one: `archive.phase.<game>.<phase>` before `archive.phase.<phase>`, and the turn's text
+ * `table.turn.you.<game>.<phase>` before `table.turn.you.<phase>` (`gameKey` and
+ * `phaseName` in i18n.js).
+ *
+ * Whatever a game calls otherwise than its neighbours is its own catalogue's: its talon
+ * ("Talon", "Blinder", "Stock") in its own keys (`info.<game>.…`, `result.<game>.…`), its
+ * cards' names in `card.<game>.…` (cards.js, `cardWords`: "Stieß", "Pfeife", "Daus"),
+ * which `makeGame` hands to the card pictures and names of the page. The shared keys
+ * (`table.…`) use no game's words; tests/test_game_terms.py holds every game to that.
  */
 
 import { api } from "./api.js";
-import { cardName } from "./cards.js";
+import { cardName, cardWords, useCardWords } from "./cards.js";
 import { has, lang, t } from "./i18n.js";
 
 /**
@@ -63,6 +94,8 @@ import { has, lang, t } from "./i18n.js";
  * @property {string} pack "tarock", "french48" or "german" (cards.js)
  * @property {string[]} seat_labels catalogue keys by seat position, or []
  * @property {string[]} phases
+ * @property {{min: number, max: number, default: number, open_allowed: boolean, unit: "rounds"|"deals"}} rounds
+ *   how long a room plays, in rounds or in deals
  * @property {Record<string, string>} action_groups verb → catalogue key of its label
  * @property {{kind: "points"|"counters", better: "higher"|"lower", notes: string[], stake?: boolean, unit?: "points"|"cents"}} sheet
  *   `stake`: false when the room's stake per point does not apply; `unit`: "cents" when
@@ -81,6 +114,7 @@ import { has, lang, t } from "./i18n.js";
  * @property {(key: string) => boolean} has
  * @property {(contract: string | null | undefined) => string} contract the contract's name
  * @property {(action: string) => string} action a button label of an action
+ * @property {() => any} sheet the match's score sheet as the table has it (null elsewhere)
  */
 
 /**
@@ -208,7 +242,8 @@ export async function gameOf(info) {
 }
 
 /**
- * The game object from a description and an already loaded module (tests, replay).
+ * The game object from a description and an already loaded module (tests, replay). The
+ * page's cards are named and drawn with the game's words from now on.
  * @param {GameInfo} info
  * @param {any} module
  * @returns {Game}
@@ -216,6 +251,11 @@ export async function gameOf(info) {
 export function makeGame(info, module) {
   const name = info.name;
   const labels = info.seat_labels || [];
+  if (info.pack) {
+    const text = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ params = {}) =>
+      has(key) ? t(key, params) : null;
+    useCardWords(cardWords(name, /** @type {any} */ (info.pack), lang, text));
+  }
   return {
     info,
     name,
@@ -231,6 +271,7 @@ export function makeGame(info, module) {
       has,
       contract: (contract) => contractLabel(name, contract),
       action: (action) => actionLabel(action, info.pack),
+      sheet: () => null, // the table sets it (table.js)
     },
     seatLabel: (seat) => (labels[seat] ? t(labels[seat]) : ""),
   };

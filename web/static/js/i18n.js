@@ -40,6 +40,35 @@ export function has(key) {
 }
 
 /**
+ * The key of a text a game may word its own way: `<area>.<game>.<rest>` where the
+ * catalogue has it (the game's own catalogue, `game-<game>.po`), else the shared
+ * `<area>.<rest>`; null when neither exists. So two games can name the same phase
+ * differently ("Armut: schieben" for one game's `push`) while the others share one word.
+ * @param {string} area the key's beginning ("archive.phase", "table.turn.you")
+ * @param {string | null | undefined} game the game's name ("" or none: the shared key only)
+ * @param {string} rest the key's end (a phase's code)
+ * @returns {string | null}
+ */
+export function gameKey(area, game, rest) {
+  const own = `${area}.${game}.${rest}`;
+  if (game && has(own)) return own;
+  const shared = `${area}.${rest}`;
+  return has(shared) ? shared : null;
+}
+
+/**
+ * A phase's name ("Reizen", "Stichspiel"): the game's own `archive.phase.<game>.<phase>`,
+ * else the shared `archive.phase.<phase>`, else the engine's word.
+ * @param {string | null | undefined} game
+ * @param {string} phase
+ * @returns {string}
+ */
+export function phaseName(game, phase) {
+  const key = gameKey("archive.phase", game, phase);
+  return key ? t(key) : phase;
+}
+
+/**
  * The message of an error answer in the page's language.
  * @param {{message?: string, message_de?: string, code?: string}} error
  * @returns {string}

@@ -36,6 +36,16 @@ export function signedMoney(cents) {
 }
 
 /**
+ * Money as a balance shows it: "3,20 €", "−1,60 €" (a debt with the minus sign, as every
+ * number on the sheet and in the ledger; never the hyphen).
+ * @param {number} cents
+ * @returns {string}
+ */
+export function moneyText(cents) {
+  return cents < 0 ? `−${money(-cents)}` : money(cents);
+}
+
+/**
  * The class of a number's colour: "up" for a gain, "down" for a loss, "" for nothing.
  * @param {number} n
  * @returns {string}
@@ -64,7 +74,7 @@ export function moneyParams(params) {
   for (const [name, value] of Object.entries(params)) {
     if (typeof value !== "number") continue;
     if (name === "cents") out.cents = signedMoney(value);
-    else if (name.endsWith("_cents")) out[name.slice(0, -6)] = money(value);
+    else if (name.endsWith("_cents")) out[name.slice(0, -6)] = moneyText(value);
   }
   if (typeof params.what === "string" && has(`ledger.what.${params.what}`)) {
     out.what = t(`ledger.what.${params.what}`);

@@ -10,7 +10,7 @@ import { ApiError, api } from "./api.js";
 import { formatDate } from "./archive.js";
 import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
-import { contractLabel, embeddedInfo } from "./game-info.js";
+import { contractLabel, embeddedInfo, loadGame } from "./game-info.js";
 import { t } from "./i18n.js";
 import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
 import { amountText, potName, renderSheet, signed } from "./table-sheet.js";
@@ -149,7 +149,9 @@ async function start() {
     .join(", ")}`;
   // the final settlement is the match's (also of a match ended early)
   const sheet = data.sheet ? { ...data.sheet, settlement: data.settlement || data.sheet.settlement || null } : null;
-  renderSheet($("sheet"), sheet);
+  // the game's module reads what only its sheet carries (it draws without it too)
+  const game = await loadGame(match.game).catch(() => null);
+  renderSheet($("sheet"), sheet, game);
   renderChart($("chart"), data.series, { title: t("archive.chart.title_match", { room: match.room_name }) });
   const pots = data.pots || [];
   $("pots-panel").hidden = !pots.length;

@@ -19,7 +19,7 @@ import { ApiError, api } from "./api.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
-import { has, t } from "./i18n.js";
+import { has, phaseName, t } from "./i18n.js";
 import { dealReasonText, ledgerColumns, ledgerTable, potMoveText } from "./ledger.js";
 import {
   CARD_VERBS,
@@ -60,6 +60,12 @@ export function stepText(replay, step, pack) {
     // Actions of a pack with two copies name the kind ("play CA"); nameOf names its cards.
     const card = nameOf(arg, pack);
     return t(`archive.step.${verb}`, { player, card });
+  }
+  if (verb === "takeback") {
+    // the card taken back is the one played at the step before
+    const before = (replay.steps || [])[step.index - 1];
+    const played = before ? String(before.action || "").split(" ")[1] : "";
+    if (played) return t("archive.step.takeback", { player, card: nameOf(played, pack) });
   }
   return t("archive.step.call", { player, action: actionLabel(step.action, pack) });
 }
@@ -318,8 +324,7 @@ export async function mountReplay(root, replay, options = {}) {
   function renderInfo(step) {
     const box = $("replay-info");
     box.replaceChildren();
-    const pub = step.public || {};
-    const view = { ...pub, game: replay.game };
+    const view = { ...(step.public || {}), game: replay.game };
     const line = (/** @type {string} */ text, /** @type {string[]} */ cards = []) => {
       const p = el("div", "info-line");
       p.append(el("span", "", text));
@@ -330,7 +335,7 @@ export async function mountReplay(root, replay, options = {}) {
       }
       box.append(p);
     };
-    line(t("archive.replay.phase", { phase: phaseLabel(step.phase) }));
+    line(t("archive.replay.phase", { phase: phaseName(replay.game, step.phase) }));
     // The calls (auction, Vorbehalte) as they were said.
     const calls = steps
       .slice(1, index + 1)
@@ -342,7 +347,13 @@ export async function mountReplay(root, replay, options = {}) {
       if (info.hidden) continue;
       line(info.text, info.cards || (info.choices || []).flatMap((c) => c.cards));
     }
-    if (step.talon && step.talon.length) line(t("archive.replay.talon"), step.talon);
+    // The cards not in a hand, in the game's own word where its catalogue has one
+    // (`archive.replay.talon.<game>`: Talon, Blinder, Stock); said as they are now, not as
+    // a player at the table saw them (face down or turned up).
+    if (step.talon && step.talon.length) {
+      const own = `archive.replay.talon.${replay.game}`;
+      line(has(own) ? t(own) : t("archive.replay.talon"), step.talon);
+    }
     const extra = step.replay || {};
     const discards = Array.isArray(extra.discards)
       ? extra.discards
@@ -351,13 +362,12 @@ export async function mountReplay(root, replay, options = {}) {
           .filter((/** @type {any} */ s) => String(s.action || "").startsWith("discard "))
           .map((/** @type {any} */ s) => String(s.action).split(" ")[1]);
     if (discards.length) line(t("archive.replay.discards"), discards);
+    // The running count per party: the game module words its own parties
+    // (`replayParty`); else the declarer's side against the opponents.
     const party = step.party_points;
-    if (party && party.re !== undefined) line(t("archive.replay.party_points", party));
+    const own = party && game.module.replayParty ? game.module.replayParty(party, name, game.ctx) : null;
+    if (own) line(own);
     else if (party && party.declarer !== undefined) line(t("archive.replay.party_declarer", party));
-    else if (party && party.blind !== undefined) line(t("archive.replay.party_blind", party));
-    if (pub.knocks && pub.knocks.length) {
-      line(t("archive.replay.knocks", { players: pub.knocks.map(name).join(", ") }));
-    }
     if (game.module.replayLines) {
       for (const text of game.module.replayLines(view, name, game.ctx)) line(text);
     }
@@ -428,12 +438,6 @@ function isCall(game, action) {
   if (game.module.isCall) return game.module.isCall(action);
   const verb = action.split(" ")[0];
   return !CARD_VERBS.includes(verb) && !actionGroup(game, action).key;
-}
-
-/** A phase's name ("Reizen", "Stichspiel"), or the engine's word when unknown. */
-function phaseLabel(/** @type {string} */ phase) {
-  const key = "archive.phase." + phase;
-  return has(key) ? t(key) : phase;
 }
 
 /** The deal page: load the replay of `#viewer[data-deal]` and show it. */

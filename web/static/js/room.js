@@ -101,9 +101,10 @@ function memberLine(room, member, players) {
   }
   if (!member.is_host) {
     controls.append(
-      iconButton("✕", t("room.remove", { name: member.display_name }), () =>
-        act(() => api("DELETE", `/api/rooms/${roomId}/members/${member.user_id}`)),
-      ),
+      iconButton("✕", t("room.remove", { name: member.display_name }), () => {
+        if (!confirm(t("room.remove_confirm", { name: member.display_name }))) return;
+        act(() => api("DELETE", `/api/rooms/${roomId}/members/${member.user_id}`));
+      }),
     );
   }
   line.append(controls);
@@ -305,9 +306,11 @@ async function poll() {
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       stop();
+      // Removed by the host: the server's message names who did it.
+      const removed = error.code === "removed_from_room";
       const home = el("a", undefined, t("room.back_home"));
       home.setAttribute("href", "/");
-      notice([t("room.gone"), " ", home]);
+      notice([removed ? error.message : t("room.gone"), " ", home]);
     }
     // Anything else (network, a restart): try again at the next tick.
   }

@@ -17,6 +17,7 @@ import { has, lang, money, t } from "./i18n.js";
  * @typedef {{name: string, title: string, summary?: string, summary_de?: string, summary_en?: string,
  *            rounds: {min: number, max: number, default: number, unit?: string}, options: Option[],
  *            match_options?: Option[], rules?: {key: string, option: string|null}[],
+ *            warnings?: {key: string, when: Record<string, string|number|boolean>}[],
  *            sheet?: {stake?: boolean}}} Game
  * (the game description: `label`, `help` and `summary` are catalogue keys where given;
  * `sheet.stake` false: the stake per point does not apply to the game)
@@ -165,6 +166,25 @@ function ruleItems(game) {
   return items;
 }
 
+/**
+ * The game's warnings (its description's `warnings`) whose option values are all chosen
+ * now, shown under the evening's rules: e.g. a lost solo replayed without a cap.
+ */
+function showWarnings() {
+  const box = document.getElementById("rule-warnings");
+  if (!box) return;
+  const chosen = { ...chosenOptions(), ...chosenOptions("matchOption") };
+  const warnings = (currentGame().warnings || []).filter((warning) =>
+    Object.entries(warning.when).every(([name, value]) => name in chosen && chosen[name] === value),
+  );
+  box.replaceChildren(...warnings.map((warning) => {
+    const line = el("p", "form-warning", t(warning.key));
+    line.dataset.warning = warning.key;
+    return line;
+  }));
+  box.hidden = warnings.length === 0;
+}
+
 /** Rebuild the options, the rules, the summary and the rounds field for the chosen game. */
 function showGame() {
   const game = currentGame();
@@ -181,6 +201,7 @@ function showGame() {
     summary.textContent = own || (lang === "de" ? game.summary_de : game.summary_en) || "";
   }
   showStakeApplies(game);
+  showWarnings();
   rounds.min = String(game.rounds.min);
   rounds.max = String(game.rounds.max);
   rounds.value = String(game.rounds.default);
@@ -258,6 +279,9 @@ stakeField.pattern = STAKE_PATTERN;
 stakeField.addEventListener("input", showStake);
 showStake();
 gameSelect.addEventListener("change", showGame);
+form.addEventListener("change", (event) => {
+  if (event.target !== gameSelect) showWarnings();
+});
 showGame();
 
 onSubmit(form, async (values) => {
@@ -269,7 +293,8 @@ onSubmit(form, async (values) => {
     throw new ApiError("bad_stake", problem, 0);
   }
   if (!Number.isInteger(roundCount) || values.rounds === "") {
-    throw new ApiError("bad_rounds", t("new.bad_rounds"), 0);
+    const deals = currentGame().rounds.unit === "deals";
+    throw new ApiError("bad_rounds", t(deals ? "new.bad_deals" : "new.bad_rounds"), 0);
   }
   const room = await api("POST", "/api/rooms", {
     name: values.name,

@@ -8,7 +8,7 @@
 
 import { cardName } from "./cards.js";
 import { actionLabel, contractLabel } from "./game-info.js";
-import { has, lang, t } from "./i18n.js";
+import { gameKey, has, lang, t } from "./i18n.js";
 
 export { actionLabel, contractLabel };
 
@@ -69,6 +69,19 @@ export function actionGroup(game, action) {
 }
 
 /**
+ * A button's label at the table: the game module's `actionLabel` where the label depends
+ * on the deal ("Piccolo-bei" for "bei"), else the catalogue's (`actionLabel`).
+ * @param {import("./game-info.js").Game} game
+ * @param {any} view the seat's view from the server
+ * @param {string} action
+ * @returns {string}
+ */
+export function buttonLabel(game, view, action) {
+  const own = game.module.actionLabel && view ? game.module.actionLabel(action, view, game.ctx) : null;
+  return own || actionLabel(action, game.pack);
+}
+
+/**
  * Short texts under a seat's name: the declarer's contract, then the game's own badges.
  * @param {import("./game-info.js").Game} game
  * @param {any} view the seat's view from the server
@@ -126,7 +139,8 @@ export function infoLines(game, view, name) {
 
 /**
  * What the table is waiting for, as one sentence: the game module's `turnText` for the
- * player to move where it has one, else the phase's text.
+ * player to move where it has one, else the phase's text (the game's own
+ * `table.turn.you.<game>.<phase>`, else the shared `table.turn.you.<phase>`).
  * @param {any} view
  * @param {(seat: number) => string} name
  * @param {import("./game-info.js").Game} [game]
@@ -138,8 +152,8 @@ export function turnText(view, name, game) {
   if (view.seat === view.to_move) {
     const own = game && game.module.turnText ? game.module.turnText(view, game.ctx) : null;
     if (own) return { text: own, mine: true };
-    const key = `table.turn.you.${view.phase}`;
-    return { text: has(key) ? t(key) : t("table.turn.you"), mine: true };
+    const key = gameKey("table.turn.you", game && game.name, view.phase);
+    return { text: t(key || "table.turn.you"), mine: true };
   }
   return { text: t("table.turn.other", { player: name(view.to_move) }), mine: false };
 }

@@ -12,13 +12,17 @@
  * `pot_balances` the pots now, and `settlement` (once the match is over) what each pot
  * held and who got what, and who pays whom. Sheets stored before the sheet
  * described itself (`points`/`counters` per row, `start_points`) are read the same way.
- * Built with DOM nodes only; no game is named here.
+ *
+ * What only one game's sheet carries (marks in a row, notes below the sheet, its old
+ * stored shape) is read by the game's module, when the caller passes the loaded game
+ * (game-info.js documents the hooks: `storedSheet`, `sheetMarks`, `sheetNotes`,
+ * `sheetLine`). Built with DOM nodes only; no game is named here.
  */
 
 import { el } from "./forms.js";
 import { contractLabel } from "./game-info.js";
-import { has, money, t } from "./i18n.js";
-import { potMoveText, potName, potPhrase, potWhy, signed } from "./ledger.js";
+import { has, t } from "./i18n.js";
+import { moneyText, potMoveText, potName, potPhrase, potWhy, signed } from "./ledger.js";
 
 export { potName, signed };
 
@@ -34,15 +38,14 @@ export { potName, signed };
  * @property {{done: number, of: number | null} | null} progress
  * @property {any[]} lines
  * @property {Record<string, Record<string, number>>} pots each pot's contents per player, in
- *   cents (old sheets: their `depot_cents`)
- * @property {Record<string, string[]>} obligations old sheets: the solos each player still owes
- * @property {boolean} vorfuehrung old sheets: the match is in its last round of solos
+ *   cents
  * @property {boolean} finished
  * @property {Record<string, number> | null} placings
  * @property {Record<string, number> | null} balances_cents
  * @property {any[] | null} payments
  * @property {Record<string, number>} pot_balances each pot's balance now, in cents
  * @property {any} settlement the final settlement once the match is over, else null
+ * @property {any} source the sheet as the match sent it (for the game module's hooks)
  */
 
 /** The leading columns of a sheet that does not name them. */
@@ -55,12 +58,20 @@ const DEFAULT_COLUMNS = [
 const PLAYER_COLUMNS = ["values", "totals"];
 
 /**
+ * A game loaded for its sheet's hooks: its module and the context it is given.
+ * @typedef {{module: any, ctx: import("./game-info.js").GameContext}} SheetGame
+ */
+
+/**
  * A sheet in the described shape, also from the shape stored before (rows with `points`
- * and `counters`, the counters' `start_points`, the number of `deals`).
- * @param {any} sheet
+ * and `counters`, the counters' `start_points`, the number of `deals`); a game's own old
+ * fields are brought into it by its module's `storedSheet(sheet) → sheet`.
+ * @param {any} raw
+ * @param {SheetGame | null} [game] the sheet's game, loaded
  * @returns {Sheet}
  */
-export function normalizeSheet(sheet) {
+export function normalizeSheet(raw, game = null) {
+  const sheet = game && game.module.storedSheet ? game.module.storedSheet(raw) : raw;
   const counters = sheet.kind ? sheet.kind === "counters" : Boolean(sheet.counters);
   const rows = (sheet.rows || []).map((/** @type {any} */ row) => ({
     ...row,
@@ -82,15 +93,14 @@ export function normalizeSheet(sheet) {
     totals: sheet.totals || sheet.counters || (rows.length ? rows[rows.length - 1].totals : null),
     progress,
     lines: sheet.lines || [],
-    pots: sheet.pots && Object.keys(sheet.pots).length ? sheet.pots : sheet.depot_cents ? { depot: sheet.depot_cents } : {},
+    pots: sheet.pots || {},
     finished: Boolean(sheet.finished),
-    obligations: sheet.obligations || {},
-    vorfuehrung: Boolean(sheet.vorfuehrung),
     placings: sheet.placings || null,
     balances_cents: sheet.balances_cents || null,
     payments: sheet.payments || null,
     pot_balances: sheet.pot_balances || {},
     settlement: sheet.settlement || null,
+    source: sheet,
   };
 }
 
@@ -106,25 +116,27 @@ export function noteText(game, note) {
 }
 
 /**
- * One leading cell of a row.
+ * One leading cell of a row; the contract's cell carries the row's note and the marks
+ * the game's module gives (`sheetMarks(row, ctx) → string[]`).
  * @param {Sheet} sheet
  * @param {any} row
  * @param {string} key
+ * @param {SheetGame | null} game
  * @returns {HTMLElement}
  */
-function leadingCell(sheet, row, key) {
+function leadingCell(sheet, row, key, game) {
   if (key === "number") return el("td", "num", String(row.number ?? ""));
   if (key === "contract") {
     const who = row.declarer ? ` · ${row.declarer}` : "";
     const cell = el("td", "", contractLabel(sheet.game, row.contract) + who);
     if (row.note) cell.append(el("small", "note", ` ${noteText(sheet.game, row.note)}`));
-    if (row.obligatory) cell.append(el("small", "note", ` ${t("sheet.obligatory_mark")}`));
-    if (row.kurzer) cell.append(el("small", "note", ` ${t("sheet.kurzer")}`));
+    const marks = game && game.module.sheetMarks ? game.module.sheetMarks(row, game.ctx) : [];
+    for (const mark of marks) cell.append(el("small", "note", ` ${mark}`));
     return cell;
   }
   if (key === "note") return el("td", "", row.note ? noteText(sheet.game, row.note) : "");
   const value = row[key];
-  if (key.endsWith("_cents")) return el("td", "num", typeof value === "number" ? money(value) : "");
+  if (key.endsWith("_cents")) return el("td", "num", typeof value === "number" ? moneyText(value) : "");
   return el("td", "", value === null || value === undefined ? "" : String(value));
 }
 
@@ -146,11 +158,14 @@ function potColumns(sheet, columns) {
 /**
  * @param {HTMLElement} target
  * @param {any} raw the `match.sheet` of a snapshot, or the archive's sheet
+ * @param {SheetGame | null} [loaded] the sheet's game (game-info.js `loadGame`), for what
+ *   only its module knows of its sheet; without it the sheet is drawn from its description
  */
-export function renderSheet(target, raw) {
+export function renderSheet(target, raw, loaded = null) {
   target.replaceChildren();
   if (!raw || !raw.players) return;
-  const sheet = normalizeSheet(raw);
+  const game = loaded && loaded.module && (!raw.game || loaded.ctx.game === raw.game) ? loaded : null;
+  const sheet = normalizeSheet(raw, game);
   const counters = sheet.kind === "counters";
   const players = sheet.players;
   // The players' columns (`values`, `totals`) follow the leading ones, one per player; the
@@ -195,13 +210,13 @@ export function renderSheet(target, raw) {
   for (const row of sheet.rows) {
     const tr = el("tr");
     for (const column of columns) {
-      const cell = leadingCell(sheet, row, column.key);
+      const cell = leadingCell(sheet, row, column.key, game);
       if (merged && column.key === "contract") {
         // each pot's balance after the deal, as the deal's ledger left it
         for (const pot of potsShown) {
           const balance = row.pot_balances ? row.pot_balances[pot] : undefined;
           if (typeof balance !== "number") continue;
-          cell.append(el("small", "note pot", t("sheet.pot_after", { pot: potName(pot), amount: money(balance) })));
+          cell.append(el("small", "note pot", t("sheet.pot_after", { pot: potName(pot), amount: moneyText(balance) })));
         }
       }
       tr.append(cell);
@@ -224,7 +239,7 @@ export function renderSheet(target, raw) {
     // each pot's balance after the deal, as the deal's ledger left it
     for (const pot of pots) {
       const balance = row.pot_balances ? row.pot_balances[pot] : undefined;
-      tr.append(el("td", "num pot", typeof balance === "number" ? money(balance) : ""));
+      tr.append(el("td", "num pot", typeof balance === "number" ? moneyText(balance) : ""));
     }
     body.append(tr);
   }
@@ -237,7 +252,7 @@ export function renderSheet(target, raw) {
   for (const p of players) totals.append(el("th", "num", sheet.totals ? String(sheet.totals[p] ?? "") : ""));
   for (const pot of pots) {
     const balance = sheet.pot_balances[pot];
-    totals.append(el("th", "num pot", typeof balance === "number" ? money(balance) : ""));
+    totals.append(el("th", "num pot", typeof balance === "number" ? moneyText(balance) : ""));
   }
   foot.append(totals);
   if (sheet.balances_cents) {
@@ -245,7 +260,7 @@ export function renderSheet(target, raw) {
     const money_ = el("th", "", t("sheet.money"));
     money_.setAttribute("colspan", String(columns.length));
     cents.append(money_);
-    for (const p of players) cents.append(el("th", "num", money(sheet.balances_cents[p] || 0)));
+    for (const p of players) cents.append(el("th", "num", moneyText(sheet.balances_cents[p] || 0)));
     for (const _pot of pots) cents.append(el("th"));
     foot.append(cents);
   }
@@ -257,16 +272,18 @@ export function renderSheet(target, raw) {
   wrap.setAttribute("aria-label", t("table.sheet"));
   wrap.append(table);
   target.append(wrap);
-  target.append(sheetNotes(sheet));
+  target.append(sheetNotes(sheet, game));
 }
 
 /**
- * The lines below the sheet: progress, the sheet's own lines, pots, and at the end who
- * pays whom and the placings.
+ * The lines below the sheet: progress, the game module's notes (`sheetNotes(sheet, ctx)
+ * → string[]`, from what only its sheet carries), the sheet's own lines, pots, and at
+ * the end who pays whom and the placings.
  * @param {Sheet} sheet
+ * @param {SheetGame | null} game
  * @returns {HTMLElement}
  */
-function sheetNotes(sheet) {
+function sheetNotes(sheet, game) {
   const notes = el("div", "sheet-notes");
   const progress = sheet.progress;
   if (progress) {
@@ -276,13 +293,9 @@ function sheetNotes(sheet) {
         : t("sheet.progress_line", { done: progress.done, of: progress.of });
     notes.append(el("p", "muted sheet-progress", text));
   }
-  // Sheets that state their lines say the owed solos there; older ones only list them.
-  for (const p of sheet.lines.length ? [] : sheet.players) {
-    const owed = sheet.obligations[p] || [];
-    if (owed.length) notes.append(el("p", "", t("sheet.pflichtsolo", { player: p, n: owed.length })));
-  }
-  if (sheet.vorfuehrung) notes.append(el("p", "", t("sheet.vorfuehrung")));
-  for (const line of sheet.lines) notes.append(el("p", "sheet-line", sheetLine(sheet.game, line)));
+  const own = game && game.module.sheetNotes ? game.module.sheetNotes(sheet.source, game.ctx) : [];
+  for (const text of own) notes.append(el("p", "", text));
+  for (const line of sheet.lines) notes.append(el("p", "sheet-line", sheetLine(sheet.game, line, game)));
   if (!sheet.settlement) {
     for (const [pot, contents] of Object.entries(sheet.pots)) notes.append(potShares(sheet, pot, contents));
   }
@@ -320,7 +333,7 @@ function potShares(sheet, pot, contents) {
   box.dataset.pot = pot;
   const balance = sheet.pot_balances[pot];
   if (typeof balance === "number") {
-    box.append(el("p", "pot-balance", t("sheet.pot_balance", { pot: potName(pot), amount: money(balance) })));
+    box.append(el("p", "pot-balance", t("sheet.pot_balance", { pot: potName(pot), amount: moneyText(balance) })));
   }
   const list = el("ul", "payments pots");
   for (const [player, cents] of Object.entries(contents || {})) {
@@ -341,7 +354,7 @@ function shareText(pot, player, cents) {
   const key = cents < 0 ? "sheet.pot_share_out" : "sheet.pot_share_in";
   return t(key, {
     player,
-    amount: money(Math.abs(cents)),
+    amount: moneyText(Math.abs(cents)),
     into: potPhrase("into", pot),
     out_of: potPhrase("out_of", pot),
   });
@@ -354,7 +367,7 @@ function shareText(pot, player, cents) {
 function paymentList(payments) {
   const list = el("ul", "payments");
   for (const pay of payments) {
-    list.append(el("li", "", t("sheet.pays", { payer: pay.payer, payee: pay.payee, amount: money(pay.cents) })));
+    list.append(el("li", "", t("sheet.pays", { payer: pay.payer, payee: pay.payee, amount: moneyText(pay.cents) })));
   }
   return list;
 }
@@ -381,7 +394,7 @@ function settlementNotes(sheet, settlement) {
     if (held) {
       // a pot that keeps its money (a Depot): what it holds, and what each put in
       kept = true;
-      part.append(el("p", "", t("sheet.pot_held", { pot: potName(pot), amount: money(held) })));
+      part.append(el("p", "", t("sheet.pot_held", { pot: potName(pot), amount: moneyText(held) })));
       const list = el("ul", "payments pots");
       for (const [player, cents] of Object.entries(shares)) {
         if (cents) list.append(el("li", "", shareText(pot, player, /** @type {number} */ (cents))));
@@ -406,15 +419,24 @@ function settlementNotes(sheet, settlement) {
 }
 
 /**
- * A line of the sheet (a code with parameters, `sheet.line.<game>.<code>`).
+ * A line of the sheet (a code with parameters, `sheet.line.<game>.<code>`): the game
+ * module's `sheetLine(line, ctx) → string | null` where it words the line, else the
+ * catalogue's text; a `contract` is named as the table names it ("Trumpfsolo", not
+ * "trumpf").
  * @param {string} game
  * @param {any} line
+ * @param {SheetGame | null} [loaded]
  * @returns {string}
  */
-function sheetLine(game, line) {
+function sheetLine(game, line, loaded = null) {
   if (!line || typeof line !== "object") return String(line);
+  const own = loaded && loaded.module.sheetLine ? loaded.module.sheetLine(line, loaded.ctx) : null;
+  if (own) return own;
   const key = `sheet.line.${game}.${line.code}`;
-  return has(key) ? t(key, withMoney(line)) : String(line.code);
+  if (!has(key)) return String(line.code);
+  const params = withMoney(line);
+  if (typeof line.contract === "string") params.contract = contractLabel(game, line.contract);
+  return t(key, params);
 }
 
 /**
@@ -427,8 +449,8 @@ function withMoney(line) {
   const params = { ...line };
   for (const [name, value] of Object.entries(line)) {
     if (typeof value !== "number") continue;
-    if (name === "cents") params.cents = money(value);
-    else if (name.endsWith("_cents")) params[name.slice(0, -6)] = money(value);
+    if (name === "cents") params.cents = moneyText(value);
+    else if (name.endsWith("_cents")) params[name.slice(0, -6)] = moneyText(value);
   }
   return params;
 }
@@ -451,7 +473,7 @@ export function amountOf(move) {
  * @returns {string}
  */
 export function amountText(unit, amount) {
-  return unit === "cents" ? money(amount) : signed(amount);
+  return unit === "cents" ? moneyText(amount) : signed(amount);
 }
 
 /**

@@ -70,9 +70,11 @@ function update(node, label) {
   node.classList.toggle("warning", left <= WARN_SECONDS);
 }
 
-/** Refresh every countdown on the page (called a few times a second). */
+/** Refresh every countdown on the page (called a few times a second); one inside an
+ * element marked `lost` (the table lost its connection) stands still. */
 export function tick() {
   document.querySelectorAll(".countdown[data-end]").forEach((node) => {
+    if (node.closest(".lost")) return;
     const label = labels.get(/** @type {HTMLElement} */ (node));
     if (label) update(/** @type {HTMLElement} */ (node), label);
   });

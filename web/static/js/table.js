@@ -13,11 +13,14 @@
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
+import { setUpHandSort } from "./hand-sort-control.js";
+import { sortedHand } from "./hand-sort.js";
 import { errorText, has, t } from "./i18n.js";
 import {
   CARD_VERBS,
   actionGroup,
   actionLabel,
+  buttonLabel,
   contractLabel,
   infoLines,
   kindOf,
@@ -29,13 +32,18 @@ import {
 import { alertTurn, askToNotify, loadSettings, reducedMotion, saveSettings, setTitle } from "./table-feel.js";
 import { dealReasonText, finishedLedger, ledgerColumns, ledgerTable } from "./ledger.js";
 import { renderSheet, signed } from "./table-sheet.js";
+import { applyEvent, wholeSheet } from "./table-state.js";
+import { declinedText, renderRequests, takeRequests } from "./table-requests.js";
 import { countdownElement, deadline, startTicking } from "./table-timer.js";
+import { TAKE_BACK, renderTakeBack, takeBackNote } from "./table-takeback.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table"));
 const roomId = Number(root.dataset.room);
 const userId = Number(root.dataset.user);
 /** The game's description and module (game-info.js): pack, direction, seat labels… */
 const game = await loadGame(root.dataset.game || "");
+// the game's module may read the running score sheet (e.g. an owed solo at the Vorbehalt)
+game.ctx.sheet = () => (state.snapshot && state.snapshot.match ? state.snapshot.match.sheet : null);
 const pack = game.pack;
 /** Clockwise games put the next player on the left, anticlockwise ones on the right. */
 const CLOCKWISE = game.clockwise;
@@ -51,18 +59,20 @@ const state = {
   /** @type {number[]} */ online: [],
   /** @type {any[]} */ chat: [],
   /** the action message sent and not yet answered (buttons wait meanwhile) */
-  pending: /** @type {{type: string, action: string, v: number | null, id: string} | null} */ (null),
+  pending: /** @type {{type: string, action: string, v: number | null, id: string, resent?: boolean} | null} */ (null),
   /** the socket the pending action went out on */
   /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
   /** the turn timer: the seat to move and when its time ends (performance.now() ms) */
-  turn: /** @type {{seat: number | null, end: number | null}} */ ({ seat: null, end: null }),
+  turn: /** @type {{seat: number | null, end: number | null, forced?: boolean}} */ ({ seat: null, end: null }),
   /** between two deals (spec13 §2): who we wait for, when the pause ends; else null */
   /** @type {{waiting: number[], end: number | null} | null} */ between: null,
   /** cards of this deal the turn timer played (marked in the trick) */
   /** @type {Set<string>} */ autoCards: new Set(),
   /** seats of this deal for whom the turn timer acted */
   /** @type {Set<number>} */ autoSeats: new Set(),
+  /** a pause by agreement: whether the table is paused and who asks to change that */
+  pause: /** @type {{paused: boolean, asking: number[]}} */ ({ paused: false, asking: [] }),
   /** whether it was my turn at the last render (to alert once per turn) */
   mine: false,
 };
@@ -82,22 +92,41 @@ const idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>
 let stopped = false;
 /** between our hello and the server's snapshot */
 let greeting = false;
+/** we asked for a fresh snapshot because we missed a message */
+let resyncing = false;
 /** @type {number | undefined} */
 let noticeTimer;
 /** the version at which the player tapped "Weiter" before the table said it waits */
 /** @type {number | null} */
 let earlyNext = null;
 
+/** A heartbeat every second: a `ping` every PING_EVERY ms, and a socket that has heard
+ * nothing for LOST_AFTER ms (the server answers every ping) counts as lost. */
+const PING_EVERY = 2000;
+const LOST_AFTER = 4500;
+/** when the socket last heard from the server (performance.now() ms) */
+let lastHeard = 0;
+let lastPing = 0;
+/** the connection is lost: the table says so and greys the turn and the countdown */
+let lost = false;
+/** @type {number | undefined} */
+let reconnectTimer;
+
 function connect() {
+  if (reconnectTimer !== undefined) window.clearTimeout(reconnectTimer);
+  reconnectTimer = undefined;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   socket = ws;
   ws.addEventListener("open", () => {
     attempts = 0;
     greeting = true;
+    resyncing = false;
+    lastHeard = lastPing = performance.now();
     send({ type: "hello", room: roomId, last_version: state.v });
   });
   ws.addEventListener("message", (event) => {
+    if (socket === ws) lastHeard = performance.now();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -108,21 +137,78 @@ function connect() {
   });
   ws.addEventListener("close", () => {
     if (socket !== ws) return;
-    socket = null;
     // state.pending is kept: it is sent again after the next snapshot
-    if (stopped) return;
-    attempts += 1;
-    const delay = Math.min(8000, 400 * 2 ** Math.min(attempts, 5));
-    showConnection(t("table.reconnecting"));
-    window.setTimeout(connect, delay);
+    connectionLost();
   });
 }
+
+/** The server is out of reach (the socket closed, stayed silent, or the browser went
+ * offline): say so at once, grey the turn and the countdown, drop the socket and connect
+ * again after a growing pause (at once when the browser says it is back online). */
+function connectionLost() {
+  const ws = socket;
+  socket = null;
+  if (ws) {
+    try {
+      ws.close();
+    } catch {
+      // closing a socket that never opened
+    }
+  }
+  if (stopped) return;
+  lost = true;
+  root.classList.add("lost");
+  showConnection(t("table.reconnecting"));
+  if (reconnectTimer !== undefined) return;
+  attempts += 1;
+  const delay = Math.min(8000, 400 * 2 ** Math.min(attempts, 5));
+  reconnectTimer = window.setTimeout(connect, delay);
+}
+
+/** Back in touch: the fresh snapshot is in. */
+function connectionBack() {
+  lost = false;
+  root.classList.remove("lost");
+  hideConnection();
+}
+
+function heartbeat() {
+  const ws = socket;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  const now = performance.now();
+  if (now - lastHeard > LOST_AFTER) {
+    connectionLost();
+    return;
+  }
+  if (now - lastPing >= PING_EVERY) {
+    lastPing = now;
+    ws.send(JSON.stringify({ type: "ping" }));
+  }
+}
+
+window.setInterval(heartbeat, 1000);
+window.addEventListener("offline", () => connectionLost());
+window.addEventListener("online", () => {
+  // back online: connect again at once instead of waiting out the pause
+  if (stopped || !lost) return;
+  attempts = 0;
+  if (socket) return; // a connection is under way
+  connect();
+});
 
 /** @param {Record<string, unknown>} message */
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
   socket.send(JSON.stringify({ ...message, id: message.id ?? `${idPrefix}.${nextId++}` }));
   return true;
+}
+
+/** We missed a message (an event or a sheet that builds on one we do not have): ask for a
+ * fresh snapshot and ignore the table's events until it is in. */
+function resync() {
+  if (resyncing) return;
+  resyncing = true;
+  if (!send({ type: "hello", room: roomId, last_version: state.v })) resyncing = false;
 }
 
 /** @param {string} action */
@@ -141,9 +227,16 @@ function act(action) {
 /** @param {any} message */
 function receive(message) {
   switch (message.type) {
-    case "snapshot":
+    case "snapshot": {
+      const sheet = wholeSheet(state.snapshot && state.snapshot.match, message.match);
+      if (!sheet) {
+        resync();
+        break;
+      }
+      message.match.sheet = sheet;
+      resyncing = false;
       greeting = false;
-      hideConnection();
+      connectionBack();
       hideNotice("error");
       if (dealNumber(state.snapshot) !== dealNumber(message)) {
         state.autoCards.clear();
@@ -157,6 +250,8 @@ function receive(message) {
       state.chat = message.chat || [];
       takeTurn(message.turn);
       takeBetween(message.between_deals);
+      state.pause = message.pause || { paused: false, asking: [] };
+      takeRequests(message.requests);
       renderSetupNote();
       setView(message.view);
       if (state.between && message.view.outcome) showResult(message.view);
@@ -170,9 +265,11 @@ function receive(message) {
       // an action whose answer a broken connection swallowed: the same message again
       if (state.pending && state.pendingOn !== socket) {
         state.pendingOn = socket;
+        state.pending.resent = true;
         if (!send(state.pending)) state.pending = null;
       }
       break;
+    }
     case "ack":
       // our action had arrived before the connection broke; the snapshot shows it
       if (state.pending && message.id === state.pending.id) state.pending = null;
@@ -182,28 +279,49 @@ function receive(message) {
       if (message.active) showConnection(t("table.saving"));
       else hideConnection();
       break;
-    case "event":
+    case "event": {
+      if (resyncing) break;
+      // the event carries what changed in our view since the version before
+      const view = applyEvent(state.view, state.v, message);
+      if (!view) {
+        resync();
+        break;
+      }
+      message.view = view;
       state.v = message.v;
       // the table moved on: a refusal from before says nothing about the new turn
       hideNotice("error");
       // The event of our own action carries its id: that is the acknowledgement.
       if ("id" in message) state.pending = null;
+      const forced = !!state.turn.forced; // the event before said: the table moves itself
       takeTurn(message.turn);
-      if (message.auto) markAuto(message);
+      if (message.auto) markAuto(message, forced);
       if (message.view && message.view.phase === "finished" && message.view.outcome) {
         showResult(message.view);
       }
       setView(message.view);
+      // a card taken back: the others read who took it back (the card is in the hand again)
+      const takenBack = takeBackNote(message);
+      if (takenBack) showNotice(takenBack, "info");
       break;
+    }
     case "deal_end":
       takeBetween({ waiting: message.waiting, pause_ends_in: message.pause_ends_in });
-      if (earlyNext !== null && earlyNext === state.v && state.between && state.between.waiting.includes(userId)) {
-        send({ type: "next" });
-      }
+      const early = earlyNext !== null && earlyNext === state.v && state.between && state.between.waiting.includes(userId);
+      if (early) send({ type: "next" });
       earlyNext = null;
       if (state.view && state.view.outcome) showResult(state.view);
+      // "Weiter" was said already: the button waits for the others, as after a tap now
+      if (early) /** @type {HTMLButtonElement} */ ($("result-close")).disabled = true;
       break;
     case "error":
+      if (state.pending && state.pending.resent && message.id === state.pending.id) {
+        // our action sent again after a reconnect, refused because the table moved on
+        // meanwhile (the timer played, the deal ended): the snapshot shows where it is
+        state.pending = null;
+        renderActions();
+        break;
+      }
       state.pending = null;
       handleError(message);
       break;
@@ -216,6 +334,18 @@ function receive(message) {
       }
       send({ type: "hello", room: roomId, last_version: null });
       break;
+    case "pause":
+      state.pause = { paused: message.paused, asking: message.asking || [] };
+      render();
+      break;
+    case "requests": {
+      // a Revanche offer or agreements to end the match, made here or on the room page
+      takeRequests(message);
+      const declined = declinedText(message, state.snapshot);
+      if (declined) showNotice(declined, "info");
+      showRequests();
+      break;
+    }
     case "presence":
       state.online = message.online || [];
       renderSeats();
@@ -223,6 +353,7 @@ function receive(message) {
     case "chat":
       state.chat.push(message);
       if (state.chat.length > 200) state.chat.shift();
+      sayAtSeat(message);
       if (!( /** @type {HTMLDialogElement} */ ($("chat-dialog")).open)) state.unread += 1;
       renderChat();
       break;
@@ -273,7 +404,7 @@ function dealNumber(/** @type {any} */ snapshot) {
 /** Take the `turn` of a snapshot or event: who moves and until when (spec13 §1). */
 function takeTurn(/** @type {any} */ turn) {
   if (turn === undefined) return; // a server without timers on screen
-  state.turn = turn ? { seat: turn.seat, end: deadline(turn.ends_in) } : { seat: null, end: null };
+  state.turn = turn ? { seat: turn.seat, end: deadline(turn.ends_in), forced: !!turn.forced } : { seat: null, end: null };
 }
 
 /** Take the between-deals state (spec13 §2), or null when a deal is on. */
@@ -297,15 +428,17 @@ function takeAuto(seat, action) {
 
 /**
  * An event the turn timer played: a card it played is marked in the trick, and a toast
- * says what the timer did for whom.
+ * says what the timer did for whom (`forced`: the table played the only possible move).
  * @param {any} message
+ * @param {boolean} [forced]
  */
-function markAuto(message) {
-  takeAuto(message.seat, message.action);
+function markAuto(message, forced = false) {
+  // a forced move (nothing else was possible) is said, but the seat gets no timer badge
+  if (!forced) takeAuto(message.seat, message.action);
   const [verb, arg] = String(message.action || "").split(" ");
   const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
   const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""));
-  showNotice(t("tableui.auto_played", { player, action: what }), "info");
+  showNotice(t(forced ? "forced.played" : "tableui.auto_played", { player, action: what }), "info");
 }
 
 /** The banner of a forced deal (spec13 §3): "Bernd muss den Herzsolo wiederholen". */
@@ -363,6 +496,37 @@ function seatUser(/** @type {number} */ seat) {
   return index >= 0 ? match.player_ids[index] : null;
 }
 
+/** How long a chat line stays beside its speaker's seat (ms). */
+const BUBBLE_MS = 6000;
+/** The latest chat line of each seat while it is shown beside the seat: seat -> line. */
+/** @type {Map<number, {text: string, until: number}>} */
+const bubbles = new Map();
+
+/** A chat line that just came in appears beside its speaker's seat for a few seconds
+ * (spectators and a sitting-out dealer have no seat: theirs stay in the chat). */
+function sayAtSeat(/** @type {any} */ line) {
+  const view = state.view;
+  if (!view || !view.seats) return;
+  const seat = view.seats.findIndex((/** @type {string} */ _name, /** @type {number} */ s) => seatUser(s) === line.user_id);
+  if (seat < 0) return;
+  bubbles.set(seat, { text: line.text, until: performance.now() + BUBBLE_MS });
+  renderSeats();
+  window.setTimeout(renderSeats, BUBBLE_MS + 50);
+}
+
+/** The chat line shown beside `seat` now, if any. */
+function bubbleOf(/** @type {number} */ seat) {
+  const shown = bubbles.get(seat);
+  if (!shown) return null;
+  if (shown.until <= performance.now()) {
+    bubbles.delete(seat);
+    return null;
+  }
+  const box = el("p", "chat-bubble", shown.text);
+  box.setAttribute("aria-label", t("talk.said", { player: seatName(seat), text: shown.text }));
+  return box;
+}
+
 /** Where a seat sits on screen: 0 = bottom (me), then around the table. */
 function position(/** @type {number} */ seat) {
   const view = state.view;
@@ -375,9 +539,44 @@ function position(/** @type {number} */ seat) {
   return (rel === 1) === CLOCKWISE ? "left" : "right";
 }
 
+/** The pause by agreement: the note above the felt and the "Pause" button's words. */
+function renderPause() {
+  const note = $("pause-note");
+  const button = /** @type {HTMLButtonElement} */ ($("ask-pause"));
+  const you = state.snapshot && state.snapshot.you;
+  const match = state.snapshot && state.snapshot.match;
+  const { paused, asking } = state.pause;
+  root.classList.toggle("paused", paused);
+  const names = asking.map((/** @type {number} */ id) => {
+    const index = match ? match.player_ids.indexOf(id) : -1;
+    return index >= 0 ? match.players[index] : "?";
+  });
+  const of = state.view && state.view.seats ? state.view.seats.length : names.length;
+  if (paused) {
+    note.textContent = t("pause.paused") + (names.length
+      ? " " + t("pause.going_on", { players: names.join(", "), n: names.length, of }) : "");
+  } else if (names.length) {
+    note.textContent = t("pause.asking", { players: names.join(", "), n: names.length, of });
+  } else {
+    note.textContent = "";
+  }
+  note.hidden = !note.textContent;
+  const mine = asking.includes(userId);
+  button.hidden = !(you && you.role === "player") || !match || match.finished;
+  button.textContent = t(paused ? (mine ? "pause.stay" : "pause.go_on") : (mine ? "pause.withdraw" : "pause.ask"));
+  button.setAttribute("aria-pressed", String(mine));
+}
+
+/** The requests around the match (Revanche, ending by agreement), answered here. */
+function showRequests() {
+  renderRequests($("requests"), state.snapshot, roomId, userId, (text) => showNotice(text));
+}
+
 function render() {
   if (!state.view) return;
   root.dataset.version = String(state.v);
+  renderPause();
+  showRequests();
   const match = state.snapshot ? state.snapshot.match : null;
   if (match) {
     $("deal-number").textContent = t("table.deal_number", { n: match.deal_number });
@@ -390,7 +589,7 @@ function render() {
   renderHand();
   const last = /** @type {HTMLButtonElement} */ ($("show-last-trick"));
   last.disabled = !state.view.last_trick;
-  if (match) renderSheet($("sheet"), match.sheet);
+  if (match) renderSheet($("sheet"), match.sheet, game);
   measureDock();
   markOverflows();
 }
@@ -406,10 +605,14 @@ function renderTurn() {
     setTitle(baseTitle, false, "");
     return;
   }
-  const { text, mine } = turnText(view, seatName, game);
+  const turnNow = turnText(view, seatName, game);
+  const { text } = turnNow;
+  // while the table pauses nobody is to move: the turn waits, said so
+  const mine = turnNow.mine && !state.pause.paused;
   let line = text;
   if (you && you.role === "spectator") line = t("table.spectating") + " · " + text;
   else if (you && you.seat === null) line = t("table.sitting_out") + " · " + text;
+  if (state.pause.paused) line = t("pause.ask") + " · " + line;
   turn.textContent = line;
   turn.className = mine ? "turn mine" : "turn";
   setTitle(baseTitle, mine, t("tableui.your_turn_title"));
@@ -430,9 +633,12 @@ function renderSeats() {
     if (!online) div.classList.add("offline");
     div.dataset.seat = String(seat);
     const head = el("div", "seat-name");
-    head.append(el("span", online ? "dot on" : "dot off"));
-    head.append(el("span", "", name));
-    if (seat === view.seat) head.append(el("span", "you", ` (${t("table.you")})`));
+    // the name (cut with "…" when long) never hides the marks and the countdown after it
+    const who = el("span", "seat-who");
+    who.append(el("span", online ? "dot on" : "dot off"));
+    who.append(el("span", "", name));
+    if (seat === view.seat) who.append(el("span", "you", ` (${t("table.you")})`));
+    head.append(who);
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label", label));
     for (const marker of seatMarkers(seat)) {
@@ -447,6 +653,8 @@ function renderSeats() {
       );
     }
     div.append(head);
+    const bubble = bubbleOf(seat);
+    if (bubble) div.append(bubble);
     const meta = el("div", "seat-meta");
     const cards = view.hand_sizes ? view.hand_sizes[seat] : 0;
     meta.append(el("span", "", t("table.cards_count", { n: cards })));
@@ -667,7 +875,9 @@ function choiceRow(choices, offered) {
 /** The actions my seat may take now (none once the match has ended). */
 function legalActions() {
   const match = state.snapshot && state.snapshot.match;
-  // a match ended by agreement leaves its last deal unfinished: nothing to do there
+  // a match ended by agreement leaves its last deal unfinished: nothing to do there;
+  // nor is there while the table plays a forced move itself (turn.forced)
+  if (state.turn.forced) return [];
   return /** @type {string[]} */ ((!(match && match.finished) && state.view && state.view.legal_actions) || []);
 }
 
@@ -689,7 +899,7 @@ function legal() {
   for (const action of legalActions()) {
     const [verb, arg] = action.split(" ");
     if (CARD_VERBS.includes(verb) && arg) cards.set(arg, action);
-    else buttons.push(action);
+    else if (action !== TAKE_BACK) buttons.push(action); // its own button, beside the hand
   }
   return { cards, buttons, verb: cards.size ? [...cards.values()][0].split(" ")[0] : null };
 }
@@ -697,6 +907,7 @@ function legal() {
 function renderActions() {
   const box = $("actions");
   box.replaceChildren();
+  renderTakeBack(/** @type {HTMLButtonElement} */ ($("take-back")), state.view, state.pending !== null);
   if (!state.view) return;
   const { buttons } = legal();
   const chosen = choiceActions();
@@ -710,7 +921,8 @@ function renderActions() {
       entry = { row: el("div", "action-row"), group };
       groups.set(group.key, entry);
     }
-    const button = /** @type {HTMLButtonElement} */ (el("button", "action", actionLabel(action)));
+    // the game's own words for the button ("Piccolo-bei", not a bare "-bei")
+    const button = /** @type {HTMLButtonElement} */ (el("button", "action", buttonLabel(game, state.view, action)));
     button.type = "button";
     button.dataset.action = action;
     button.disabled = state.pending !== null;
@@ -764,7 +976,8 @@ function renderHand() {
   box.classList.remove("empty");
   const { cards, verb } = legal();
   const n = view.hand.length;
-  for (const code of view.hand) {
+  // in the player's own order (hand-sort.js), from the groups the game's view gives
+  for (const code of sortedHand(view, handSort.current(), game.module.suitColours)) {
     const button = /** @type {HTMLButtonElement} */ (handCard(code));
     button.type = "button";
     const action = cards.get(kindOf(code));
@@ -956,8 +1169,12 @@ function renderWaiting() {
     box.append(" ", countdownElement(state.between.end, (left) => t("tableui.pause_label", { left })));
   }
   box.hidden = false;
-  button.textContent = t("tableui.next");
-  button.disabled = Boolean(player) && !meWaited;
+  // a player who sat this deal out (the dealer of a four) is not asked for "Weiter": he
+  // closes the result, as a spectator does; a player who said "Weiter" waits for the others
+  const you = state.snapshot && state.snapshot.you;
+  const satOut = Boolean(player && you && you.seat === null);
+  button.textContent = t(satOut ? "table.close" : "tableui.next");
+  button.disabled = Boolean(player) && !meWaited && !satOut;
 }
 
 function renderChat() {
@@ -1008,6 +1225,9 @@ function arrangeSides() {
     "side-open",
     [sheet, chat].some((d) => d.open && d.classList.contains("side")),
   );
+  // the table is narrower or wider now: the hand's cards overlap anew to fit it
+  if (state.view && state.view.hand) layoutHand(state.view.hand.length);
+  measureDock();
 }
 
 /** The height of the dock (buttons and hand): a folded list opens above it. */
@@ -1044,18 +1264,65 @@ function setUpPanels() {
     $("chat-text").focus();
   });
   $("result-close").addEventListener("click", (event) => {
-    // a tap before the server said the table waits: "Weiter" as soon as it does
-    if (!state.between && state.view && state.view.phase === "finished") earlyNext = state.v;
+    // a tap before the server said the table waits: "Weiter" as soon as it does; a player
+    // of the deal keeps the result open meanwhile (it stays until the next deal, as after a
+    // tap in the pause), everybody else just closes it
+    if (!state.between && state.view && state.view.phase === "finished") {
+      earlyNext = state.v;
+      const you = state.snapshot && state.snapshot.you;
+      if (you && you.role === "player" && you.seat !== null) {
+        event.preventDefault();
+        /** @type {HTMLButtonElement} */ ($("result-close")).disabled = true;
+        return;
+      }
+    }
     // between deals a player's tap is "Weiter" (spec13 §2); the result stays until the deal
     if (!state.between || !state.between.waiting.includes(userId)) return;
     event.preventDefault();
     if (send({ type: "next" })) /** @type {HTMLButtonElement} */ ($("result-close")).disabled = true;
     else showNotice(t("table.offline_action"));
   });
+  // the Schreibe while the result is up (it is modal while the table waits for "Weiter"):
+  // the sheet opens above the result, which is still there when the sheet is closed
+  $("result-sheet").addEventListener("click", () => {
+    const sheet = /** @type {HTMLDialogElement} */ ($("sheet-dialog"));
+    if (sheet.open) sheet.close();
+    sheet.classList.remove("side", "upper", "lower");
+    sheet.showModal();
+    markOverflows();
+  });
   $("show-last-trick").addEventListener("click", () => {
     if (!state.view || !state.view.last_trick) return;
     layTrick($("last-trick"), state.view.last_trick, true);
     open("last-trick-dialog");
+  });
+  // taking back the card just played (shown only while the engine allows it)
+  $("take-back").addEventListener("click", () => act(TAKE_BACK));
+  // a pause by agreement: the button asks (or withdraws the ask) for what the table is not
+  $("ask-pause").addEventListener("click", () => {
+    const mine = state.pause.asking.includes(userId);
+    // asking for what the table does already withdraws one's ask
+    const pause = mine ? state.pause.paused : !state.pause.paused;
+    if (!send({ type: "pause", pause })) showNotice(t("table.offline_action"));
+  });
+  // quick phrases: "Sagen" opens them, one tap sends one as a chat line
+  const talk = $("talk");
+  const opener = $("open-talk");
+  opener.addEventListener("click", () => {
+    talk.hidden = !talk.hidden;
+    opener.setAttribute("aria-expanded", String(!talk.hidden));
+    measureDock();
+  });
+  talk.addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest("button[data-phrase]");
+    if (!button) return;
+    if (!send({ type: "chat", text: t(/** @type {string} */ (/** @type {HTMLElement} */ (button).dataset.phrase)) })) {
+      showNotice(t("table.offline_action"));
+      return;
+    }
+    talk.hidden = true;
+    opener.setAttribute("aria-expanded", "false");
+    measureDock();
   });
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -1079,6 +1346,17 @@ function setUpPanels() {
     sizes.observe(box);
   }
 }
+
+/** The player's order of the hand: a choice in the settings re-sorts it at once. */
+const handSort = setUpHandSort({
+  root,
+  game: game.name,
+  colours: game.module.suitColours,
+  onChange: () => {
+    if (state.view) renderHand();
+  },
+  onError: (reason) => showNotice(t("handsort.not_kept", { reason })),
+});
 
 setUpPanels();
 setUpFeel();

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine.auction import Ladder, point_steps
 from server.engine.base import Contract, contract_table
 from server.engine.cards import GERMAN
-from server.engine.tarock.auction import Ladder, point_steps
 from server.engine.tricks import TrickRules, suit_trump_rules, trumpless_rules
 
 #: The suits a declarer may name (Eichel, Gras, Herz, Schellen).
@@ -51,6 +51,8 @@ TRICKS = 11
 TRUMP_RULES: dict[str, TrickRules] = {
     suit: suit_trump_rules(GERMAN, suit, RANKS, stichzwang=True) for suit in SUITS
 }
+#: Before the trump is named: every suit plain, in its usual order (to sort a hand by).
+SORT_RULES = trumpless_rules(GERMAN, RANKS)
 #: Bettel: no trumps, the ten between Unter and Neuner; Stichzwang or not (BT-A7).
 BETTEL_RULES: dict[bool, TrickRules] = {
     flag: trumpless_rules(GERMAN, BETTEL_RANKS, stichzwang=flag) for flag in (True, False)

@@ -69,6 +69,10 @@ Decisions where the text and DECISIONS.md are silent (what Bavarian players expe
   counts for both opponents.
 * The view and the outcome show every card once the deal is finished (also the Stock of
   a Hand game and the discards).
+
+Taking back a card (room option ``take_back``, **off** by default: the rules text has no
+such rule): with it on, only the last card played, by its player, while its trick is open
+and before anyone acted after it (:mod:`server.engine.tricks`, "Taking back a card").
 """
 
 from __future__ import annotations
@@ -77,10 +81,22 @@ import copy
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, TALON, CardPlayDeal, Move, Option, Rules
+from server.engine.auction import HOLD as HOLD_CALL
+from server.engine.auction import PASS as PASS_CALL
+from server.engine.auction import Auction, Ladder
+from server.engine.base import (
+    JSON,
+    TAKE_BACK_VERB,
+    TALON,
+    Move,
+    Option,
+    Rules,
+    take_back_option,
+)
 from server.engine.bits import cards_of
 from server.engine.cards import GERMAN
 from server.engine.counting import PointCounter
+from server.engine.doubling import Doubling, DoublingRules, codec_verbs, word_not_played
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.bayerisches_tarock.contracts import (
     BETTEL,
@@ -92,6 +108,7 @@ from server.engine.games.bayerisches_tarock.contracts import (
     HAND,
     ICH_SPIELE,
     POINT_BIDS,
+    SORT_RULES,
     SUITS,
     TRICKS,
     TRUMP_RULES,
@@ -103,12 +120,9 @@ from server.engine.games.bayerisches_tarock.contracts import (
 from server.engine.games.bayerisches_tarock.errors import auction_error, play_error
 from server.engine.games.bayerisches_tarock.outcome import score
 from server.engine.moves import MoveCodec, Verb
-from server.engine.tarock.auction import HOLD as HOLD_CALL
-from server.engine.tarock.auction import PASS as PASS_CALL
-from server.engine.tarock.auction import Auction, Ladder
-from server.engine.tarock.doubling import Doubling, DoublingRules, codec_verbs, word_not_played
 from server.engine.tarock.talon import mask_of
-from server.engine.tricks import TrickPlay, TrickRules, trick_json
+from server.engine.trickdeal import TrickDeal
+from server.engine.tricks import TrickPlay, TrickRules
 
 
 class Phase(StrEnum):
@@ -154,11 +168,13 @@ CODEC = MoveCodec(
         Verb("game", GAME_WORDS, what="game"),
         Verb("trump", SUITS, what="suit"),
         *codec_verbs(HIRSCH, ["game"]),
+        TAKE_BACK_VERB,
     ]
 )
 N_CARDS = len(GERMAN)
 DISCARD = CODEC.base["discard"]
 PASS = CODEC.move("pass")
+GUT = CODEC.move("gut")
 HOLD = CODEC.move("hold")
 CALL_MOVES = {PASS_CALL: PASS, HOLD_CALL: HOLD, **{w: CODEC.move("bid", w) for w in BID_WORDS}}
 STOCK_BIDS = frozenset({ICH_SPIELE, "frage", "frage_herz"})
@@ -232,6 +248,11 @@ class BayerischesTarock(Rules["BayerischesTarockDeal"]):
             "Kontra und Re vor dem ersten Ausspiel (»hirsch«: dazu Supp, Resupp, Hirsch).",
             "Kontra and Re before the first lead ('hirsch': Supp, Resupp, Hirsch too).",
         ),
+        take_back_option(
+            False,
+            "Der Regeltext des Bayerischen Tarock kennt es nicht: gelegt ist gelegt.",
+            "The Bavarian Tarock rules text has no such rule: a card laid is laid.",
+        ),
     )
 
     #: Clockwise from V: four each, three each, three to the Stock, four each.
@@ -260,7 +281,7 @@ class BayerischesTarock(Rules["BayerischesTarockDeal"]):
         }
 
 
-class BayerischesTarockDeal(CardPlayDeal):
+class BayerischesTarockDeal(TrickDeal):
     """One deal of Bayerisches Tarock (see the module text)."""
 
     Phase = Phase
@@ -329,16 +350,6 @@ class BayerischesTarockDeal(CardPlayDeal):
     def thrown_in(self) -> bool:
         """Whether everybody passed (the deal is thrown in, BT-A16)."""
         return self._phase is Phase.FINISHED and self.row is None
-
-    @property
-    def won(self) -> list[int]:
-        """Each seat's won cards (a mask per seat)."""
-        return [0, 0, 0] if self.play is None else self.play.won
-
-    @property
-    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """The tricks taken: ``(leader, cards, winner)``."""
-        return [] if self.play is None else self.play.tricks
 
     @property
     def kontra_factor(self) -> int:
@@ -553,6 +564,16 @@ class BayerischesTarockDeal(CardPlayDeal):
         else:
             self._to_move = doubling.to_move
 
+    def forced_move(self) -> Move | None:
+        """A lone "gut" in the Kontra round: the seat to move has no call open to it (the
+        declarer before any Kontra, an opponent after the Kontra that counts for both,
+        everybody once the last level the table plays is called), so "gut" is its only
+        move and commits it to nothing. ``None`` in every other case."""
+        if self._phase is not Phase.KONTRA:
+            return None
+        legal = self._legal_in_kontra()
+        return GUT if legal == [GUT] else None
+
     def _explain_in_kontra(self, seat: int, move: Move) -> IllegalActionError:
         doubling = self.doubling
         assert doubling is not None
@@ -579,6 +600,13 @@ class BayerischesTarockDeal(CardPlayDeal):
         if self.trump is not None:
             return TRUMP_RULES[self.trump]
         return BETTEL_RULES[bool(self.options["bettel_stichzwang"])]
+
+    def _sort_rules(self) -> TrickRules:
+        """The trick rules a hand is sorted by: those of the game once its trump is named
+        (or a Bettel is played), before that every suit plain (no trump is known)."""
+        if self.trump is not None or (self.row is not None and not self.row.positive):
+            return self.trick_rules()
+        return SORT_RULES
 
     def _begin_play(self) -> None:
         row = self.row
@@ -609,40 +637,21 @@ class BayerischesTarockDeal(CardPlayDeal):
             return "discard"
         return self.move_text(move)
 
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: spectator or the sitting-out dealer)."""
-        public, own = self.view_parts(seat)
-        return {**public, **own}
-
-    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
-        """The part every seat sees alike (built once per position) and ``seat``'s own:
-        its hand, the Stock it took and its discards, its legal actions."""
+    def _view_own(self, seat: int | None) -> JSON:
+        """The Stock the declarer took and his discards."""
         finished = self._phase is Phase.FINISHED
         is_declarer = seat is not None and seat == self.declarer
-        own: JSON = {
-            "seat": seat,
-            "hand": GERMAN.codes(self.hands[seat]) if seat is not None else None,
+        return {
             "stock": GERMAN.codes(mask_of(self.stock))
             if finished or (is_declarer and self.taken)
             else None,
             "discards": GERMAN.codes(self.discards) if finished or is_declarer else None,
-            "legal_actions": self.legal_texts()
-            if seat is not None and seat == self._to_move
-            else [],
         }
-        if finished:
-            own["outcome"] = self.outcome()
-        return self._cached("public", self._public_view), own
 
-    def _public_view(self) -> JSON:
-        play = self.play
+    def _view_public(self) -> JSON:
+        """The auction, the game, the trump, the Kontra, the Stock."""
         row = self.row
         return {
-            "game": self.rules.name,
-            "seats": list(self.seat_names),
-            "dealer": self.dealer,
-            "phase": self._phase,
-            "to_move": self._to_move,
             "reizen": self.reizen,
             "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
             "high_bid": self.auction.high,
@@ -655,17 +664,9 @@ class BayerischesTarockDeal(CardPlayDeal):
             "kontra": None if self.doubling is None else self.doubling.view(),
             # the table shows "(×2)" after the contract once it is doubled, nothing before
             "factor": self.kontra_factor if self.kontra_factor > 1 else None,
-            "hand_sizes": [h.bit_count() for h in self.hands],
             "stock_size": len(self.stock),
             "stock_taken": bool(self.taken),
             "discard_count": self.discards.bit_count(),
-            "trick": trick_json(GERMAN.code, 0, (), None)
-            if play is None
-            else play.trick_json(GERMAN.code),
-            "last_trick": trick_json(GERMAN.code, *play.tricks[-1])
-            if play is not None and play.tricks
-            else None,
-            "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
         }
 
     def parties(self) -> tuple[int, int] | None:
@@ -678,34 +679,23 @@ class BayerischesTarockDeal(CardPlayDeal):
         extra = self.discards if row.stock else mask_of(self.stock)
         return won[declarer] | extra, won[(declarer + 1) % 3] | won[(declarer + 2) % 3]
 
-    def replay_state(self) -> JSON:
-        """Every hand (pack order), the Stock while nobody took it, the discards, each
-        seat's trick Augen and the party count."""
-        parties = self.parties()
-        return {
-            "hands": [GERMAN.codes(h) for h in self.hands],
-            "talon": [] if self.taken else [GERMAN.code(c) for c in self.stock],
-            "discards": GERMAN.codes(self.discards),
-            "card_points": [str(COUNTER.raw(w)) for w in self.won],
-            "party_points": None
-            if parties is None
-            else {
-                "declarer": str(COUNTER.raw(parties[0])),
-                "opponents": str(COUNTER.raw(parties[1])),
-            },
-        }
+    def _talon_left(self) -> list[int]:
+        """The Stock while nobody took it."""
+        return [] if self.taken else list(self.stock)
 
-    def hidden_from(self, seat: int | None) -> int:
-        """Cards ``seat`` may not see: other hands, the Stock nobody took, the discards of
-        the declarer (everything is open once the deal is finished)."""
-        if self._phase is Phase.FINISHED:
-            return 0
-        hidden = 0
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden |= hand
-        if not self.taken:
-            hidden |= mask_of(self.stock)
+    def _count(self, mask: int) -> str:
+        """The Augen of a pile."""
+        return str(COUNTER.raw(mask))
+
+    def _party_points(self) -> JSON | None:
+        parties = self.parties()
+        if parties is None:
+            return None
+        return {"declarer": self._count(parties[0]), "opponents": self._count(parties[1])}
+
+    def _hidden_extra(self, seat: int | None) -> int:
+        """The Stock nobody took, the declarer's discards."""
+        hidden = 0 if self.taken else mask_of(self.stock)
         if seat is None or seat != self.declarer:
             hidden |= self.discards
         return hidden
@@ -717,12 +707,7 @@ class BayerischesTarockDeal(CardPlayDeal):
         if self._phase is not Phase.FINISHED:
             return errors
         places = [*self.won, *self.hands, self.discards, 0 if self.taken else mask_of(self.stock)]
-        union = 0
-        for place in places:
-            if union & place:
-                errors.append("a card lies in two places")
-            union |= place
-        if union != GERMAN.full:
+        if self._place_errors(places, errors) != GERMAN.full:
             errors.append("a card got lost")
         parties = self.parties()
         if parties is not None and len(self.tricks) == TRICKS:

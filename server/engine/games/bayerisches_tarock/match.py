@@ -31,46 +31,31 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from server.engine.base import JSON, Option
+from server.engine.base import JSON, Move, Option
 from server.engine.games.bayerisches_tarock.deal import BayerischesTarock, BayerischesTarockDeal
 from server.engine.ledger import scaled
-from server.engine.match import (
-    DealSetup,
-    Match,
-    PotMove,
-    finished_outcome,
-    placings_of,
-    stake_reasons,
-)
+from server.engine.match import DealSetup, PotMove, finished_outcome, placings_of, stake_reasons
+from server.engine.sheet import COLUMNS, SheetMatch, settled_points
+from server.engine.sheet import SheetRow as PlainRow
 
-COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 POT = "haferl"
 
 
 @dataclass(frozen=True, slots=True)
-class SheetRow:
-    """One line of the score sheet."""
+class SheetRow(PlainRow):
+    """One line of the score sheet, with the Haferl's balance after the deal (pot mode)."""
 
-    number: int
-    dealer: str
-    sitting_out: str | None
-    contract: str
-    declarer: str | None
-    values: dict[str, int]
-    totals: dict[str, int]
-    haferl_cents: int | None
-    detail: JSON = field(default_factory=dict)
+    haferl_cents: int | None = None
 
 
-class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
+class BayerischesTarockMatch(SheetMatch[BayerischesTarockDeal]):
     """A session of Bayerisches Tarock, computed purely from the outcomes of its deals."""
 
     game = "bayerisches-tarock"
-    kind = "points"
-    better = "higher"
+    row_type = SheetRow
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "haferl",
@@ -86,6 +71,15 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             "Einsatz jedes Spielers in das Haferl, in Grundbeträgen.",
             "What each player puts into the Haferl, in units of the stake.",
         ),
+        Option(
+            "gut_automatisch",
+            True,
+            (True, False),
+            "»Gut« automatisch, wenn nichts anderes geht: der Tisch sagt ein »Gut«, das "
+            "der einzige mögliche Zug ist, selbst (markiert wie ein Zug der Zugzeit).",
+            "'Gut' by itself when nothing else is possible: the table says a 'Gut' that is "
+            "the only possible move itself (marked like a move of the turn timer).",
+        ),
     )
 
     def __init__(
@@ -98,13 +92,15 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         options: Mapping[str, object] | None = None,
         haferl: bool = False,
         haferl_einsatz: int = 10,
+        gut_automatisch: bool = True,
     ) -> None:
         self._set_up(BayerischesTarock(), players, rounds, first_dealer, stake_cents, options)
         self.rounds = rounds
         self.haferl = haferl
         self.haferl_einsatz = haferl_einsatz
-        self.rows: list[SheetRow] = []
-        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: The table says a lone "gut" in the Kontra round itself (:meth:`forced_move`).
+        self.gut_automatisch = gut_automatisch
+        self._set_up_sheet()
         #: What each player paid into the Haferl and took out of it (cents, net).
         self.pot_totals: dict[str, int] = dict.fromkeys(self.players, 0)
         #: What was left in the Haferl at the end and shared out (cents).
@@ -116,11 +112,6 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         return self.rounds * len(self.players)
 
     @property
-    def finished(self) -> bool:
-        """Whether every deal of the session has been played."""
-        return len(self.rows) >= self.total_deals
-
-    @property
     def pot_cents(self) -> int:
         """What the Haferl holds now (cents)."""
         return sum(self.pot_totals.values())
@@ -128,6 +119,11 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
         return self.round_the_table(len(self.rows), self.first_dealer, self.options)
+
+    def forced_move(self, deal: BayerischesTarockDeal) -> Move | None:
+        """With ``gut_automatisch`` (on by default) the table says a lone "gut" of the
+        Kontra round itself (:meth:`BayerischesTarockDeal.forced_move`); else never."""
+        return deal.forced_move() if self.gut_automatisch else None
 
     # ------------------------------------------------------------------ the Haferl
 
@@ -153,9 +149,7 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         values = dict.fromkeys(self.players, 0)
         declarer = outcome["declarer"]
         if not self.haferl or declarer is None or outcome["hand"]:
-            for seat, amount in enumerate(outcome["settlement"]):
-                values[setup.seats[seat]] += amount
-            return values
+            return settled_points(self.players, setup.seats, outcome["settlement"])
         units = outcome["units"] * outcome["factor"]
         name = setup.seats[declarer]
         if outcome["declarer_won"]:
@@ -184,19 +178,9 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         if len(self.rows) + 1 >= self.total_deals:  # the last deal: the Haferl is shared
             self.shared_cents = self.pot_cents
             closing = self._share()
-        declarer = outcome["declarer"]
-        row = SheetRow(
-            number=setup.number,
-            dealer=setup.dealer,
-            sitting_out=setup.sitting_out,
-            contract=outcome["contract"],
-            declarer=None if declarer is None else setup.seats[declarer],
-            values=values,
-            totals=dict(self.totals),
-            haferl_cents=self.pot_cents if self.haferl else None,
-            detail={k: v for k, v in outcome.items() if k != "tricks"},
+        row: SheetRow = self.write_row(
+            setup, outcome, values, haferl_cents=self.pot_cents if self.haferl else None
         )
-        self.rows.append(row)
         self.write_ledger(
             setup,
             values,
@@ -222,17 +206,12 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
         amounts = [(name, share + (1 if i < rest else 0)) for i, name in enumerate(self.players)]
         return [PotMove(POT, name, -cents, "haferl_shared") for name, cents in amounts if cents]
 
-    def standing(self) -> dict[str, int]:
-        """Each person's units paid between the players so far (the sheet's totals; what
-        the Haferl paid and took is in the ledger's pot movements)."""
-        return dict(self.totals)
-
     def placings(self) -> dict[str, int]:
         """Placing per person by money: the ledger's money with the Haferl shared as if
         the session ended now."""
         return placings_of(self.balances_cents(), higher_is_better=True)
 
-    def _columns(self) -> list[JSON]:
+    def sheet_columns(self) -> list[JSON]:
         """The sheet's columns; in pot mode the Haferl's balance after each deal stands
         after the contract (a ``_cents`` column: the client shows it as money)."""
         columns: list[JSON] = [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS]
@@ -241,7 +220,7 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             columns.insert(COLUMNS.index("values"), haferl)
         return columns
 
-    def _lines(self) -> list[JSON]:
+    def sheet_lines(self) -> list[JSON]:
         """The sheet-wide lines in pot mode: what the Haferl holds now and, once the
         session is over, that it is shared equally (``sheet.line.<game>.<code>``)."""
         if not self.haferl:
@@ -255,41 +234,10 @@ class BayerischesTarockMatch(Match[BayerischesTarockDeal]):
             return lines
         return [{"code": "haferl", "haferl_cents": self.pot_cents}]
 
-    def to_json(self) -> JSON:
-        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return self.with_ledger(
-            {
-                "game": self.game,
-                "kind": self.kind,
-                "better": self.better,
-                "players": list(self.players),
-                "columns": self._columns(),
-                "start": dict.fromkeys(self.players, 0),
-                "rounds": self.rounds,
-                "deals": self.total_deals,
-                "stake_cents": self.stake_cents,
-                "haferl": self.haferl,
-                "rows": [
-                    {
-                        "number": r.number,
-                        "dealer": r.dealer,
-                        "sitting_out": r.sitting_out,
-                        "contract": r.contract,
-                        "declarer": r.declarer,
-                        "values": dict(r.values),
-                        "points": dict(r.values),
-                        "totals": r.totals,
-                        "haferl_cents": r.haferl_cents,
-                        "note": None,
-                        "obligatory": False,
-                    }
-                    for r in self.rows
-                ],
-                "totals": dict(self.totals),
-                "progress": {"done": len(self.rows), "of": self.total_deals},
-                "lines": self._lines(),
-                "pots": self.pots(),
-                "haferl_cents": self.pot_cents if self.haferl else None,
-                "finished": self.finished,
-            }
-        )
+    def row_extra(self, row: Any) -> JSON:
+        """The Haferl's balance after the deal (``None`` without the Haferl)."""
+        return {"haferl_cents": row.haferl_cents}
+
+    def sheet_extra(self) -> JSON:
+        """Whether the Haferl is played and what it holds now."""
+        return {"haferl": self.haferl, "haferl_cents": self.pot_cents if self.haferl else None}

@@ -38,10 +38,26 @@ ends); the winning reservation is announced as said once the reservations are re
 Inside, each phase of :class:`Phase` has its ``_legal_in_``/``_apply_in_``/``_explain_in_``
 handlers (found by name, see :mod:`server.engine.base`); the moves are numbered by
 :data:`CODEC` (one canonical text each); every fact about the contract comes from its row
-in :data:`~server.engine.games.doppelkopf.contracts.CONTRACTS`; the tricks are played by a
-:class:`~server.engine.tricks.TrickPlay`, which holds the only legality cache, and an
-illegal card is explained by :meth:`TrickPlay.explain`. The outcome, computed once at the
-end, is the deal's only other cache.
+in :data:`~server.engine.games.doppelkopf.contracts.CONTRACTS`. The deal is a
+:class:`~server.engine.base.CardPlayDeal`: every card goes through one
+:class:`~server.engine.tricks.TrickPlay` (``play``), whose restriction ``same_kind`` makes
+the two copies of a kind one move; the legal moves are cached per position (in the
+handlers' order: cards by kind); a card's own consequences (the copy's name, a Kreuz Dame's
+player, the Schweinchen shown) follow in :meth:`DoppelkopfDeal._after_card`; an illegal
+card is explained from the trick core's rule code (:mod:`.errors`). The knocks and
+announcements are moves of the play phase like the cards, on turn and out of turn. The
+second Herz 10 and the Schweinchen are the contract's trick rules (``rules_for`` when the
+last trick differs), a Hochzeit's partner the ``after_trick`` hook; the extra points are
+read from the trick core's tricks when the deal is scored (only then are the parties
+settled). The outcome, computed once at the end, is the deal's other cache.
+
+Taking back a card (room option ``take_back``, **off** by default: the rules text has no
+such rule): with it on, only the last card played, by its player, while its trick is open
+and before anyone acted after it — a knock or an announcement after the card ends it too
+(:mod:`server.engine.tricks`, "Taking back a card"). A Kreuz-Dame is never taken back: in a
+normal game it told the table who is Re (in a stille Hochzeit the second one tells that),
+and what the table saw cannot be unseen; one rule for every contract. Nor is a Karo Ass of
+the Schweinchen once shown.
 """
 
 from __future__ import annotations
@@ -51,7 +67,15 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, Deal, Move, Option, Rules
+from server.engine.base import (
+    JSON,
+    TAKE_BACK_VERB,
+    CardPlayDeal,
+    Move,
+    Option,
+    Rules,
+    take_back_option,
+)
 from server.engine.bits import cards_of
 from server.engine.cards import DOPPELKOPF
 from server.engine.counting import PointCounter
@@ -65,9 +89,10 @@ from server.engine.games.doppelkopf.contracts import (
     DokoContract,
     trick_rules,
 )
+from server.engine.games.doppelkopf.errors import play_error
 from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, legacy_lines, score
 from server.engine.moves import MoveCodec, Verb, malformed_action
-from server.engine.tricks import TrickPlay, TrickRules
+from server.engine.tricks import Restriction, TrickPlay, TrickRules, trick_json
 
 
 class Phase(StrEnum):
@@ -81,6 +106,11 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+# The phases by module names: in Python 3.11 a member looked up on its enum class goes
+# through the metaclass's ``__getattr__`` hook, some thousand instructions every time.
+VORBEHALT, PUSHING, OFFERING, RETURNING = Phase.VORBEHALT, Phase.PUSH, Phase.OFFER, Phase.RETURN
+PLAYING, FINISHED = Phase.PLAY, Phase.FINISHED
+
 PACK = DOPPELKOPF
 KIND = DOPPELKOPF.kind_mask
 COUNTER = PointCounter(DOPPELKOPF)
@@ -92,11 +122,13 @@ HOCHZEIT_SUIT = {"herz": "H", "pik": "S", "kreuz": "C"}
 _NORMAL_ORDER = trick_rules(NORMAL)
 CQ = KIND["CQ"]
 DA = KIND["DA"]
-#: Per card: the mask of both copies of its kind.
+#: Per card: the mask of both copies of its kind, and its own mask.
 COPIES_OF = tuple(KIND[card.kind] for card in PACK.cards)
+BIT = tuple(1 << card for card in range(len(PACK)))
+#: The two Kreuz Damen (both copies).
+CQ_CARDS = (PACK.parse("CQ.1"), PACK.parse("CQ.2"))
 #: The code of copy n (0, 1) of the kind of card c: ``CODES[c % 24 + 24 * n]``.
 CODES = tuple(card.code for card in PACK.cards)
-SUIT_NAME = {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"}
 NINES = sum(KIND[s + "9"] for s in "CSHD")
 KINGS = sum(KIND[s + "K"] for s in "CSHD")
 
@@ -142,6 +174,7 @@ CODEC = MoveCodec(
         Verb("pass"),
         Verb("knock", aliases=("klopfen",)),
         Verb("announce", LEVELS[1:], bad=lambda arg: _malformed(f"announce {arg}")),
+        TAKE_BACK_VERB,
     ]
 )
 PUSH = CODEC.base["push"]
@@ -167,6 +200,16 @@ KINDS = (1 << 24) - 1  # the first copy of every kind
 def _lower_copies(mask: int) -> int:
     """One card per kind: drop the second copy where both are in ``mask``."""
     return mask & ~((mask & ((1 << 24) - 1)) << 24)
+
+
+def _one_copy(play: TrickPlay, seat: int, legal: int) -> int:
+    """The trick core's restriction ``same_kind``: of a kind held twice only the lower copy
+    is a move (the two copies are one card to the table; ``"play H10"`` takes the lower)."""
+    return legal & ~((legal & KINDS) << 24)  # _lower_copies(legal)
+
+
+#: The restrictions of every contract's trick core.
+ONE_MOVE_PER_KIND: tuple[Restriction, ...] = (("same_kind", _one_copy),)
 
 
 def _by_kind(mask: int) -> list[int]:
@@ -258,6 +301,13 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
             "Who leads an obligatory solo (P1 during the Vorführung).",
             per_room=False,
         ),
+        take_back_option(
+            False,
+            "Der Regeltext des Doppelkopf kennt es nicht: gelegt ist gelegt. Eine "
+            "Kreuz-Dame und die Karo-Assen des Schweinchens bleiben immer liegen.",
+            "The Doppelkopf rules text has no such rule: a card laid is laid. A Kreuz-Dame "
+            "and the Schweinchen's Karo Aces always stay.",
+        ),
     )
 
     #: Three cards at a time to P1, P2, P3, P4, four times round.
@@ -296,18 +346,21 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         }
 
 
-class DoppelkopfDeal(Deal):
+class DoppelkopfDeal(CardPlayDeal):
     """One deal of Doppelkopf (see the module text)."""
 
     Phase = Phase
     codec = CODEC
     passive_moves = ("gesund", "pass")  # the turn timer's choice where one is legal
+    # the legal moves in the order players see them: cards (and Armut cards) by kind
+    sort_legal_moves = False
+    play_error = play_error
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
     # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
     __slots__ = ("_offer", "_outcome", "_rules", "announcements", "contract", "cq_played_by",
-                 "declarer", "hochzeit_kind", "knocks", "known", "partner", "played", "pushed",
-                 "reservations", "reserved_at", "returned", "row", "schweinchen",
+                 "declarer", "hochzeit_kind", "knocks", "known", "partner", "play", "played",
+                 "pushed", "reservations", "reserved_at", "returned", "row", "schweinchen",
                  "schweinchen_shown", "shown_as", "start_hands", "thrown_in",
                  "trick_play")  # fmt: skip
 
@@ -319,7 +372,7 @@ class DoppelkopfDeal(Deal):
             )
         self.hands = list(self.dealt.hands)
         self.known = list(self.dealt.hands)  # cards each seat knows the place of
-        self._phase = Phase.VORBEHALT
+        self._phase = VORBEHALT
         self._to_move: int | None = 0
         self.reservations: list[str | None] = [None] * 4
         self.contract = ""
@@ -343,7 +396,11 @@ class DoppelkopfDeal(Deal):
         #: The rules of tricks 1–11 and of trick 12 (they differ with ``dulle =
         #: second_except_last``); set when play begins and on a Schweinchen knock.
         self._rules: tuple[TrickRules, TrickRules] = (_NORMAL_ORDER, _NORMAL_ORDER)
-        #: All trick bookkeeping; replaced by the contract's when play begins.
+        #: The trick core of the play phase (``None`` before it: the card plays of
+        #: :class:`CardPlayDeal` go through it).
+        self.play: TrickPlay | None = None
+        #: The tricks as views and the outcome read them: before play (and in a deal thrown
+        #: in) an empty trick core in the normal game's order, from then on :attr:`play`.
         self.trick_play = TrickPlay(_NORMAL_ORDER, self.hands, leader=0, tricks=12)
         self._outcome: JSON | None = None  # the only cache: the finished deal's outcome
         forced = str(self.options["pflichtsolo"])
@@ -492,7 +549,7 @@ class DoppelkopfDeal(Deal):
         if row.starts == "thrown_in":
             self._throw_in(row.name)
         elif row.starts == "push":
-            self._phase = Phase.PUSH
+            self._phase = PUSHING
             self._to_move = winner
         else:
             self._begin_play(winner if row.leader == "declarer" else 0)
@@ -535,7 +592,7 @@ class DoppelkopfDeal(Deal):
         self.hands[seat] &= ~(1 << card)
         self.pushed |= 1 << card
         if self.pushed.bit_count() == 3:
-            self._phase = Phase.OFFER
+            self._phase = OFFERING
             self._offer = [(seat + k) % 4 for k in (1, 2, 3)]
             self._to_move = self._offer.pop(0)
 
@@ -560,7 +617,7 @@ class DoppelkopfDeal(Deal):
             self.known[seat] |= self.pushed
             assert self.declarer is not None
             self.known[self.declarer] |= self.pushed
-            self._phase = Phase.RETURN
+            self._phase = RETURNING
             return
         if self._offer:
             self._to_move = self._offer.pop(0)
@@ -591,28 +648,36 @@ class DoppelkopfDeal(Deal):
 
     def _throw_in(self, reason: str) -> None:
         self.thrown_in = reason
-        self._phase = Phase.FINISHED
+        self._phase = FINISHED
         self._to_move = None
 
     # ------------------------------------------------------------------ play
 
     def _begin_play(self, leader: int) -> None:
         self._set_rules()
-        self._phase = Phase.PLAY
-        self.trick_play = TrickPlay(
-            self._rules[0],
+        self._phase = PLAYING
+        first, last = self._rules
+        assert self.row is not None
+        # the hooks only where they have something to do: the rules of the last trick
+        # differ with ``dulle = second_except_last``, a partner is found by a Hochzeit
+        self.play = self.trick_play = TrickPlay(
+            first,
             self.hands,
             leader=leader,
             tricks=12,
-            rules_for=self._rules_for,
-            after_trick=self._find_partner,
+            rules_for=self._rules_for if first is not last else None,
+            after_trick=self._find_partner if self.row.partner == "trick" else None,
+            restrictions=ONE_MOVE_PER_KIND,
+            # only a seat holding both copies of a kind has a copy to drop (its hand only
+            # loses cards from now on; a card taken back returns to it)
+            restricted=[s for s, hand in enumerate(self.hands) if hand & hand >> 24],
         )
         self._to_move = leader
         self.start_hands = tuple(self.hands)
 
     def _calls(self, seat: int) -> list[Move]:
         """A seat's knock or announcements (until the fifth card of the deal lies)."""
-        if self._phase != Phase.PLAY or self.cards_played > 5:
+        if self._phase is not PLAYING or self.played.bit_count() > 5:
             return []
         if seat not in self.knocks:
             return [KNOCK]
@@ -620,75 +685,95 @@ class DoppelkopfDeal(Deal):
         return [ANNOUNCE + i for i in range(done, 4)]
 
     def _legal_in_play(self) -> list[Move]:
-        assert self._to_move is not None
-        return _by_kind(self.trick_play.legal()) + self._calls(self._to_move)
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal for the seat to move (a card: from the legal mask)."""
-        if 0 <= move < 48 and self._phase == Phase.PLAY:
-            return bool((_lower_copies(self.trick_play.legal()) >> move) & 1)
-        return move in self.legal_moves()
+        assert self._to_move is not None and self.play is not None
+        # the trick core's legal cards are one per kind already (ONE_MOVE_PER_KIND)
+        return _by_kind(self.play.legal()) + self._calls(self._to_move)
 
     def _apply_in_play(self, seat: int, move: Move) -> None:
         if move >= 48:
             self._call(seat, move)
-            return
-        card = move
-        self.shown_as[card] = CODES[card % 24 + 24 * (self.played & COPIES_OF[card]).bit_count()]
-        self.played |= 1 << card
-        if (CQ >> card) & 1:
+        else:
+            super()._apply_in_play(seat, move)
+
+    def _after_card(self, play: TrickPlay) -> None:
+        """After a card went through the trick core (the last action of the history): the
+        table's name for its copy, the cards played, a Kreuz Dame's player, a Karo Ass of
+        the Schweinchen shown; then the next seat to move or the end."""
+        seat, card = self.history[-1]
+        played = self.played
+        # the table numbers the copies of a kind in the order they come (see _shown)
+        self.shown_as[card] = CODES[card % 24 + 24 if played & COPIES_OF[card] else card % 24]
+        self.played = played | BIT[card]
+        if card in CQ_CARDS:
             self.cq_played_by.append(seat)
         if seat == self.schweinchen and (DA >> card) & 1:
             self.schweinchen_shown = True
-        play = self.trick_play
-        play.play(card)
-        self._follow_tricks(play)
+        if play.finished:
+            self._follow_tricks(play)
+        else:
+            self._to_move = play.to_move
 
     def _legal_off_turn_in_play(self, seat: int) -> list[Move]:
         return self._calls(seat)
+
+    # ------------------------------------------------------------------ taking back
+
+    #: Why a card stays on the table although the option allows taking back.
+    take_back_errors: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "revealed": (
+            "take_back_revealed",
+            "this card told the table something (a Kreuz-Dame, the Schweinchen): it stays",
+            "diese Karte hat dem Tisch etwas verraten (Kreuz-Dame, Schweinchen): sie bleibt",
+        )
+    }
+
+    def _take_back_veto(self, seat: int, card: int) -> str | None:
+        """A Kreuz-Dame stays (in a normal game it told the table who is Re, in a stille
+        Hochzeit the second one reveals it; one rule for every contract), and so does a
+        Karo Ass of the Schweinchen once shown: what the table saw cannot be unseen."""
+        if card in CQ_CARDS or (seat == self.schweinchen and (DA >> card) & 1):
+            return "revealed"
+        return None
+
+    def _after_take_back(self, seat: int, card: int) -> None:
+        """The card is unplayed again: its copy's name goes with it (the copies of a kind
+        are numbered in the order the table saw them)."""
+        self.played &= ~BIT[card]
+        del self.shown_as[card]
 
     def _apply_off_turn_in_play(self, seat: int, move: Move) -> None:
         self._call(seat, move)
 
     def _explain_in_play(self, seat: int, move: Move) -> IllegalActionError:
+        """A card: the trick core's rule (:data:`play_error`); a knock or announcement out
+        of its time, or a move of another phase: :meth:`_not_now`."""
         if not 0 <= move < 48:
             return self._not_now(seat, move)
-        reason = self.trick_play.explain(move)
-        if reason == "not_held":
-            return self._not_held(move)
-        if reason is None:  # the higher copy of a kind the seat holds twice
-            kind = PACK.cards[move].kind
-            return IllegalActionError(
-                "same_kind",
-                f"play {kind} by its kind: the two copies are one move",
-                f"spiele {kind} mit seinem Namen: beide Exemplare sind ein Zug",
-            )
-        lead = self.trick[0]
-        if reason == "follow_trump":
-            return IllegalActionError(
-                "trumpf_bedienen",
-                "Trumpf was led and you hold trumps",
-                "Trumpf ist ausgespielt und du hast Trumpf",
-            )
-        name = SUIT_NAME[PACK.cards[lead].suit]
-        return IllegalActionError(
-            "farbzwang",
-            f"Farbzwang: {name} was led and you hold {name}",
-            f"Farbzwang: {name} ist ausgespielt und du hast {name}",
-        )
+        return super()._explain_in_play(seat, move)
 
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
         """Random legal action: mostly "gesund" and card plays, sometimes a knock or call."""
-        if self._phase == Phase.VORBEHALT and rng.random() < 0.8:
+        phase = self._phase
+        if phase is VORBEHALT and rng.random() < 0.8:
             return None, GESUND
-        if self._phase == Phase.PLAY and self.cards_played <= 5 and rng.random() < 0.08:
+        if phase is not PLAYING:
+            return None, rng.choice(self.legal_moves())
+        if self.played.bit_count() <= 5 and rng.random() < 0.08:
             callers = [s for s in range(4) if self._calls(s)]
             if callers:
                 seat = rng.choice(callers)
                 return seat, rng.choice(self._calls(seat))
-        if self._phase == Phase.PLAY:  # the cards of legal_moves(), in the same order
-            return None, rng.choice(_by_kind(self.trick_play.legal()))
-        return None, rng.choice(self.legal_moves())
+        # a card: the choice among the cards of legal_moves() (one per kind, in kind
+        # order), drawn as rng.choice draws from that list, without building it
+        assert self.play is not None
+        low = self.play.legal()  # one copy per kind (ONE_MOVE_PER_KIND)
+        kinds = (low | low >> 24) & KINDS
+        n = rng.choice(range(kinds.bit_count()))
+        while n:  # nth_card(kinds, n), written out
+            kinds &= kinds - 1
+            n -= 1
+        kind = (kinds & -kinds).bit_length() - 1
+        return None, kind if (low >> kind) & 1 else kind + 24
 
     def _call(self, seat: int, move: Move) -> None:
         if move == KNOCK:
@@ -697,7 +782,8 @@ class DoppelkopfDeal(Deal):
             if self.hands[seat] & DA == DA and self.row.schweinchen and self.schweinchen is None:
                 self.schweinchen = seat
                 self._set_rules()  # the two Karo Assen now rank above the Herz 10
-                self.trick_play.set_rules(self._rules_for(len(self.tricks)))
+                assert self.play is not None
+                self.play.set_rules(self._rules_for(len(self.tricks)))
         else:
             self.announcements[seat] = move - ANNOUNCE + 1
 
@@ -746,7 +832,7 @@ class DoppelkopfDeal(Deal):
     def explain_off_turn(self, seat: int, move: Move) -> IllegalActionError:
         """Why a knock or announcement is refused; other moves out of turn: not your turn."""
         if move in CALLS:
-            if self._phase != Phase.PLAY or self.cards_played > 5:
+            if self._phase is not PLAYING or self.cards_played > 5:
                 return IllegalActionError(
                     "too_late",
                     "knocking and announcing end with the fifth card",
@@ -772,19 +858,16 @@ class DoppelkopfDeal(Deal):
         return super().explain_off_turn(seat, move)
 
     def _not_held(self, card: int) -> IllegalActionError:
-        kind = PACK.cards[card].kind
-        return IllegalActionError(
-            "card_not_in_hand", f"you do not hold {kind}", f"du hast {kind} nicht"
-        )
+        return play_error("not_held", suit=None, card=PACK.code(card))
 
     # ------------------------------------------------------------------ knowledge and views
 
     def public_parties(self) -> list[str | None]:
         """Each seat's party as the whole table knows it (``None``: not yet known)."""
-        if self._phase == Phase.FINISHED and not self.thrown_in:
+        if self._phase is FINISHED and not self.thrown_in:
             re = self.re_party()
             return ["re" if s in re else "kontra" for s in range(4)]
-        if self._phase != Phase.PLAY:
+        if self._phase is not PLAYING:
             return [None] * 4
         row = self.row
         assert row is not None
@@ -807,7 +890,7 @@ class DoppelkopfDeal(Deal):
 
     def own_party(self, seat: int) -> str | None:
         """What ``seat`` knows of its own party from its own cards."""
-        if self._phase not in (Phase.PLAY, Phase.FINISHED) or self.thrown_in:
+        if self._phase not in (PLAYING, FINISHED) or self.thrown_in:
             return None
         assert self.row is not None
         if (
@@ -823,15 +906,15 @@ class DoppelkopfDeal(Deal):
         """Cards in other hands and Armut cards lying face down (pushed, not yet taken;
         returned, not yet picked up) that ``seat`` has not been shown (the poor player and
         the taker are shown the cards they exchange)."""
-        if self._phase == Phase.FINISHED:
+        if self._phase is FINISHED:
             return 0
         hidden = 0
         for s, hand in enumerate(self.hands):
             if s != seat:
                 hidden |= hand
-        if self._phase in (Phase.PUSH, Phase.OFFER):
+        if self._phase in (PUSHING, OFFERING):
             hidden |= self.pushed
-        elif self._phase == Phase.RETURN:
+        elif self._phase is RETURNING:
             hidden |= self.returned
         if seat is not None:
             hidden &= ~self.known[seat]
@@ -845,7 +928,7 @@ class DoppelkopfDeal(Deal):
             placed |= self.hands[self.declarer] & CQ
         if self.schweinchen_shown and self.schweinchen is not None:
             placed |= self.hands[self.schweinchen] & DA
-        return self.hidden_from(seat) & ~placed
+        return self.hidden_from(seat) & ~placed & ~self.shown_back
 
     def action_seen_by(self, index: int, viewer: int | None) -> str:
         """Reservations show as "vorbehalt" until they are resolved, the winning one as it
@@ -862,7 +945,8 @@ class DoppelkopfDeal(Deal):
         return self.move_text(move)
 
     def _trick_json(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
-        return {"leader": leader, "cards": [PACK.code(c) for c in cards], "winner": winner}
+        """A trick with the cards' own copies (the trick core's :func:`trick_json`)."""
+        return trick_json(PACK.code, leader, cards, winner)
 
     # Which copy of a kind a player holds or plays is the engine's bookkeeping, not the
     # table's: a played "H10.2" would tell that its player held no other Herz 10. While the
@@ -891,6 +975,14 @@ class DoppelkopfDeal(Deal):
         """``seat``'s cards as players hold them, numbered after the copies played."""
         return self._shown(self.trick_play.rules.hand_order(self.hands[seat]), True)
 
+    def _hand_groups(self, seat: int) -> list[JSON]:
+        """``seat``'s cards grouped for sorting: the contract's trumps (the normal game's
+        while the Vorbehalte run), then each plain suit, strongest first, numbered as in
+        the hand."""
+        return self.trick_play.rules.hand_groups(
+            PACK, self.hands[seat], lambda cards: self._shown(cards, True)
+        )
+
     def _shown_list(self, mask: int) -> list[str]:
         """Cards laid aside (Armut), in pack order of their kinds, numbered by kind."""
         return self._shown(sorted(cards_of(mask), key=lambda c: c % 24), False)
@@ -901,7 +993,7 @@ class DoppelkopfDeal(Deal):
         reservation (the spectator view hides both until the table can know them), and the
         trick and last trick with the cards' own copies (as in the hands and the outcome;
         the views number copies in the order played)."""
-        playing = self._phase in (Phase.PLAY, Phase.FINISHED) and not self.thrown_in
+        playing = self._phase in (PLAYING, FINISHED) and not self.thrown_in
         re = self.re_party() if playing else set()
         party: JSON | None = None
         if playing:
@@ -929,8 +1021,8 @@ class DoppelkopfDeal(Deal):
         row = self.row
         armut = row is not None and row.partner == "exchange"
         in_armut = armut and seat is not None and seat in (self.declarer, self.partner)
-        resolved = self._phase != Phase.VORBEHALT
-        finished = self._phase == Phase.FINISHED
+        resolved = self._phase is not VORBEHALT
+        finished = self._phase is FINISHED
         contract = self.contract
         secret = (
             row is not None
@@ -941,7 +1033,7 @@ class DoppelkopfDeal(Deal):
         )
         if secret:
             contract = "normal"  # a normal game to all but the holder, until his second Dame
-        trick_json = self._trick_json if finished else self._shown_trick
+        shown_trick = self._trick_json if finished else self._shown_trick
         view: JSON = {
             "game": self.rules.name,
             "seat": seat,
@@ -950,6 +1042,7 @@ class DoppelkopfDeal(Deal):
             "phase": self._phase,
             "to_move": self._to_move,
             "hand": self._shown_hand(seat) if seat is not None else None,
+            "hand_groups": self._hand_groups(seat) if seat is not None else None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "reservations": [
                 r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
@@ -977,9 +1070,11 @@ class DoppelkopfDeal(Deal):
             else None,
             "parties": parties,
             "cards_played": self.cards_played,
-            "trick": trick_json(self.leader, self.trick, None),
-            "last_trick": trick_json(*self.tricks[-1]) if self.tricks else None,
+            "trick": shown_trick(self.leader, self.trick, None),
+            "last_trick": shown_trick(*self.tricks[-1]) if self.tricks else None,
             "tricks_won": list(self.tricks_won),
+            # who may take back the last card now (the room option ``take_back``)
+            "take_back": self.take_back_seat(),
             "legal_actions": self.legal_texts(seat)
             if seat is not None and self._to_move is not None
             else [],
@@ -992,7 +1087,7 @@ class DoppelkopfDeal(Deal):
 
     def outcome(self) -> JSON | None:
         """The result of the finished deal, or ``None`` while it runs."""
-        if self._phase != Phase.FINISHED:
+        if self._phase is not FINISHED:
             return None
         if self._outcome is None:
             self._outcome = self._score()
@@ -1048,7 +1143,7 @@ class DoppelkopfDeal(Deal):
             "knocks": len(self.knocks),
             "announcements": {p: LEVELS[lv] for p, lv in sorted(announced.items())},
             "schweinchen": self.schweinchen,
-            "tricks": [self._trick_json(*t) for t in self.tricks],
+            "tricks": self.trick_play.tricks_json(PACK.code),
             "augen": {"re": re_augen, "kontra": 240 - re_augen},
             "extras": extra_list,
             "winner": result.winner,
@@ -1059,7 +1154,7 @@ class DoppelkopfDeal(Deal):
 
     def invariant_errors(self) -> list[str]:
         """Every card in one pile; 240 Augen in all."""
-        if self._phase != Phase.FINISHED or self.thrown_in:
+        if self._phase is not FINISHED or self.thrown_in:
             return []
         errors = []
         union = 0

@@ -358,8 +358,8 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
                 "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
                 "start": dict.fromkeys(self.players, self.start_points),
                 "start_points": self.start_points,
-                "rows": [
-                    {
+                "rows": self.sheet_rows(
+                    lambda r: {
                         "number": r.number,
                         "dealer": r.dealer,
                         "contract": r.contract,
@@ -373,8 +373,7 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
                         "note": r.note,
                         "obligatory": r.note in OBLIGATORY_NOTES,
                     }
-                    for r in self.rows
-                ],
+                ),
                 "totals": dict(self.counters),
                 "counters": dict(self.counters),
                 "progress": self._progress(),
@@ -386,6 +385,8 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
                 ],
                 "obligations": {p: list(s) for p, s in self.obligations.items()},
                 "vorfuehrung": self.vorfuehrung and not self.finished,
+                # the counter below which the owed solos must be played (0: only at the end)
+                "vorfuehrung_below": self.vorfuehrung_below,
                 "pots": self.pots(),
                 "finished": self.finished,
                 "depot_cents": self.depot() if self.finished else None,

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine.auction import Ladder
 from server.engine.base import Contract, contract_table
 from server.engine.cards import TAROCK
-from server.engine.tarock.auction import Ladder
+from server.engine.doubling import DoublingRules
 from server.engine.tarock.discards import tarock_discards
-from server.engine.tarock.doubling import DOPPEN
 from server.engine.tarock.premiums import KINGS, TRULL, Bird, Held, PremiumTable, Valat
 from server.engine.tarock.talon import TalonRule
 from server.engine.tricks import TrickRules, tarock_rules
@@ -76,7 +76,9 @@ DISCARDS = tarock_discards(TAROCK)
 TAKE_WORDS = ("upper", "middle", "lower")
 
 #: The items that may be doubled (DP-A14) and the doubling words (Kontra, Re, Kontra …).
-DOUBLING = DOPPEN
+DOUBLING = DoublingRules(
+    words=("kontra", "re"), cap=None, doublable=frozenset({"game", "valat", "pagat", "uhu"})
+)
 ITEMS = ("game", "valat", "pagat", "uhu")
 #: What may be announced: the birds by their holder, the Valat by the declarer (DP-A13).
 ANNOUNCEABLE = ("pagat", "uhu", "valat")

@@ -26,7 +26,7 @@ Phases and their moves (canonical text in quotes):
     From the declarer, in turn (DP-A13, DP-A14): ``"announce pagat"`` / ``"announce uhu"``
     (the holder of T1 / T2), ``"announce valat"`` (the declarer), ``"kontra <item>"`` on
     the game, Valat, Pagat or Uhu of the other side, ``"re <item>"`` on a kontriertes item
-    of one's own side, and so on without limit (:mod:`server.engine.tarock.doubling`);
+    of one's own side, and so on without limit (:mod:`server.engine.doubling`);
     ``"gut"`` passes. A full round of "gut" after the last call ends the phase.
 ``play``
     ``"play HK"``; Vorhand leads trick 1 (DP-A1). Farbzwang, Trumpfzwang, no Stichzwang,
@@ -56,6 +56,11 @@ Decisions where the text and DECISIONS.md are silent (tested in
   gewinnen"); it cannot be taken back.
 * A player forced to play an announced bird early may choose which (no "highest first").
 * A kontriertes game also doubles a silent Valat, which takes the game's place (DP-A15).
+
+Taking back a card (room option ``take_back``, **off** by default: the rules text has no
+such rule): with it on, only the last card played, by its player, while its trick is open
+and before anyone acted after it (:mod:`server.engine.tricks`, "Taking back a card"); a
+card put face down by the table signal and the card it brought after it stay.
 """
 
 from __future__ import annotations
@@ -64,10 +69,22 @@ import random
 from enum import StrEnum
 from typing import ClassVar
 
-from server.engine.base import JSON, TALON, CardPlayDeal, Move, Option, Rules
+from server.engine.auction import HOLD as HOLD_CALL
+from server.engine.auction import PASS as PASS_CALL
+from server.engine.auction import Auction
+from server.engine.base import (
+    JSON,
+    TAKE_BACK_VERB,
+    TALON,
+    Move,
+    Option,
+    Rules,
+    take_back_option,
+)
 from server.engine.bits import cards_of, nth_card
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter
+from server.engine.doubling import Doubling, codec_verbs
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppen.contracts import (
     ANNOUNCEABLE,
@@ -85,13 +102,10 @@ from server.engine.games.doppen.contracts import (
 from server.engine.games.doppen.errors import play_error, refusal
 from server.engine.games.doppen.outcome import score
 from server.engine.moves import MoveCodec, Verb
-from server.engine.tarock.auction import HOLD as HOLD_CALL
-from server.engine.tarock.auction import PASS as PASS_CALL
-from server.engine.tarock.auction import Auction
-from server.engine.tarock.doubling import Doubling, codec_verbs
 from server.engine.tarock.premiums import bird_play_mask
 from server.engine.tarock.talon import TalonRule, mask_of
-from server.engine.tricks import TrickPlay, trick_json
+from server.engine.trickdeal import TrickDeal
+from server.engine.tricks import TrickPlay, TrickRules
 
 
 class Phase(StrEnum):
@@ -141,6 +155,7 @@ CODEC = MoveCodec(
         Verb("take", TAKE_ARGS, what="talon choice", read=_read_take),
         Verb("announce", ANNOUNCEABLE, what="premium"),
         *codec_verbs(DOUBLING, ITEMS),
+        TAKE_BACK_VERB,
     ]
 )
 DISCARD = CODEC.base["discard"]
@@ -184,6 +199,11 @@ class Doppen(Rules["DoppenDeal"]):
             "The second opponent may put his winning card face down at once when the "
             "declarer leads.",
         ),
+        take_back_option(
+            False,
+            "Der Regeltext des Doppen kennt es nicht: gelegt ist gelegt.",
+            "The Doppen rules text has no such rule: a card laid is laid.",
+        ),
     )
 
     #: Talon first (six cards in order), then twice eight to V, M, H (DP-A1).
@@ -215,7 +235,7 @@ class Doppen(Rules["DoppenDeal"]):
         }
 
 
-class DoppenDeal(CardPlayDeal):
+class DoppenDeal(TrickDeal):
     """One deal of Doppen (see the module text for the phases)."""
 
     Phase = Phase
@@ -225,7 +245,7 @@ class DoppenDeal(CardPlayDeal):
     # The deal's own state lives in slots: with the base's attributes, an instance dict of
     # more than 30 keys would lose CPython's key sharing, and with it the fast attribute
     # lookups of every action (tests/engine/test_deal_memory.py keeps the count down).
-    __slots__ = ("_bird_cards", "_birds", "_choices", "_public", "_public_at", "announced",
+    __slots__ = ("_bird_cards", "_birds", "_choices", "announced",
                  "auction", "covered", "declarer", "discards", "discards_left", "doubling",
                  "open_discards", "rest", "row", "signal", "start_hands", "taken", "talon",
                  "talon_open")  # fmt: skip
@@ -263,8 +283,6 @@ class DoppenDeal(CardPlayDeal):
         #: the announced birds (card, trick) of each seat, fixed when play begins
         self._birds: tuple[list[tuple[int, int]], ...] = ([], [], [])
         self._bird_cards = [0, 0, 0]  # the same as masks
-        self._public: JSON | None = None
-        self._public_at = -1
 
     # ------------------------------------------------------------------ state
 
@@ -278,16 +296,6 @@ class DoppenDeal(CardPlayDeal):
         """Each seat's side: 0 the declarer, 1 the opponents."""
         declarer = self.declarer
         return (int(declarer != 0), int(declarer != 1), int(declarer != 2))
-
-    @property
-    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """The tricks taken: ``(leader, cards, winner)``."""
-        return [] if self.play is None else self.play.tricks
-
-    @property
-    def won(self) -> list[int]:
-        """Each seat's won cards."""
-        return [0, 0, 0] if self.play is None else self.play.won
 
     @property
     def ended_early(self) -> bool:
@@ -619,45 +627,31 @@ class DoppenDeal(CardPlayDeal):
             return "cover"
         return self.move_text(move)
 
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: spectator or the sitting-out dealer)."""
-        public, own = self.view_parts(seat)
-        return {**public, **own}
+    view_off_turn = True  # the table signal is a call out of turn
 
-    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
-        """The part of :meth:`view` every seat sees alike (built once per position and
-        shared; the caller must not change it) and the part only ``seat`` sees: its hand,
-        its discards (the declarer's), its covered card, its legal actions."""
-        if self._public_at != len(self.history) or self._public is None:
-            self._public = self._public_view()
-            self._public_at = len(self.history)
+    def _sort_rules(self) -> TrickRules:
+        return TRICK_RULES
+
+    def _view_own(self, seat: int | None) -> JSON:
+        """The seat's discards (the declarer's) and its covered card."""
         finished = self._phase is Phase.FINISHED
         covered = self.covered
-        own: JSON = {
-            "seat": seat,
-            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
+        return {
             "discards": TAROCK.codes(self.discards)
             if finished or (seat is not None and seat == self.declarer)
             else None,
             "covered": TAROCK.code(covered[1])
             if covered is not None and seat == covered[0]
             else None,
-            "legal_actions": self.legal_texts(seat) if seat is not None and not finished else [],
         }
-        return self._public, own
 
-    def _public_view(self) -> JSON:
-        """The part of the view that is the same for every seat."""
+    def _view_public(self) -> JSON:
+        """The auction, the contract, the talon, the discards, the announcements and the
+        doubling, who covered a card."""
         finished = self._phase is Phase.FINISHED
         covered = self.covered
-        play = self.play
         row = self.row
-        view: JSON = {
-            "game": self.rules.name,
-            "seats": list(self.seat_names),
-            "dealer": self.dealer,
-            "phase": str(self._phase),
-            "to_move": self._to_move,
+        return {
             "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
             "high_bid": self.auction.high,
             "contract": self.contract or None,
@@ -671,50 +665,31 @@ class DoppenDeal(CardPlayDeal):
             "announced": dict(self.announced),
             "doubling": None if self.doubling is None else self.doubling.view(),
             "covered_by": None if covered is None else covered[0],
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "trick": trick_json(TAROCK.code, 0, (), None)
-            if play is None
-            else play.trick_json(TAROCK.code),
-            "last_trick": trick_json(TAROCK.code, *play.tricks[-1])
-            if play is not None and play.tricks
-            else None,
-            "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
         }
-        if finished:
-            view["outcome"] = self.outcome()
-        return view
 
-    def hidden_from(self, seat: int | None) -> int:
-        """Cards ``seat`` may not see: other hands (a covered card among them), the talon
-        until it is turned up (in a Solo: to the end), the discards laid face down."""
-        if self._phase is Phase.FINISHED:
-            return 0
-        hidden = 0
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden |= hand
-        talon = mask_of(self.talon)
-        if not self.talon_open:
-            hidden |= talon
+    def _hidden_extra(self, seat: int | None) -> int:
+        """The talon until it is turned up (in a Solo: to the end), the discards laid face
+        down (a covered card is in its owner's hand)."""
+        hidden = 0 if self.talon_open else mask_of(self.talon)
         if seat is None or seat != self.declarer:
             hidden |= self.discards
-        public = self.open_discards | (talon if self.talon_open else 0)
-        return hidden & ~public
+        return hidden
 
-    def replay_state(self) -> JSON:
-        """Every hand, the talon cards not taken, the discards, each seat's trick points
-        and the party count (``None`` while there is no declarer)."""
-        party: JSON | None = None
-        if self.row is not None:
-            mine, theirs = self.piles()
-            party = {"declarer": str(COUNTER.whole(mine)), "opponents": str(COUNTER.whole(theirs))}
-        return {
-            "hands": [TAROCK.codes(h) for h in self.hands],
-            "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
-            "discards": TAROCK.codes(self.discards),
-            "card_points": [str(COUNTER.whole(w)) for w in self.won],
-            "party_points": party,
-        }
+    def _public_cards(self) -> int:
+        return self.open_discards | (mask_of(self.talon) if self.talon_open else 0)
+
+    def _talon_left(self) -> list[int]:
+        return [c for c in self.talon if not (self.taken >> c) & 1]
+
+    def _count(self, mask: int) -> str:
+        return str(COUNTER.whole(mask))
+
+    def _party_points(self) -> JSON | None:
+        """The declarer's and the opponents' count once there is a declarer."""
+        if self.row is None:
+            return None
+        mine, theirs = self.piles()
+        return {"declarer": str(COUNTER.whole(mine)), "opponents": str(COUNTER.whole(theirs))}
 
     def invariant_errors(self) -> list[str]:
         """Every card ends in exactly one place; the two parties count 70 (full deals)."""
@@ -723,12 +698,7 @@ class DoppenDeal(CardPlayDeal):
             return errors
         mine, theirs = self.piles()
         places = [mine, theirs, *self.hands]
-        union = 0
-        for place in places:
-            if union & place:
-                errors.append("a card lies in two places")
-            union |= place
-        if union != TAROCK.full:
+        if self._place_errors(places, errors) != TAROCK.full:
             errors.append("not every card ended in a pile")
         if not self.ended_early:
             if any(self.hands):
@@ -744,4 +714,5 @@ class DoppenDeal(CardPlayDeal):
         """The result of the finished deal, or ``None`` while it runs."""
         if self._phase is not Phase.FINISHED:
             return None
-        return score(self)
+        outcome: JSON = self._cached("outcome", lambda: score(self))  # every view shows it
+        return outcome

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from server.engine.errors import IllegalActionError, PlayErrors
 
-SUIT_NAMES = {"T": "Tarock", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
+#: The rules text's words: "Wenn Trumpf angespielt wurde, muss Trumpf bedient werden".
+SUIT_NAMES = {"T": "Trumpf", "H": "Herz", "Ka": "Karo", "P": "Pik", "Kr": "Kreuz"}
 
 #: rule code → (error code, English text, German text) of the game's own rules, on top of
 #: the shared ones; ``{suit}``: the led suit's name, ``{card}``: the card.
 PLAY_ERRORS: dict[str, tuple[str, str, str]] = {
     "follow_trump": (
         "tarockzwang",
-        "Trumpfzwang: {suit} was led and you hold {suit}",
+        "Trumpfzwang: a trump was led and you hold a trump",
         "Trumpfzwang: {suit} ist ausgespielt und du hast {suit}",
     ),
     "must_trump": (

@@ -26,30 +26,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.games.doppen.deal import Doppen, DoppenDeal
 from server.engine.games.doppen.kasse import PagatKasse
-from server.engine.match import DealSetup, Match, PotMove, bad_config, finished_outcome
+from server.engine.match import DealSetup, PotMove, bad_config, finished_outcome
+from server.engine.sheet import SheetMatch
+from server.engine.sheet import SheetRow as PlainRow
 
-COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
 POT = "pagatkasse"
 
 
 @dataclass(frozen=True, slots=True)
-class SheetRow:
+class SheetRow(PlainRow):
     """One line of the sheet: the column entries (cents) and what the Kasse did."""
 
-    number: int
-    dealer: str
-    sitting_out: str | None
-    contract: str | None
-    declarer: str | None
-    values: dict[str, int]
-    totals: dict[str, int]
     kasse: JSON = field(default_factory=dict)
-    detail: JSON = field(default_factory=dict)
 
 
 def pairwise(columns: Mapping[str, int]) -> dict[str, int]:
@@ -63,12 +56,11 @@ def pairwise(columns: Mapping[str, int]) -> dict[str, int]:
     return {p: (n - 1) * c - (total - c) for p, c in columns.items()}
 
 
-class DoppenMatch(Match[DoppenDeal]):
+class DoppenMatch(SheetMatch[DoppenDeal]):
     """A Partie of Doppen, computed purely from the outcomes of its deals."""
 
     game = "doppen"
-    kind = "points"
-    better = "higher"
+    row_type = SheetRow
     rounds_param = "deals"
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -100,14 +92,15 @@ class DoppenMatch(Match[DoppenDeal]):
             )
         self.deals = deals
         self.kasse = PagatKasse(self.players, kasse_base_cents)
-        self.rows: list[SheetRow] = []
-        self.columns: dict[str, int] = dict.fromkeys(self.players, 0)
+        self._set_up_sheet()
+        #: The sheet's columns (cents entered per declarer, DP-A19): its totals.
+        self.columns: dict[str, int] = self.totals
         self.last_pots: list[PotMove] = []
 
     @property
-    def finished(self) -> bool:
-        """Whether every deal of the Partie has been played."""
-        return len(self.rows) >= self.deals
+    def total_deals(self) -> int:
+        """The number of deals of the Partie."""
+        return self.deals
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
@@ -154,18 +147,13 @@ class DoppenMatch(Match[DoppenDeal]):
         if len(self.rows) + 1 >= self.deals:
             closing = self.closing_moves()
             kasse.clear()
-        row = SheetRow(
-            number=setup.number,
-            dealer=setup.dealer,
-            sitting_out=setup.sitting_out,
-            contract=outcome["contract"],
-            declarer=declarer_name,
-            values=values,
-            totals=dict(self.columns),
+        row: SheetRow = self.write_row(
+            setup,
+            outcome,
+            values,
+            note="thrown_in" if outcome["contract"] is None else None,
             kasse={**note, **kasse.to_json()},
-            detail={k: v for k, v in outcome.items() if k != "tricks"},
         )
-        self.rows.append(row)
         shares = pairwise(values)  # the sitting-out dealer counts to the opponents (DP-A20)
         reasons: dict[str, list[JSON]] = {p: [] for p in self.players}
         if declarer_name is not None and outcome["per_opponent"]:
@@ -216,42 +204,20 @@ class DoppenMatch(Match[DoppenDeal]):
         """The sheet's columns (cents entered per declarer, DP-A19)."""
         return dict(self.columns)
 
-    def to_json(self) -> JSON:
-        """The sheet (``docs/api.md``, "The score sheet") with the Kasse column; its lines
-        say that the columns are written in cents (``{"code": "cents"}``) and, once a deal
-        is on the sheet, the Kasse's effective content (``{"code": "kasse", "cents"}``)."""
-        return self.with_ledger(
-            {
-                "game": self.game,
-                "kind": self.kind,
-                "better": self.better,
-                "players": list(self.players),
-                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-                "start": dict.fromkeys(self.players, 0),
-                "deals": self.deals,
-                "stake_cents": self.stake_cents,
-                "rows": [
-                    {
-                        "number": r.number,
-                        "dealer": r.dealer,
-                        "sitting_out": r.sitting_out,
-                        "contract": r.contract,
-                        "declarer": r.declarer,
-                        "values": dict(r.values),
-                        "points": dict(r.values),
-                        "totals": dict(r.totals),
-                        "kasse": dict(r.kasse),
-                        "note": "thrown_in" if r.contract is None else None,
-                        "obligatory": False,
-                    }
-                    for r in self.rows
-                ],
-                "totals": dict(self.columns),
-                "progress": {"done": len(self.rows), "of": self.deals},
-                "lines": [{"code": "cents"}]
-                + ([{"code": "kasse", "cents": self.kasse.content()}] if self.rows else []),
-                "kasse": self.kasse.to_json(),
-                "pots": self.pots(),
-                "finished": self.finished,
-            }
-        )
+    def sheet_head(self) -> JSON:
+        """The Partie counts deals: no rounds."""
+        return {}
+
+    def row_extra(self, row: Any) -> JSON:
+        """What the Kasse did in the deal."""
+        return {"kasse": dict(row.kasse)}
+
+    def sheet_lines(self) -> list[JSON]:
+        """The columns are written in cents (``{"code": "cents"}``) and, once a deal is on
+        the sheet, the Kasse's effective content (``{"code": "kasse", "cents"}``)."""
+        kasse = [{"code": "kasse", "cents": self.kasse.content()}] if self.rows else []
+        return [{"code": "cents"}, *kasse]
+
+    def sheet_extra(self) -> JSON:
+        """The Kasse."""
+        return {"kasse": self.kasse.to_json()}

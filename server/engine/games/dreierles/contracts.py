@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from server.engine.auction import Ladder
 from server.engine.base import Contract, contract_table
 from server.engine.cards import TAROCK
-from server.engine.tarock.auction import Ladder
 from server.engine.tarock.discards import tarock_discards
 from server.engine.tarock.talon import TalonRule
 from server.engine.tricks import Restriction, TrickPlay, TrickRules, tarock_rules

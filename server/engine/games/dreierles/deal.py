@@ -53,24 +53,33 @@ Decisions where DECISIONS.md is silent (players of Mittelbaden would expect thes
 * The sitting-out dealer sees what a spectator sees and settles nothing (DL-A18).
 * Bonuses held "zu Beginn" are judged on the 16 cards held at the first lead (DL-A11):
   for the declarer after the exchange.
+
+Taking back a card (room option ``take_back``, **off** by default: the rules text has no
+such rule): with it on, only the last card played, by its player, while its trick is open
+and before anyone acted after it (:mod:`server.engine.tricks`, "Taking back a card").
 """
 
 from __future__ import annotations
 
 import random
 from enum import StrEnum
+from functools import cache
+from math import floor
 from typing import ClassVar
 
+from server.engine.auction import PASS as PASS_CALL
+from server.engine.auction import Auction
 from server.engine.base import (
     JSON,
+    TAKE_BACK_VERB,
     TALON,
-    CardPlayDeal,
     Move,
     Option,
     Rules,
     malformed_action,
+    take_back_option,
 )
-from server.engine.bits import cards_of, nth_card
+from server.engine.bits import cards_of
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
 from server.engine.errors import IllegalActionError, MalformedError
@@ -84,16 +93,16 @@ from server.engine.games.dreierles.contracts import (
     KINGS,
     LADDER,
     PLAY_RULES,
+    TRICK_RULES,
     DreierlesContract,
     announced_pfeife,
 )
 from server.engine.games.dreierles.errors import play_error
 from server.engine.games.dreierles.outcome import score
 from server.engine.moves import MoveCodec, Verb
-from server.engine.tarock.auction import PASS as PASS_CALL
-from server.engine.tarock.auction import Auction
 from server.engine.tarock.talon import TalonRule, mask_of
-from server.engine.tricks import TrickPlay, trick_json
+from server.engine.trickdeal import TrickDeal
+from server.engine.tricks import TrickPlay, TrickRules
 
 
 class Phase(StrEnum):
@@ -130,6 +139,7 @@ CODEC = MoveCodec(
         Verb("knock", aliases=("klopfen",)),
         Verb("announce", ("pfeife",), bad=lambda arg: malformed_action(f"announce {arg}")),
         Verb("fertig"),
+        TAKE_BACK_VERB,
     ]
 )
 DISCARD = CODEC.base["discard"]
@@ -140,6 +150,12 @@ ANNOUNCE_PFEIFE = CODEC.move("announce", "pfeife")
 FERTIG = CODEC.move("fertig")
 #: The move of every auction call.
 CALL_MOVES = {PASS_CALL: PASS, **{bid: CODEC.move("bid", bid) for bid in BIDS}}
+
+
+@cache
+def _auction_moves(calls: tuple[str, ...]) -> tuple[Move, ...]:
+    """The moves of the auction's legal ``calls`` (the same few tuples come back)."""
+    return tuple(CALL_MOVES[c] for c in calls)
 
 
 class Dreierles(Rules["DreierlesDeal"]):
@@ -189,6 +205,11 @@ class Dreierles(Rules["DreierlesDeal"]):
             "Final round: only Solo or Räuber (set by the match).",
             per_room=False,
         ),
+        take_back_option(
+            False,
+            "Der Regeltext des Dreierles kennt es nicht: gelegt ist gelegt.",
+            "The Dreierles rules text has no such rule: a card laid is laid.",
+        ),
     )
 
     #: Blind first (six cards, top first), then twice eight to V, M, H.
@@ -232,7 +253,7 @@ def points_value(text: str) -> float:
     return int(whole) + thirds / 3
 
 
-class DreierlesDeal(CardPlayDeal):
+class DreierlesDeal(TrickDeal):
     """One deal of Dreierles (see the module text for the phases).
 
     State: the :class:`Auction` (``calls``), the contract row, the blind's parts
@@ -293,11 +314,6 @@ class DreierlesDeal(CardPlayDeal):
         return self.row is ALL_PASS
 
     @property
-    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """The tricks taken: ``(leader, cards, winner)``."""
-        return [] if self.play is None else self.play.tricks
-
-    @property
     def trick(self) -> list[int]:
         """The cards of the running trick, in playing order."""
         return [] if self.play is None else self.play.trick
@@ -312,11 +328,6 @@ class DreierlesDeal(CardPlayDeal):
                 bids[seat] = BIDS.index(call) + 1
         return bids
 
-    @property
-    def won(self) -> list[int]:
-        """Each seat's won cards (a mask per seat)."""
-        return [0, 0, 0] if self.play is None else self.play.won
-
     # ------------------------------------------------------------------ the fast path
 
     def random_action(self, rng: random.Random) -> tuple[int | None, Move]:
@@ -324,7 +335,11 @@ class DreierlesDeal(CardPlayDeal):
         play = self.play
         if play is not None and not play.finished:
             legal = play.legal()
-            return None, nth_card(legal, int(rng.random() * legal.bit_count()))
+            n = floor(rng.random() * legal.bit_count())  # int(): floor is a cheaper call
+            while n:  # nth_card(legal, n), written out
+                legal &= legal - 1
+                n -= 1
+            return None, (legal & -legal).bit_length() - 1
         return None, rng.choice(self.legal_moves())
 
     def random_move(self, rng: random.Random) -> Move:
@@ -334,7 +349,7 @@ class DreierlesDeal(CardPlayDeal):
     # ------------------------------------------------------------------ auction
 
     def _legal_in_auction(self) -> list[Move]:
-        return [CALL_MOVES[c] for c in self.auction.legal()]
+        return [*_auction_moves(self.auction.legal())]
 
     def _apply_in_auction(self, seat: int, move: Move) -> None:
         auction = self.auction
@@ -497,52 +512,30 @@ class DreierlesDeal(CardPlayDeal):
             return "discard"
         return self.move_text(move)
 
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: spectator or the sitting-out dealer).
+    def _sort_rules(self) -> TrickRules:
+        return TRICK_RULES if self.row is None else self.row.trick_rules
 
-        What every seat sees alike is built once per position (the table asks for every
-        seat's view after each action) and shared; each call returns a fresh top-level
-        dict, whose nested values the caller must not change.
-        """
-        public, own = self.view_parts(seat)
-        return {**public, **own}
-
-    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
-        """The part of :meth:`view` every seat sees alike (built once per position) and the
-        part only ``seat`` sees: its hand, its share of the blind, its legal actions."""
+    def _view_own(self, seat: int | None) -> JSON:
+        """The seat's share of the blind (the opponents') and its discards (the declarer's)."""
         finished = self._phase is Phase.FINISHED
         declarer = self.declarer
         is_declarer = seat is not None and seat == declarer
         is_opponent = seat is not None and declarer is not None and seat != declarer
-        view: JSON = {}
-        view["seat"] = seat
-        view["hand"] = TAROCK.codes(self.hands[seat]) if seat is not None else None
-        view["talon_rest"] = TAROCK.codes(self.rest) if is_opponent or finished else None
-        view["discards"] = TAROCK.codes(self.discards) if is_declarer or finished else None
-        view["legal_actions"] = (
-            self.legal_texts() if seat is not None and seat == self._to_move else []
-        )
-        if finished:
-            view["outcome"] = self.outcome()
-        return self._cached("public", self._public_view), view
+        return {
+            "talon_rest": TAROCK.codes(self.rest) if is_opponent or finished else None,
+            "discards": TAROCK.codes(self.discards) if is_declarer or finished else None,
+        }
 
-    def _public_view(self) -> JSON:
-        """The part of the view that is the same for every seat."""
+    def _view_public(self) -> JSON:
+        """The auction, the contract and its knocks, the blind, the discards, the Pfeife."""
         declarer = self.declarer
-        play = self.play
         row = self.row
         return {
-            "game": self.rules.name,
-            "seats": list(self.seat_names),
-            "dealer": self.dealer,
-            "phase": self._phase,
-            "to_move": self._to_move,
             "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
             "contract": self.contract or None,
             "declarer": declarer,
             "factor": None if row is None else row.factor,
             "knocks": list(self.knocks),
-            "hand_sizes": [h.bit_count() for h in self.hands],
             "talon_taken": TAROCK.codes(self.taken),
             "talon_size": len(self.talon),
             "discard_count": self.discards.bit_count(),
@@ -551,13 +544,6 @@ class DreierlesDeal(CardPlayDeal):
             "exposed": ["T1"]
             if self.pfeife_announced and declarer is not None and self.hands[declarer] & BIT_PFEIFE
             else [],
-            "trick": trick_json(TAROCK.code, 0, (), None)
-            if play is None
-            else play.trick_json(TAROCK.code),
-            "last_trick": trick_json(TAROCK.code, *play.tricks[-1])
-            if play is not None and play.tricks
-            else None,
-            "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
         }
 
     def parties(self) -> tuple[int, int] | None:
@@ -570,49 +556,44 @@ class DreierlesDeal(CardPlayDeal):
         opponents = won[(declarer + 1) % 3] | won[(declarer + 2) % 3]
         return won[declarer] | self.discards, opponents | self.rest
 
-    def replay_state(self) -> JSON:
-        """Every hand (in pack order, as the table shows them), the blind not taken by the
-        declarer (top first), the discards, each seat's trick points and the party count
-        (declarer with the discards, opponents with the rest of the blind; in the Räuber
-        every pile and the blind), as the deal's counting method writes them."""
-        party: JSON | None = None
-        parties = self.parties() if self.row is not None else None
-        if self.is_rauber:
-            party = {
-                "seats": [self.fmt(self.card_points(w)) for w in self.won],
-                "blind": self.fmt(self.card_points(mask_of(self.talon))),
-            }
-        elif parties is not None:
-            party = {
-                "declarer": self.fmt(self.card_points(parties[0])),
-                "opponents": self.fmt(self.card_points(parties[1])),
-            }
-        return {
-            "hands": [TAROCK.codes(h) for h in self.hands],
-            "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
-            "discards": TAROCK.codes(self.discards),
-            "card_points": [self.fmt(self.card_points(w)) for w in self.won],
-            "party_points": party,
-        }
+    def _talon_left(self) -> list[int]:
+        """The blind not taken by the declarer (top first)."""
+        return [c for c in self.talon if not (self.taken >> c) & 1]
 
-    def hidden_from(self, seat: int | None) -> int:
-        """Cards ``seat`` may not see: other hands, the unseen blind, the declarer's discards."""
-        if self._phase is Phase.FINISHED:
-            return 0
+    def _count(self, mask: int) -> str:
+        """Card points as the deal's counting method writes them."""
+        return self.fmt(self.card_points(mask))
+
+    def _party_points(self) -> JSON | None:
+        """Declarer with the discards, opponents with the rest of the blind; in the Räuber
+        every pile and the blind."""
+        if self.is_rauber:
+            return {
+                "seats": [self._count(w) for w in self.won],
+                "blind": self._count(mask_of(self.talon)),
+            }
+        parties = self.parties() if self.row is not None else None
+        if parties is None:
+            return None
+        return {"declarer": self._count(parties[0]), "opponents": self._count(parties[1])}
+
+    def _hidden_extra(self, seat: int | None) -> int:
+        """The unseen blind (to all but the opponents once there is a declarer), the
+        declarer's discards."""
         hidden = 0
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden |= hand
-        blind = mask_of(self.talon) & ~self.taken
         declarer = self.declarer
         if declarer is None or seat is None or seat == declarer:
-            hidden |= blind
+            hidden |= mask_of(self.talon) & ~self.taken
         if seat != declarer:
             hidden |= self.discards
+        return hidden
+
+    def _public_cards(self) -> int:
+        """The blind taken, the open discards, an announced Pfeife."""
         public = self.taken | self.open_discards
         if self.pfeife_announced:
             public |= BIT_PFEIFE
-        return hidden & ~public
+        return public
 
     def invariant_errors(self) -> list[str]:
         """Every card ends in exactly one pile; card points add up to 70 (210 thirds)."""
@@ -622,11 +603,7 @@ class DreierlesDeal(CardPlayDeal):
         piles = [*self.won, self.discards, self.rest]
         if self.is_rauber:
             piles.append(mask_of(self.talon))
-        union = 0
-        for pile in piles:
-            if union & pile:
-                errors.append("a card lies in two piles")
-            union |= pile
+        union = self._place_errors(piles, errors, "a card lies in two piles")
         if union != TAROCK.full or any(self.hands):
             errors.append("not every card ended in a pile")
         total = 210 if self.thirds else 70

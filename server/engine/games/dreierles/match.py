@@ -19,37 +19,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import ClassVar
 
-from server.engine.base import JSON, Option
+from server.engine.base import Option
 from server.engine.games.dreierles.deal import Dreierles, DreierlesDeal
 from server.engine.ledger import scaled
-from server.engine.match import DealSetup, Match, finished_outcome, stake_reasons
-
-COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals")
-
-
-@dataclass(frozen=True, slots=True)
-class SheetRow:
-    """One line of the score sheet."""
-
-    number: int
-    dealer: str
-    sitting_out: str | None
-    contract: str
-    declarer: str | None
-    points: dict[str, int]
-    totals: dict[str, int]
-    detail: JSON = field(default_factory=dict)
+from server.engine.match import DealSetup, finished_outcome, stake_reasons
+from server.engine.sheet import SheetMatch, SheetRow, settled_points
 
 
-class DreierlesMatch(Match[DreierlesDeal]):
+class DreierlesMatch(SheetMatch[DreierlesDeal]):
     """A Partie of Dreierles, computed purely from the outcomes of its deals."""
 
     game = "dreierles"
-    kind = "points"
-    better = "higher"
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "final_round_special",
@@ -73,18 +55,12 @@ class DreierlesMatch(Match[DreierlesDeal]):
         self._set_up(Dreierles(), players, rounds, first_dealer, stake_cents, options)
         self.rounds = rounds
         self.final_round_special = final_round_special
-        self.rows: list[SheetRow] = []
-        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        self._set_up_sheet()
 
     @property
     def total_deals(self) -> int:
         """Number of deals in the whole match."""
         return self.rounds * len(self.players)
-
-    @property
-    def finished(self) -> bool:
-        """Whether every deal of the match has been played."""
-        return len(self.rows) >= self.total_deals
 
     def next_setup(self) -> DealSetup:
         """The dealer, seats and options of the next deal."""
@@ -99,63 +75,10 @@ class DreierlesMatch(Match[DreierlesDeal]):
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
         setup = self.next_setup()
         outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
-        points = dict.fromkeys(self.players, 0)
-        for seat, amount in enumerate(outcome["settlement"]):
-            points[setup.seats[seat]] += amount
+        points = settled_points(self.players, setup.seats, outcome["settlement"])
         for name, amount in points.items():
             self.totals[name] += amount
         self.write_ledger(setup, points, scaled(points, self.stake_cents), self.totals,
                           reasons=stake_reasons(points, self.stake_cents))  # fmt: skip
-        declarer = outcome["declarer"]
-        row = SheetRow(
-            number=setup.number,
-            dealer=setup.dealer,
-            sitting_out=setup.sitting_out,
-            contract=outcome["contract"],
-            declarer=None if declarer is None else setup.seats[declarer],
-            points=points,
-            totals=dict(self.totals),
-            detail={k: v for k, v in outcome.items() if k != "tricks"},
-        )
-        self.rows.append(row)
+        row: SheetRow = self.write_row(setup, outcome, points)
         return row
-
-    def standing(self) -> dict[str, int]:
-        """Each person's points so far."""
-        return dict(self.totals)
-
-    def to_json(self) -> JSON:
-        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        return self.with_ledger(
-            {
-                "game": self.game,
-                "kind": self.kind,
-                "better": self.better,
-                "players": list(self.players),
-                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-                "start": dict.fromkeys(self.players, 0),
-                "rounds": self.rounds,
-                "deals": self.total_deals,
-                "stake_cents": self.stake_cents,
-                "rows": [
-                    {
-                        "number": r.number,
-                        "dealer": r.dealer,
-                        "sitting_out": r.sitting_out,
-                        "contract": r.contract,
-                        "declarer": r.declarer,
-                        "values": dict(r.points),
-                        "points": r.points,
-                        "totals": r.totals,
-                        "note": None,
-                        "obligatory": False,
-                    }
-                    for r in self.rows
-                ],
-                "totals": dict(self.totals),
-                "progress": {"done": len(self.rows), "of": self.total_deals},
-                "lines": [],
-                "pots": {},
-                "finished": self.finished,
-            }
-        )

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.engine.auction import Ladder
 from server.engine.base import Contract, contract_table
 from server.engine.cards import TAROCK
-from server.engine.tarock.auction import Ladder
+from server.engine.doubling import DoublingRules
 from server.engine.tarock.discards import DiscardRule, farbenspiel_discards, tarock_discards
 from server.engine.tarock.premiums import (
     KINGS,
@@ -170,6 +171,15 @@ LADDER = Ladder(
     opening="vorhand",
     joinable=tuple(c.name for c in CONTRACTS.values() if c.negative),
 )
+
+#: Kontra, Rekontra, Subkontra, no more (TZ-A9); game and every announced premium apart.
+DOUBLING = DoublingRules(words=("kontra", "rekontra", "subkontra"), cap=3)
+#: In negative games each opponent doubles for himself: one chain per opponent (TZ-A9).
+DOUBLING_NEGATIVE = DoublingRules(
+    words=("kontra", "rekontra", "subkontra"), cap=3, per_opponent=True
+)
+#: The "Skoty-Trophy" option: Kontra only.
+SKOTY_TROPHY = DoublingRules(words=("kontra",), cap=1)
 
 #: The optional rule "Honneurs (5 Fünferzähler)": five of the seven Honneurs (the Könige
 #: and the Trull cards, each a Fünferzähler) in one hand at the first lead; silent only,

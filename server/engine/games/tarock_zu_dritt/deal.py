@@ -70,6 +70,14 @@ these):
 * The talon of a negative game lies aside unseen and counts for nobody; the cards given
   to the first six Trischaken tricks are not shown before the end of the deal.
 * Vorhand leads in Trischaken and in the Sechserdreier.
+
+Taking back a card (room option ``take_back``, **on** by default): the rules text allows
+it — a card "kann korrigiert werden, solange der Stich noch nicht umgedreht ist". A table
+accepts the narrow form (:mod:`server.engine.tricks`, "Taking back a card"): only the last
+card played, by its player, while its trick is open and before the next player has played;
+never the card that completes the trick. No card is kept back: a Pagat or Sküs taken back
+has decided nothing yet (the Kaiserstich and the birds are counted when the trick is
+taken), and the card itself is known to the table from then on.
 """
 
 from __future__ import annotations
@@ -77,27 +85,43 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import cache
+from math import floor
 from typing import ClassVar
 
+from server.engine.auction import JOIN, Auction
+from server.engine.auction import PASS as PASS_CALL
 from server.engine.base import (
     JSON,
+    TAKE_BACK_VERB,
     TALON,
-    CardPlayDeal,
     Move,
     Option,
     Rules,
     malformed_action,
+    take_back_option,
 )
-from server.engine.bits import cards_of, nth_card
+from server.engine.bits import cards_of
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
+from server.engine.doubling import (
+    GUT,
+    Doubling,
+    DoublingRules,
+    token,
+    word_not_played,
+)
 from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.tarock_zu_dritt.contracts import (
     ANNOUNCEABLE,
     BIDS,
     BIRD_CARDS,
     CONTRACTS,
+    DOUBLING,
+    DOUBLING_NEGATIVE,
     LADDER,
+    POSITIVE_TRICKS,
+    SKOTY_TROPHY,
     VORHANDSPIELE,
     TzdContract,
 )
@@ -106,24 +130,14 @@ from server.engine.games.tarock_zu_dritt.errors import (
     other_error,
     play_error,
 )
+from server.engine.games.tarock_zu_dritt.outcome import score, summarize
 from server.engine.games.tarock_zu_dritt.play import trick_play
 from server.engine.moves import MoveCodec, Verb
-from server.engine.tarock.auction import JOIN, Auction
-from server.engine.tarock.auction import PASS as PASS_CALL
 from server.engine.tarock.discards import honours
-from server.engine.tarock.doubling import (
-    GUT,
-    SKOTY_TROPHY,
-    TAROCK_ZU_DRITT,
-    TAROCK_ZU_DRITT_NEGATIVE,
-    Doubling,
-    DoublingRules,
-    token,
-    word_not_played,
-)
 from server.engine.tarock.premiums import PAGAT
 from server.engine.tarock.talon import TalonRule, mask_of
-from server.engine.tricks import TrickPlay, trick_json
+from server.engine.trickdeal import TrickDeal
+from server.engine.tricks import TrickPlay, TrickRules
 
 
 class Phase(StrEnum):
@@ -139,6 +153,12 @@ class Phase(StrEnum):
     PLAY = "play"
     FINISHED = "finished"
 
+
+# The phases by module names: in Python 3.11 a member looked up on its enum class goes
+# through the metaclass's ``__getattr__`` hook, some thousand instructions every time.
+PACKET_PHASE, AUCTION_PHASE, CHOOSE_PHASE = Phase.PACKET, Phase.AUCTION, Phase.CHOOSE
+TALON_PHASE, DISCARD_PHASE, ANNOUNCE_PHASE = Phase.TALON, Phase.DISCARD, Phase.ANNOUNCE
+KONTRA_PHASE, PLAY_PHASE, FINISHED_PHASE = Phase.KONTRA, Phase.PLAY, Phase.FINISHED
 
 COUNTER = PointCounter(TAROCK)
 CARD_CODES = tuple(TAROCK.code(c) for c in range(len(TAROCK)))
@@ -177,6 +197,7 @@ CODEC = MoveCodec(
         Verb("liege", aliases=("fertig",)),
         Verb(GUT),
         *(Verb(word, ITEM_ARGS, what="item") for word in DOUBLING_WORDS),
+        TAKE_BACK_VERB,
     ]
 )
 DISCARD = CODEC.base["discard"]
@@ -197,6 +218,26 @@ CALL_MOVES = {
     **{bid: CODEC.move("bid", bid) for bid in BIDS},
 }
 CALL_OF = {move: call for call, move in CALL_MOVES.items()}
+#: The Kontra round's raising calls as moves: per word, per chain (item, the opponent's
+#: seat in a per-opponent chain); and what every call of the round calls, as
+#: :meth:`Doubling.call` takes it (the moves are read and written without their text).
+RAISE_MOVES: dict[str, dict[tuple[str, int | None], Move]] = {
+    word: {(item, seat): CODEC.move(word, token(item, seat)) for item in ITEMS
+           for seat in (None, 0, 1, 2)}
+    for word in DOUBLING_WORDS
+}  # fmt: skip
+DOUBLING_CALL_OF: dict[Move, tuple[str, str | None, int | None]] = {
+    GUT_MOVE: (GUT, None, None),
+    **{move: (word, item, seat) for word, moves in RAISE_MOVES.items()
+       for (item, seat), move in moves.items()},
+}  # fmt: skip
+
+
+@cache
+def _auction_moves(calls: tuple[str, ...], first: bool) -> tuple[Move, ...]:
+    """The moves of the auction's legal ``calls``, without the pass at the ``first`` call
+    (the same few tuples of calls come back deal after deal)."""
+    return tuple(CALL_MOVES[c] for c in calls if not (first and c == PASS_CALL))
 
 
 class TarockZuDritt(Rules["TarockZuDrittDeal"]):
@@ -256,6 +297,13 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
             "Geklopft: Talon zuerst, dann 16 Karten am Stück; die Vorhand wählt zuerst.",
             "Knocked: the talon first, then 16 cards at once; Vorhand chooses first.",
         ),
+        take_back_option(
+            True,
+            "Der Regeltext erlaubt es: „kann korrigiert werden, solange der Stich noch nicht "
+            "umgedreht ist“.",
+            "The rules text allows it: a card “can be corrected as long as the trick is not "
+            "yet turned”.",
+        ),
     )
 
     #: Eight cards each to V, M, H, the talon (top first), eight each again. After a
@@ -268,18 +316,23 @@ class TarockZuDritt(Rules["TarockZuDrittDeal"]):
 
     def summarize(self, outcome: JSON) -> JSON:
         """Contract, declarer and result of a stored outcome (see :mod:`.outcome`)."""
-        from server.engine.games.tarock_zu_dritt.outcome import summarize
-
         return summarize(outcome)
 
 
-class TarockZuDrittDeal(CardPlayDeal):
+class TarockZuDrittDeal(TrickDeal):
     """One deal of Tarock zu dritt (see the module text for the phases)."""
 
     Phase = Phase
     codec = CODEC
     passive_moves = ("pass", "gut", "liege")  # the turn timer's choice where one is legal
     play_error = play_error
+    # The deal's own state lives in slots: with the base's attributes an instance dict
+    # nears CPython's limit for shared keys, and every attribute lookup of every action
+    # would take the slow way beyond it (tests/engine/test_deal_memory.py).
+    __slots__ = ("_announceable", "_announcing", "_parties", "announced", "auction",
+                 "declarers", "discards", "discards_left", "doubling", "hands", "open_discards",
+                 "packet_of", "packets", "play", "rest", "row", "start_hands", "taken", "talon",
+                 "talon_open")  # fmt: skip
 
     def _start(self) -> None:
         """Check the dealer's seat and set up the deal's state."""
@@ -295,6 +348,11 @@ class TarockZuDrittDeal(CardPlayDeal):
         self.auction = Auction(LADDER, 3)
         self.row: TzdContract | None = None
         self.declarers: list[int] = []
+        self._parties: tuple[int, ...] = (0, 1, 2)  # parties(), fixed with the contract
+        #: the premiums the contract lets a seat announce: (move, premium, bird card or
+        #: -1), fixed with the contract
+        self._announceable: tuple[tuple[Move, str, int], ...] = ()
+        self._announcing: dict[tuple[int, int], list[Move]] = {}  # see _announcements
         self.taken = 0  # talon cards the declarer took
         self.rest = 0  # talon cards for the opponents
         self.talon_open = False  # the talon lies open (Dreier, Zweier, Einer games)
@@ -307,10 +365,10 @@ class TarockZuDrittDeal(CardPlayDeal):
         self.play: TrickPlay | None = None
         if self.options["geklopft"]:
             self.hands = [0, 0, 0]
-            self._phase = Phase.PACKET
+            self._phase = PACKET_PHASE
         else:
             self.hands = list(self.dealt.hands)
-            self._phase = Phase.AUCTION
+            self._phase = AUCTION_PHASE
         self._to_move: int | None = 0
 
     # ------------------------------------------------------------------ state
@@ -327,23 +385,10 @@ class TarockZuDrittDeal(CardPlayDeal):
             return self.declarers[0]
         return self.auction.winner
 
-    @property
-    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """The tricks taken: ``(leader, cards, winner)``."""
-        return [] if self.play is None else self.play.tricks
-
-    @property
-    def won(self) -> list[int]:
-        """Each seat's won cards (Trischaken: with its talon cards)."""
-        return [0, 0, 0] if self.play is None else self.play.won
-
     def parties(self) -> tuple[int, ...]:
         """Each seat's side: the declarer 0 and the opponents 1; in a "bei" game every
         seat its own; in Trischaken every seat its own."""
-        row = self.row
-        if row is None or row.trischaken or len(self.declarers) > 1:
-            return (0, 1, 2)
-        return tuple(0 if s in self.declarers else 1 for s in range(3))
+        return self._parties
 
     @property
     def thirds_to_win(self) -> int:
@@ -357,11 +402,15 @@ class TarockZuDrittDeal(CardPlayDeal):
         Kontra round "gut" is taken more often than the rest (as at a real table: a
         uniform choice among a dozen doublings and announcements makes every round long)."""
         play = self.play
-        if self._phase is Phase.PLAY and play is not None:
+        if self._phase is PLAY_PHASE and play is not None:
             legal = play.legal()
-            return None, nth_card(legal, int(rng.random() * legal.bit_count()))
+            n = floor(rng.random() * legal.bit_count())  # int(): floor is a cheaper call
+            while n:  # nth_card(legal, n), written out
+                legal &= legal - 1
+                n -= 1
+            return None, (legal & -legal).bit_length() - 1
         moves = self.legal_moves()
-        if self._phase is Phase.KONTRA and GUT_MOVE in moves and rng.random() < 0.6:
+        if self._phase is KONTRA_PHASE and GUT_MOVE in moves and rng.random() < 0.6:
             return None, GUT_MOVE
         return None, rng.choice(moves)
 
@@ -381,7 +430,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             (last,) = (p for p in range(3) if p not in self.packet_of)
             self.packet_of[2] = last
             self.hands[2] = self.packets[last]
-            self._phase = Phase.AUCTION
+            self._phase = AUCTION_PHASE
             self._to_move = 0
         else:
             self._to_move = seat + 1
@@ -389,10 +438,8 @@ class TarockZuDrittDeal(CardPlayDeal):
     # ------------------------------------------------------------------ auction
 
     def _legal_in_auction(self) -> list[Move]:
-        calls = self.auction.legal()
-        if not self.auction.calls:  # Vorhand must speak: "Vorhand!" or a game
-            calls = tuple(c for c in calls if c != PASS_CALL)
-        return [CALL_MOVES[c] for c in calls]
+        # Vorhand's first call is "Vorhand!" or a game, never a pass
+        return [*_auction_moves(self.auction.legal(), not self.auction.calls)]
 
     def _apply_in_auction(self, seat: int, move: Move) -> None:
         auction = self.auction
@@ -402,7 +449,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             self._to_move = auction.to_move
             return
         if auction.high == LADDER.opening:
-            self._phase = Phase.CHOOSE
+            self._phase = CHOOSE_PHASE
             self._to_move = 0
             return
         assert auction.high is not None
@@ -439,12 +486,20 @@ class TarockZuDrittDeal(CardPlayDeal):
         self.row = row
         self.declarers = list(declarers)
         declarer = self.declarers[0]
+        if not row.trischaken and len(self.declarers) == 1:
+            self._parties = tuple(0 if s == declarer else 1 for s in range(3))
+        codes = row.premium_codes
+        self._announceable = tuple(
+            (ANNOUNCE + i, code, BIRD_CARDS.get(code, -1))
+            for i, code in enumerate(ANNOUNCEABLE)
+            if code in codes
+        )
         if row.trischaken:
             self._begin_play()
         elif row.negative:
             self._begin_kontra()
         elif row.talon_rule.kind == "none":
-            self._phase = Phase.ANNOUNCE
+            self._phase = ANNOUNCE_PHASE
             self._to_move = declarer
         elif row.talon_rule.kind == "hidden":
             (self.taken,) = row.talon_rule.choices(self.talon)
@@ -452,7 +507,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             self._to_discard(row)
         else:
             self.talon_open = True
-            self._phase = Phase.TALON
+            self._phase = TALON_PHASE
             self._to_move = declarer
 
     # ------------------------------------------------------------------ talon
@@ -498,7 +553,7 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     def _to_discard(self, row: TzdContract) -> None:
         self.discards_left = self.taken.bit_count()
-        self._phase = Phase.DISCARD
+        self._phase = DISCARD_PHASE
         self._to_move = self.declarers[0]
 
     # ------------------------------------------------------------------ discard
@@ -519,7 +574,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             self.open_discards |= bit
         self.discards_left -= 1
         if not self.discards_left:
-            self._phase = Phase.ANNOUNCE
+            self._phase = ANNOUNCE_PHASE
 
     def _explain_in_discard(self, seat: int, move: Move) -> IllegalActionError:
         if not CODEC.is_verb(move, "discard"):
@@ -553,11 +608,28 @@ class TarockZuDrittDeal(CardPlayDeal):
         return None
 
     def _announcements(self, seat: int) -> list[Move]:
-        return [
-            ANNOUNCE + i
-            for i, code in enumerate(ANNOUNCEABLE)
-            if self.may_announce(seat, code) is None
-        ]
+        """The premiums ``seat`` may announce now: :meth:`may_announce` written out over the
+        contract's announceable premiums. Kept per seat until the next announcement (the
+        Kontra round asks for them at every call); the caller must not change the list."""
+        key = (seat, len(self.announced))  # announcements are only ever added
+        moves = self._announcing.get(key)
+        if moves is None:
+            moves = self._announcing[key] = self._find_announcements(seat)
+        return moves
+
+    def _find_announcements(self, seat: int) -> list[Move]:
+        announced = self.announced
+        hand = self.hands[seat]
+        moves = []
+        for move, code, card in self._announceable:
+            if code in announced or (card >= 0 and not (hand >> card) & 1):
+                continue
+            if code == "doppelsack":
+                sack = announced.get("sack")
+                if sack is None or self._parties[sack] != self._parties[seat]:
+                    continue
+            moves.append(move)
+        return moves
 
     def _legal_in_announce(self) -> list[Move]:
         assert self._to_move is not None
@@ -583,7 +655,7 @@ class TarockZuDrittDeal(CardPlayDeal):
         per_opponent = self.row.negative
         if self.options["skoty"]:
             return DoublingRules(words=SKOTY_TROPHY.words, cap=1, per_opponent=per_opponent)
-        return TAROCK_ZU_DRITT_NEGATIVE if per_opponent else TAROCK_ZU_DRITT
+        return DOUBLING_NEGATIVE if per_opponent else DOUBLING
 
     def _begin_kontra(self) -> None:
         parties = self.parties()
@@ -594,7 +666,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             items[code] = parties[seat]
         first = (self.declarers[0] + 1) % 3
         self.doubling = Doubling(self.doubling_rules(), parties, first, items)
-        self._phase = Phase.KONTRA
+        self._phase = KONTRA_PHASE
         self._to_move = self.doubling.to_move
 
     def parse(self, text: str) -> Move:
@@ -604,7 +676,7 @@ class TarockZuDrittDeal(CardPlayDeal):
         move = super().parse(text)
         doubling = self.doubling
         if (
-            self._phase is Phase.KONTRA
+            self._phase is KONTRA_PHASE
             and doubling is not None
             and doubling.rules.per_opponent
             and CODEC.verb_of(move)[0] in DOUBLING_WORDS
@@ -618,20 +690,28 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     def _legal_in_kontra(self) -> list[Move]:
         doubling = self.doubling
-        assert doubling is not None and self._to_move is not None
-        moves = [CODEC.by_text[text] for text in doubling.legal_texts()]
-        return [*moves, *self._announcements(self._to_move)]
+        seat = self._to_move
+        assert doubling is not None and seat is not None
+        # the moves of doubling.legal_texts(), found without writing their text (the word
+        # of a level is rules.word(level): the chains are capped within the words here)
+        words = doubling.rules.words
+        moves = [GUT_MOVE]
+        for key, chain in doubling.chains.items():
+            if doubling.may_call(seat, chain):
+                moves.append(RAISE_MOVES[words[chain.level]][key])
+        return [*moves, *self._announcements(seat)]
 
     def _apply_in_kontra(self, seat: int, move: Move) -> None:
         doubling = self.doubling
         assert doubling is not None
-        if CODEC.is_verb(move, "announce"):
+        call = DOUBLING_CALL_OF.get(move)
+        if call is not None:
+            doubling.call(seat, *call)  # doubling.act(seat, CODEC.text(move)), text unread
+        else:  # an announcement
             code = CODEC.arg_of(move)
             self.announced[code] = seat
             doubling.announce(seat, code)
-        else:
-            doubling.act(seat, CODEC.text(move))
-        if doubling.finished:
+        if doubling.to_move is None:  # doubling.finished
             self._begin_play()
         else:
             self._to_move = doubling.to_move
@@ -655,7 +735,7 @@ class TarockZuDrittDeal(CardPlayDeal):
     def _begin_play(self) -> None:
         row = self.row
         assert row is not None
-        self._phase = Phase.PLAY
+        self._phase = PLAY_PHASE
         self.start_hands = tuple(self.hands)
         leader = 0 if row.leader == "vorhand" else self.declarers[0]
         self.play = trick_play(
@@ -681,7 +761,7 @@ class TarockZuDrittDeal(CardPlayDeal):
     def open_hands(self) -> int:
         """The hands lying open: after trick 1 the declarer's (semi-ouvert) or all (ouvert)."""
         row = self.row
-        if row is None or not row.ouvert or not self.tricks or self._phase is not Phase.PLAY:
+        if row is None or not row.ouvert or not self.tricks or self._phase is not PLAY_PHASE:
             return 0
         seats = self.declarers if row.ouvert == "semi" else [0, 1, 2]
         return sum(self.hands[s] for s in seats)
@@ -693,46 +773,35 @@ class TarockZuDrittDeal(CardPlayDeal):
             CODEC.is_verb(move, "discard")
             and not (self.open_discards >> (move - DISCARD)) & 1
             and viewer != seat
-            and self._phase is not Phase.FINISHED
+            and self._phase is not FINISHED_PHASE
         ):
             return "discard"
         return self.move_text(move)
 
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: a spectator)."""
-        public, own = self.view_parts(seat)
-        return {**public, **own}
+    def _sort_rules(self) -> TrickRules:
+        """The trick rules a hand is sorted by: those of the tricks being played, else of
+        the game bid (a Farbenspiel's tarocks are a plain group), else a positive game's."""
+        if self.play is not None:
+            return self.play.rules
+        return POSITIVE_TRICKS if self.row is None else self.row.trick_rules
 
-    def view_parts(self, seat: int | None) -> tuple[JSON, JSON]:
-        """The part every seat sees alike (built once per position) and the seat's own:
-        its hand, its discards (the declarer), its legal actions, the outcome."""
-        finished = self._phase is Phase.FINISHED
-        own: JSON = {
-            "seat": seat,
-            "hand": TAROCK.codes(self.hands[seat]) if seat is not None else None,
+    def _view_own(self, seat: int | None) -> JSON:
+        """The seat's discards (a declarer's, until play begins)."""
+        finished = self._phase is FINISHED_PHASE
+        return {
             "discards": TAROCK.codes(self.discards)
             if finished
-            or (seat is not None and seat in self.declarers and self._phase is not Phase.PLAY)
+            or (seat is not None and seat in self.declarers and self._phase is not PLAY_PHASE)
             else None,
-            "legal_actions": self.legal_texts()
-            if seat is not None and seat == self._to_move
-            else [],
         }
-        if finished:
-            own["outcome"] = self.outcome()
-        return self._cached("public", self._public_view), own
 
-    def _public_view(self) -> JSON:
-        play = self.play
+    def _view_public(self) -> JSON:
+        """The packets, the auction, the contract, the talon, the discards, the
+        announcements and the doubling, the open hands."""
         row = self.row
         open_hands = self.open_hands()
-        talon_shown = self.talon_open and self._phase is not Phase.PLAY
+        talon_shown = self.talon_open and self._phase is not PLAY_PHASE
         return {
-            "game": self.rules.name,
-            "seats": list(self.seat_names),
-            "dealer": self.dealer,
-            "phase": str(self._phase),
-            "to_move": self._to_move,
             "packets_chosen": [p for p in self.packet_of if p >= 0],
             "calls": [{"seat": s, "call": c} for s, c in self.auction.calls],
             "contract": self.contract or None,
@@ -746,7 +815,7 @@ class TarockZuDrittDeal(CardPlayDeal):
             # "der Talon ist tabu" during the play: shown up to the first card, and after
             "talon": [TAROCK.code(c) for c in self.talon] if talon_shown else None,
             "talon_taken": TAROCK.codes(self.taken) if talon_shown else [],
-            "talon_pick": self._phase is Phase.TALON and self.picking,
+            "talon_pick": self._phase is TALON_PHASE and self.picking,
             "discard_count": self.discards.bit_count(),
             "open_discards": TAROCK.codes(self.open_discards),
             "announced": [{"premium": c, "seat": s} for c, s in self.announced.items()],
@@ -756,55 +825,44 @@ class TarockZuDrittDeal(CardPlayDeal):
                 for s in range(3)
                 if self.hands[s] & open_hands
             },
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "trick": trick_json(TAROCK.code, 0, (), None)
-            if play is None
-            else play.trick_json(TAROCK.code),
-            "last_trick": trick_json(TAROCK.code, *play.tricks[-1])
-            if play is not None and play.tricks
-            else None,
-            "tricks_won": [0, 0, 0] if play is None else list(play.tricks_won),
         }
 
     def hidden_from(self, seat: int | None) -> int:
-        """Cards ``seat`` may not see: other hands (unless open), the talon while unseen,
-        the declarer's face-down discards, the blind packets before they are chosen."""
-        if self._phase is Phase.FINISHED:
-            return 0
-        if self._phase is Phase.PACKET:
+        """Cards ``seat`` may not see: before the packets are chosen every packet but its
+        own and the talon; then as every trick game (:meth:`TrickDeal.hidden_from`)."""
+        if self._phase is PACKET_PHASE:
             hidden = sum(self.packets) - (self.hands[seat] if seat is not None else 0)
             return hidden | mask_of(self.talon)
+        return super().hidden_from(seat)
+
+    def _hidden_extra(self, seat: int | None) -> int:
+        """The talon while unseen, the declarer's face-down discards."""
         hidden = 0
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden |= hand
-        talon = mask_of(self.talon)
         if not self.talon_open:  # taken unseen (Sechserdreier): a hand's cards from then on
-            hidden |= talon & ~self.taken
+            hidden |= mask_of(self.talon) & ~self.taken
         if seat is None or seat not in self.declarers:
             hidden |= self.discards
+        return hidden
+
+    def _public_cards(self) -> int:
+        """The open discards and open hands, the talon once turned up."""
         public = self.open_discards | self.open_hands()
         if self.talon_open:
-            public |= talon
-        return hidden & ~public
+            public |= mask_of(self.talon)
+        return public
 
-    def replay_state(self) -> JSON:
-        """Every hand, the talon not taken, the discards, each seat's trick points and the
-        party count, every card open (never sent to a seat of a running deal)."""
-        party: JSON | None = None
+    def _talon_left(self) -> list[int]:
+        return [c for c in self.talon if not (self.taken >> c) & 1]
+
+    def _count(self, mask: int) -> str:
+        return format_thirds(COUNTER.thirds(mask))
+
+    def _party_points(self) -> JSON | None:
+        """The positive games' count (:meth:`piles`)."""
         piles = self.piles()
-        if piles is not None:
-            party = {
-                "declarer": format_thirds(COUNTER.thirds(piles[0])),
-                "opponents": format_thirds(COUNTER.thirds(piles[1])),
-            }
-        return {
-            "hands": [TAROCK.codes(h) for h in self.hands],
-            "talon": [TAROCK.code(c) for c in self.talon if not (self.taken >> c) & 1],
-            "discards": TAROCK.codes(self.discards),
-            "card_points": [format_thirds(COUNTER.thirds(w)) for w in self.won],
-            "party_points": party,
-        }
+        if piles is None:
+            return None
+        return {"declarer": self._count(piles[0]), "opponents": self._count(piles[1])}
 
     def piles(self) -> tuple[int, int] | None:
         """Positive games: the declarer's pile (tricks and discards) and the opponents'
@@ -822,7 +880,7 @@ class TarockZuDrittDeal(CardPlayDeal):
     def invariant_errors(self) -> list[str]:
         """Every card ends in exactly one pile (full deals); card points add up to 70."""
         errors: list[str] = []
-        if self._phase is not Phase.FINISHED:
+        if self._phase is not FINISHED_PHASE:
             return errors
         assert self.row is not None
         played = sum(1 << c for _l, cards, _w in self.tricks for c in cards)
@@ -849,9 +907,7 @@ class TarockZuDrittDeal(CardPlayDeal):
 
     def outcome(self) -> JSON | None:
         """The result of the finished deal, or ``None`` while it runs."""
-        if self._phase is not Phase.FINISHED:
+        if self._phase is not FINISHED_PHASE:
             return None
-        from server.engine.games.tarock_zu_dritt.outcome import score
-
         outcome: JSON = self._cached("outcome", lambda: score(self))
         return outcome

@@ -21,41 +21,35 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from server.engine.base import JSON, Option
 from server.engine.cards import TAROCK
 from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
 from server.engine.games.tarock_zu_dritt.deal import TarockZuDritt, TarockZuDrittDeal
 from server.engine.ledger import scaled
-from server.engine.match import DealSetup, Match, Radl, finished_outcome, stake_reasons
+from server.engine.match import DealSetup, Radl, finished_outcome, stake_reasons
+from server.engine.sheet import SheetMatch, settled_points
+from server.engine.sheet import SheetRow as PlainRow
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "factor", "values", "totals")
 SKUS = TAROCK.parse("SK")
 
 
 @dataclass(frozen=True, slots=True)
-class SheetRow:
-    """One line of the score sheet."""
+class SheetRow(PlainRow):
+    """One line of the score sheet, with what the deal counted (a Radl's factor)."""
 
-    number: int
-    dealer: str
-    contract: str
-    declarer: str | None
-    factor: int
-    points: dict[str, int]
-    totals: dict[str, int]
-    note: str | None = None
-    detail: JSON = field(default_factory=dict)
+    factor: int = 1
 
 
-class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
+class TarockZuDrittMatch(SheetMatch[TarockZuDrittDeal]):
     """A Partie of Tarock zu dritt, computed purely from the outcomes of its deals."""
 
     game = "tarock-zu-dritt"
-    kind = "points"
-    better = "higher"
+    column_keys = COLUMNS
+    row_type = SheetRow
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "schlussradl",
@@ -82,8 +76,7 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         self.rounds = rounds
         self.schlussradl = schlussradl
         self.radl = Radl(stack=not self.options["skoty"])
-        self.rows: list[SheetRow] = []
-        self.totals: dict[str, int] = dict.fromkeys(self.players, 0)
+        self._set_up_sheet()
         #: The number (0-based) of the deal that opens the Schlussradl, once known.
         self.final_from: int | None = None if schlussradl == "gstiess" else 3 * rounds
 
@@ -91,12 +84,6 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
     def total_deals(self) -> int | None:
         """The number of deals of the whole Partie (``None`` while the Gstieß decides)."""
         return None if self.final_from is None else self.final_from + 3
-
-    @property
-    def finished(self) -> bool:
-        """Whether the Schlussradl has been played."""
-        total = self.total_deals
-        return total is not None and len(self.rows) >= total
 
     def in_schlussradl(self, number: int) -> bool:
         """Whether deal ``number`` (0-based) belongs to the Schlussradl."""
@@ -121,9 +108,7 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         """Enter a finished deal on the sheet; it must be the deal :meth:`next_setup` set up."""
         setup = self.next_setup()
         outcome = finished_outcome(deal, setup.seats, setup.dealer, setup.options)
-        raw = dict.fromkeys(self.players, 0)
-        for seat, amount in enumerate(outcome["settlement"]):
-            raw[setup.seats[seat]] += amount
+        raw = settled_points(self.players, setup.seats, outcome["settlement"])
         points = {name: amount * setup.factor for name, amount in raw.items()}
         for name, amount in points.items():
             self.totals[name] += amount
@@ -137,19 +122,7 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
                                   what=what),
             deal_reasons=[{"code": what, "factor": setup.factor}] if setup.factor > 1 else [],
         )  # fmt: skip
-        declarer = outcome["declarer"]
-        row = SheetRow(
-            number=setup.number,
-            dealer=setup.dealer,
-            contract=outcome["contract"],
-            declarer=None if declarer is None else setup.seats[declarer],
-            factor=setup.factor,
-            points=points,
-            totals=dict(self.totals),
-            note=setup.note,
-            detail={k: v for k, v in outcome.items() if k != "tricks"},
-        )
-        self.rows.append(row)
+        row: SheetRow = self.write_row(setup, outcome, points, note=setup.note, factor=setup.factor)
         self.radl.next_deal()
         fensterbankl = not any(outcome["settlement"])
         if CONTRACTS[outcome["contract"]].trischaken or fensterbankl:
@@ -172,10 +145,6 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
         next_dealer = (self.first_dealer + number) % 3
         self.final_from = number + (target - next_dealer) % 3
 
-    def standing(self) -> dict[str, int]:
-        """Each person's points so far."""
-        return dict(self.totals)
-
     def sheet_lines(self) -> list[JSON]:
         """The running Radl under the sheet (``sheet.line.tarock-zu-dritt.<code>``): what
         the next deal counts and how many deals the longest open Radl still covers, or the
@@ -188,45 +157,11 @@ class TarockZuDrittMatch(Match[TarockZuDrittDeal]):
             return [{"code": "radl", "factor": self.radl.factor(), "deals": max(self.radl.pending)}]
         return []
 
-    def to_json(self) -> JSON:
-        """The score sheet and settlement as JSON (``docs/api.md``, "The score sheet")."""
-        total = self.total_deals
-        return self.with_ledger(
-            {
-                "game": self.game,
-                "kind": self.kind,
-                "better": self.better,
-                "players": list(self.players),
-                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-                "start": dict.fromkeys(self.players, 0),
-                "rounds": self.rounds,
-                "deals": total,
-                "stake_cents": self.stake_cents,
-                "rows": [
-                    {
-                        "number": r.number,
-                        "dealer": r.dealer,
-                        "sitting_out": None,
-                        "contract": r.contract,
-                        "declarer": r.declarer,
-                        "factor": r.factor,
-                        "values": dict(r.points),
-                        "points": r.points,
-                        "totals": r.totals,
-                        "note": r.note,
-                        "obligatory": False,
-                    }
-                    for r in self.rows
-                ],
-                "totals": dict(self.totals),
-                "progress": {"done": len(self.rows), "of": total},
-                "radl": {
-                    **self.radl.to_json(),
-                    "schlussradl": self.final_from is not None
-                    and len(self.rows) >= self.final_from,
-                },
-                "lines": self.sheet_lines(),
-                "pots": {},
-                "finished": self.finished,
-            }
-        )
+    def row_extra(self, row: Any) -> JSON:
+        """What the deal counted."""
+        return {"factor": row.factor}
+
+    def sheet_extra(self) -> JSON:
+        """The running Radl, and whether the Schlussradl has begun."""
+        schlussradl = self.final_from is not None and len(self.rows) >= self.final_from
+        return {"radl": {**self.radl.to_json(), "schlussradl": schlussradl}}

@@ -18,12 +18,14 @@ translate (``result.tarock-zu-dritt.<code>`` with the line's parameters).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING
 
 from server.engine.base import JSON
 from server.engine.cards import TAROCK
 from server.engine.counting import PointCounter, format_thirds
 from server.engine.games.tarock_zu_dritt.contracts import (
+    CONTRACTS,
     HONNEURS,
     PREMIUMS,
     SILENT_SACK_PREMIUMS,
@@ -36,7 +38,7 @@ from server.engine.games.tarock_zu_dritt.scoring import (
     positive_game,
     trischaken,
 )
-from server.engine.tarock.premiums import Facts, Result, evaluate, settle
+from server.engine.tarock.premiums import Facts, PremiumTable, Result, evaluate, settle
 
 if TYPE_CHECKING:
     from server.engine.games.tarock_zu_dritt.deal import TarockZuDrittDeal
@@ -176,14 +178,21 @@ def premium_results(
     >>> [r.code for r in premium_results(CONTRACTS["farbensolo"], facts, {}, lambda c: 1)]
     ['koenige']
     """
-    codes = [c for c in row.premium_codes if honneurs or c != HONNEURS.code]
-    table = (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*codes)
+    table = _premium_table(row.premium_codes, silent_saecke, honneurs)
 
     def multiplier(code: str) -> int:
         solo = 1 if code == "valat" else row.premium_factor
         return solo * kontra(code)
 
     return evaluate(table, facts, announced, multiplier)
+
+
+@cache
+def _premium_table(codes: tuple[str, ...], silent_saecke: bool, honneurs: bool) -> PremiumTable:
+    """The premiums of a game with premium ``codes`` and the options (a few tables, built
+    once each)."""
+    kept = [c for c in codes if honneurs or c != HONNEURS.code]
+    return (SILENT_SACK_PREMIUMS if silent_saecke else PREMIUMS).only(*kept)
 
 
 def _value(text: str) -> float:
@@ -200,8 +209,6 @@ def summarize(outcome: JSON) -> JSON:
     ...            "seat_points": ["30", "25", "15"], "card_points": None})["card_points"]
     [30.0, 25.0, 15.0]
     """
-    from server.engine.games.tarock_zu_dritt.contracts import CONTRACTS
-
     contract = outcome["contract"]
     declarer = outcome["declarer"]
     points = outcome.get("card_points")

@@ -24,17 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from server.engine.games.tarock_zu_dritt.contracts import (
     BIRD_CARDS,
     BIRD_TRICKS,
-    BIT_MOND,
     BIT_PAGAT,
-    BIT_SKUS,
     CONTRACTS,
+    SKUS,
     TAROCKS,
     TzdContract,
 )
-from server.engine.tarock.premiums import PAGAT, bird_play_mask
+from server.engine.tarock.premiums import MOND, PAGAT, bird_play_mask
 from server.engine.tricks import Restriction, TrickPlay
-
-KAISER = BIT_PAGAT | BIT_MOND | BIT_SKUS
 
 
 def kaiserstich(*, farben: bool) -> Callable[[Sequence[int], int], int]:
@@ -42,7 +39,8 @@ def kaiserstich(*, farben: bool) -> Callable[[Sequence[int], int], int]:
     in a Farbenspiel only when tarock was led."""
 
     def winner(cards: Sequence[int], best: int) -> int:
-        if sum(1 << c for c in cards) & KAISER != KAISER:
+        # asked after every trick: the three cards looked for in the (short) trick
+        if PAGAT not in cards or MOND not in cards or SKUS not in cards:
             return best
         if farben and not (TAROCKS >> cards[0]) & 1:
             return best
@@ -56,7 +54,8 @@ def pagat_last(play: TrickPlay, seat: int, legal: int) -> int:
     makes the Kaiserstich — then Stichzwang forces it."""
     if not legal & BIT_PAGAT:
         return legal
-    if sum(1 << c for c in play.trick) & (BIT_MOND | BIT_SKUS) == BIT_MOND | BIT_SKUS:
+    trick = play.trick
+    if MOND in trick and SKUS in trick:
         return BIT_PAGAT if play.rules.stichzwang else legal
     if play.hands[seat] & TAROCKS & ~BIT_PAGAT:
         return legal & ~BIT_PAGAT
@@ -77,12 +76,15 @@ def birds_kept(announced: Mapping[str, int]) -> Restriction | None:
     )
     if not any(birds_of):
         return None
+    bird_masks = tuple(sum(1 << card for card, _trick in birds) for birds in birds_of)
 
     def rule(play: TrickPlay, seat: int, legal: int) -> int:
+        # no announced bird among the legal cards: nothing to keep back or to force (this
+        # runs for every card of the announcer)
+        if not legal & bird_masks[seat]:
+            return legal
         hand = play.hands[seat]
         birds = [bird for bird in birds_of[seat] if (hand >> bird[0]) & 1]
-        if not birds:
-            return legal
         return bird_play_mask(legal, birds, play.number, must_play_due=True, highest_first=True)
 
     return ("bird_kept", rule)

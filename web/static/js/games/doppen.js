@@ -146,7 +146,7 @@ export function infoLines(view, name, ctx) {
   }
   if (view.phase === "play" || view.phase === "finished") return lines; // the talon was seen
   if (view.phase === "auction") {
-    lines.push({ text: ctx.t("table.info.talon_hidden", { n: 6 }), hidden: true });
+    lines.push({ text: ctx.t("info.doppen.talon_hidden", { n: 6 }), hidden: true });
   } else if (view.talon && view.talon.length) {
     const choices = view.phase === "talon" ? talonChoices(view) : [];
     if (choices.length) lines.push({ text: ctx.t("info.doppen.talon_choose"), choices });
@@ -155,7 +155,7 @@ export function infoLines(view, name, ctx) {
     lines.push({ text: ctx.t("info.doppen.talon_solo"), hidden: true });
   }
   if (view.talon_taken && view.talon_taken.length) {
-    lines.push({ text: ctx.t("table.info.talon_taken"), cards: view.talon_taken });
+    lines.push({ text: ctx.t("info.doppen.talon_taken"), cards: view.talon_taken });
   }
   return lines;
 }
@@ -172,7 +172,7 @@ function declarerWon(o) {
 }
 
 /**
- * "Anne gewinnt den Dreier"; a deal everybody passed: thrown in.
+ * "Anne gewinnt: Dreier"; a deal everybody passed: thrown in.
  * @param {any} view
  * @param {(seat: number) => string} name
  * @param {GameContext} ctx
@@ -267,3 +267,10 @@ export const actionGroups = {
   kontra: { label: "group.kontra", fold: 2 },
   re: { label: "group.kontra", fold: 2 },
 };
+
+/**
+ * The colours of the suits, for the hand sort "red and black alternating" (hand-sort.js;
+ * which cards are trumps comes from the view's `hand_groups`: the tarocks, in a
+ * Farbenspiel a group of their own).
+ */
+export const suitColours = { H: "red", Ka: "red", P: "black", Kr: "black", T: "trump" };

@@ -1,8 +1,9 @@
 /**
  * What is Dreierles' own at the table and in the replay (the interface is documented in
  * ../game-info.js): the bids under the seats, the knocks and the announced Pfeife, the
- * talon lines, and the declarer's card points and premiums in the result (in a Räuber:
- * every player's card points, the talon's and who loses).
+ * lines about the Blinder, and the declarer's card points and premiums in the result (in
+ * a Räuber: every player's card points, the Blinder's and who loses). The words are the
+ * rules text's: the Blinder (not a talon), the Stieß and the Pfeife (`card.dreierles.…`).
  */
 
 /**
@@ -25,12 +26,12 @@ export function seatBadges(view, seat, ctx) {
   }
   const knocks = (view.knocks || []).filter((/** @type {number} */ s) => s === seat).length;
   if (knocks) badges.push(ctx.t("table.badge.knocked"));
-  if (view.pfeife_announced && view.declarer === seat) badges.push(ctx.t("table.badge.pfeife"));
+  if (view.pfeife_announced && view.declarer === seat) badges.push(ctx.t("info.dreierles.badge.pfeife"));
   return badges;
 }
 
 /**
- * The talon (taken, the rest, still covered), the open discards, exposed cards, the Pfeife.
+ * The Blinder (taken, the rest, still covered), the open discards, exposed cards, the Pfeife.
  * @param {any} view
  * @param {(seat: number) => string} _name
  * @param {GameContext} ctx
@@ -39,12 +40,12 @@ export function seatBadges(view, seat, ctx) {
 export function infoLines(view, _name, ctx) {
   const lines = [];
   if (view.talon_taken && view.talon_taken.length) {
-    lines.push({ text: ctx.t("table.info.talon_taken"), cards: view.talon_taken });
+    lines.push({ text: ctx.t("info.dreierles.blind_taken"), cards: view.talon_taken });
   }
   if (view.talon_rest && view.talon_rest.length) {
-    lines.push({ text: ctx.t("table.info.talon_rest"), cards: view.talon_rest, hidden: true });
+    lines.push({ text: ctx.t("info.dreierles.blind_rest"), cards: view.talon_rest, hidden: true });
   } else if (view.phase === "auction") {
-    lines.push({ text: ctx.t("table.info.talon_hidden", { n: view.talon_size }), hidden: true });
+    lines.push({ text: ctx.t("info.dreierles.blind_hidden", { n: view.talon_size }), hidden: true });
   }
   if (view.open_discards && view.open_discards.length) {
     lines.push({ text: ctx.t("table.info.open_discards"), cards: view.open_discards });
@@ -52,7 +53,7 @@ export function infoLines(view, _name, ctx) {
   if (view.exposed && view.exposed.length) {
     lines.push({ text: ctx.t("table.info.exposed"), cards: view.exposed });
   }
-  if (view.pfeife_announced) lines.push({ text: ctx.t("table.info.pfeife_announced") });
+  if (view.pfeife_announced) lines.push({ text: ctx.t("info.dreierles.pfeife_announced") });
   return lines;
 }
 
@@ -99,17 +100,53 @@ export function resultLines(view, name, ctx) {
   }
   if (o.knocks) lines.push(t("table.result.knocks", { n: o.knocks }));
   for (const p of o.premiums || []) {
-    const premium = has("premium." + p.name) ? t("premium." + p.name) : p.name;
+    const own = `result.dreierles.premium.${p.name}`;
+    const premium = has(own) ? t(own) : p.name;
     if (p.seat !== undefined) {
       lines.push(t("table.result.premium_held", { premium, player: name(p.seat), points: p.points }));
       continue;
     }
-    const side = t(p.side === "declarer" ? "table.result.side_declarer" : "table.result.side_opponents");
-    const key = p.won ? "table.result.premium_won" : "table.result.premium_lost";
-    lines.push(t(key, { premium, side, points: p.points }));
+    lines.push(t(premiumKey(p.side === "declarer", p.won), { premium, points: p.points }));
   }
   if (o.game_points !== undefined) lines.push(t("table.result.game_points", { points: o.game_points }));
   return lines;
+}
+
+/**
+ * The text of a side's premium: "Pfeife: vom Alleinspieler gewonnen (2)".
+ * @param {boolean} declarer the declarer's side (else the opponents')
+ * @param {boolean} won
+ * @returns {string}
+ */
+function premiumKey(declarer, won) {
+  if (declarer) return won ? "table.result.premium_won_declarer" : "table.result.premium_lost_declarer";
+  return won ? "table.result.premium_won_opponents" : "table.result.premium_lost_opponents";
+}
+
+/**
+ * In a Räuber, the card points of the cards laid aside, for the replay's info box (the
+ * step's `party_points`: `{seats, blind}`; a game with a declarer has the core's line).
+ * @param {any} party
+ * @param {(seat: number) => string} _name
+ * @param {GameContext} ctx
+ * @returns {string | null}
+ */
+export function replayParty(party, _name, ctx) {
+  return party.blind !== undefined && party.declarer === undefined
+    ? ctx.t("archive.replay.dreierles.party_blind", party)
+    : null;
+}
+
+/**
+ * Who knocked, for the replay's info box.
+ * @param {any} view
+ * @param {(seat: number) => string} name
+ * @param {GameContext} ctx
+ * @returns {string[]}
+ */
+export function replayLines(view, name, ctx) {
+  if (!view.knocks || !view.knocks.length) return [];
+  return [ctx.t("archive.replay.knocks", { players: view.knocks.map(name).join(", ") })];
 }
 
 /** The auction's calls are listed in the replay. */
@@ -119,7 +156,8 @@ export function isCall(/** @type {string} */ action) {
 
 /**
  * What the player to move is asked to do where the phase's text is not enough: how many
- * cards are still to be laid away (and which may not), "fertig" alone without a Pfeife.
+ * cards are still to be laid away (and which may not), "Fertig" alone once the Pfeife
+ * lies open or without it in the hand.
  * @param {any} view
  * @param {GameContext} ctx
  * @returns {string | null}
@@ -131,9 +169,17 @@ export function turnText(view, ctx) {
   }
   if (view.phase === "declare") {
     const legal = view.legal_actions || [];
+    if (view.pfeife_announced) return ctx.t("turn.dreierles.declare_announced");
     if (!legal.some((/** @type {string} */ a) => a.startsWith("announce "))) {
       return ctx.t("turn.dreierles.declare_fertig");
     }
   }
   return null;
 }
+
+/**
+ * The colours of the suits, for the hand sort "red and black alternating" (hand-sort.js;
+ * which cards are trumps comes from the view's `hand_groups`: the tarocks, in a
+ * Farbenspiel a group of their own).
+ */
+export const suitColours = { H: "red", Ka: "red", P: "black", Kr: "black", T: "trump" };

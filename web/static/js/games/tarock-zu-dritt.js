@@ -48,15 +48,45 @@ function declarersOf(view) {
   return Array.isArray(view.declarers) ? view.declarers : [];
 }
 
+/** The calls of the Lizitation that are no game of the Speisezettel. */
+const NO_GAME = ["pass", "vorhand", "bei"];
+
 /**
- * The text of one auction call ("Vorhand!", "weiter", "-bei", a contract).
- * @param {string} call
+ * The game the Lizitation stands at after the first `count` calls (the one a "bei" joins),
+ * or "" before any.
+ * @param {any[]} calls the view's calls
+ * @param {number} count
+ * @returns {string}
+ */
+function highBid(calls, count) {
+  for (let i = Math.min(count, calls.length) - 1; i >= 0; i -= 1) {
+    if (!NO_GAME.includes(calls[i].call)) return calls[i].call;
+  }
+  return "";
+}
+
+/**
+ * "Piccolo-bei": the game a "bei" joins, named; without one the label of the action.
+ * @param {string} contract
  * @param {GameContext} ctx
  * @returns {string}
  */
-function callText(call, ctx) {
+function beiText(contract, ctx) {
+  return contract ? ctx.t(`info.${ctx.game}.bei`, { contract: ctx.contract(contract) }) : ctx.t("action.bei");
+}
+
+/**
+ * The text of one auction call ("Vorhand!", "weiter", "Piccolo-bei", a contract).
+ * @param {any[]} calls the view's calls
+ * @param {number} index the call's place among them
+ * @param {GameContext} ctx
+ * @returns {string}
+ */
+function callText(calls, index, ctx) {
+  const call = calls[index].call;
   if (call === "pass") return ctx.t("action.pass");
-  if (call === "vorhand" || call === "bei") return ctx.t("action." + call);
+  if (call === "bei") return beiText(highBid(calls, index), ctx);
+  if (call === "vorhand") return ctx.t("action.vorhand");
   return ctx.contract(call);
 }
 
@@ -82,9 +112,10 @@ function itemName(item, ctx) {
  */
 export function seatBadges(view, seat, ctx) {
   const badges = [];
-  const calls = (view.calls || []).filter((/** @type {any} */ c) => c.seat === seat);
-  if ((view.phase === "auction" || view.phase === "choose") && calls.length) {
-    badges.push(callText(calls[calls.length - 1].call, ctx));
+  const calls = view.calls || [];
+  const own = calls.map((/** @type {any} */ c, /** @type {number} */ i) => (c.seat === seat ? i : -1)).filter((i) => i >= 0);
+  if ((view.phase === "auction" || view.phase === "choose") && own.length) {
+    badges.push(callText(calls, own[own.length - 1], ctx));
   }
   const declarers = declarersOf(view);
   // the core names the first declarer; the second of a "bei" game is named here
@@ -144,7 +175,8 @@ export function infoLines(view, name, ctx) {
   if (view.contract && view.phase !== "auction") {
     // the core's line names the contract and its player; here its Wert and a "bei" player
     const key = declarers.length > 1 ? `info.${g}.value_bei` : `info.${g}.value`;
-    lines.push({ text: ctx.t(key, { value: view.value, player: declarers.length > 1 ? name(declarers[1]) : "" }) });
+    const player = declarers.length > 1 ? name(declarers[1]) : "";
+    lines.push({ text: ctx.t(key, { value: view.value, player, contract: ctx.contract(view.contract) }) });
   }
   if (view.phase === "packet") {
     lines.push({ text: ctx.t(`info.${g}.packets`, { n: (view.packets_chosen || []).length }), hidden: true });
@@ -153,15 +185,15 @@ export function infoLines(view, name, ctx) {
     if (view.phase === "talon") {
       lines.push({ text: ctx.t(`info.${g}.talon_open`), choices: talonChoices(view) });
       const picked = view.talon_pick ? view.talon_taken || [] : [];
-      if (picked.length) lines.push({ text: ctx.t("table.info.talon_taken"), cards: picked });
+      if (picked.length) lines.push({ text: ctx.t(`info.${g}.talon_taken`), cards: picked });
     } else {
       const taken = view.talon_taken || [];
-      if (taken.length) lines.push({ text: ctx.t("table.info.talon_taken"), cards: taken });
+      if (taken.length) lines.push({ text: ctx.t(`info.${g}.talon_taken`), cards: taken });
       const rest = view.talon.filter((/** @type {string} */ c) => !taken.includes(c));
-      if (rest.length) lines.push({ text: ctx.t("table.info.talon_rest"), cards: rest });
+      if (rest.length) lines.push({ text: ctx.t(`info.${g}.talon_rest`), cards: rest });
     }
   } else if (["auction", "choose", "packet"].includes(view.phase)) {
-    lines.push({ text: ctx.t("table.info.talon_hidden", { n: 6 }), hidden: true });
+    lines.push({ text: ctx.t(`info.${g}.talon_hidden`, { n: 6 }), hidden: true });
   } else if (view.contract === "sechserdreier") {
     lines.push({ text: ctx.t(`info.${g}.talon_unseen`), hidden: true });
   }
@@ -203,10 +235,9 @@ export function resultLine(line, ctx) {
   const g = ctx.game;
   if (line.code === "premium") {
     const premium = itemName(line.premium, ctx);
-    const side = ctx.t(line.side === "declarer" ? "table.result.side_declarer" : "table.result.side_opponents");
     const how = ctx.t(`result.${g}.${line.announced ? "announced" : "silent"}`);
-    const key = line.won ? "table.result.premium_won" : "table.result.premium_lost";
-    return ctx.t(key, { premium: `${premium} (${how})`, side, points: line.points });
+    const key = premiumKey(line.side === "declarer", line.won);
+    return ctx.t(key, { premium: `${premium} (${how})`, points: line.points });
   }
   if (line.code === "negative_game" && line.against !== undefined) {
     const key = line.won ? `result.${g}.negative_won` : `result.${g}.negative_lost`;
@@ -221,6 +252,17 @@ export function resultLine(line, ctx) {
     return `${ctx.t(`result.${g}.${line.code}`, line)} (×${line.factor})`;
   }
   return null;
+}
+
+/**
+ * The text of a side's premium: "Pagat (angesagt): von den Gegenspielern verloren (4)".
+ * @param {boolean} declarer the declarer's side (else the opponents')
+ * @param {boolean} won
+ * @returns {string}
+ */
+function premiumKey(declarer, won) {
+  if (declarer) return won ? "table.result.premium_won_declarer" : "table.result.premium_lost_declarer";
+  return won ? "table.result.premium_won_opponents" : "table.result.premium_lost_opponents";
 }
 
 /**
@@ -283,7 +325,8 @@ export function isCall(action) {
 }
 
 /**
- * What the player to move is asked: the phases this game adds, the discards with their
+ * What the player to move is asked: the phases this game adds, the game a "bei" would
+ * join, a group of talon cards or a single card to take, the discards with their
  * restriction, "ich liege" when nothing more is announced.
  * @param {any} view
  * @param {GameContext} ctx
@@ -296,11 +339,31 @@ export function turnText(view, ctx) {
     const rule = FARBEN.includes(view.contract) ? "discard_farben" : "discard";
     return ctx.t(`turn.${g}.${rule}`, { n });
   }
-  if (view.phase === "auction" && !(view.calls || []).length) return ctx.t(`turn.${g}.opening`);
+  const calls = view.calls || [];
+  if (view.phase === "auction" && !calls.length) return ctx.t(`turn.${g}.opening`);
+  if (view.phase === "auction" && (view.legal_actions || []).includes("bei")) {
+    return ctx.t(`turn.${g}.auction_bei`, { bei: beiText(highBid(calls, calls.length), ctx) });
+  }
+  const choices = view.phase === "talon" ? talonChoices(view) : [];
+  if (choices.length && choices.every((choice) => choice.cards.length === 1)) return ctx.t(`turn.${g}.talon_card`);
   if (["packet", "choose", "talon", "announce", "kontra", "auction"].includes(view.phase)) {
     return ctx.t(`turn.${g}.${view.phase}`);
   }
   return null;
+}
+
+/**
+ * The button of a "bei" names the game it joins: "Piccolo-bei" (for `buttonLabel`,
+ * table-games.js); every other button reads as the catalogue has it.
+ * @param {string} action
+ * @param {any} view
+ * @param {GameContext} ctx
+ * @returns {string | null}
+ */
+export function actionLabel(action, view, ctx) {
+  if (action !== "bei") return null;
+  const calls = view.calls || [];
+  return beiText(highBid(calls, calls.length), ctx);
 }
 
 /**
@@ -317,3 +380,10 @@ export function replayLines(view, name, ctx) {
   );
   return seats.length === 3 ? [seats.join(", ")] : [];
 }
+
+/**
+ * The colours of the suits, for the hand sort "red and black alternating" (hand-sort.js;
+ * which cards are trumps comes from the view's `hand_groups`: the tarocks, in a
+ * Farbenspiel a group of their own).
+ */
+export const suitColours = { H: "red", Ka: "red", P: "black", Kr: "black", T: "trump" };

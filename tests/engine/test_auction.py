@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from server.engine.tarock import auction as auction_module
-from server.engine.tarock.auction import HOLD, PASS, Auction, Ladder, point_steps
+from server.engine import auction as auction_module
+from server.engine.auction import HOLD, PASS, Auction, Ladder, point_steps
 
 GAMES = ("dreier", "zweier", "einer", "solo")
 DREIERLES = Ladder(GAMES, rounds=1)

@@ -1,4 +1,4 @@
-"""Kontra/Re/Sub chains (server/engine/tarock/doubling.py), with sequences from the texts.
+"""Kontra/Re/Sub chains (server/engine/doubling.py), with sequences from the texts.
 
 Seats are in playing order; in every test seat 0 is the declarer (party 0) and seats 1
 and 2 are the opponents (party 1) unless a test says otherwise.
@@ -10,19 +10,17 @@ import random
 
 import pytest
 
+from server.engine.doubling import Doubling, DoublingRules, codec_verbs
 from server.engine.errors import IllegalActionError, MalformedError
+from server.engine.games.doppen.contracts import DOUBLING as DOPPEN
 from server.engine.games.dreierles import DreierlesDeal
+from server.engine.games.tarock_zu_dritt.contracts import DOUBLING as TAROCK_ZU_DRITT
+from server.engine.games.tarock_zu_dritt.contracts import (
+    DOUBLING_NEGATIVE as TAROCK_ZU_DRITT_NEGATIVE,
+)
+from server.engine.games.tarock_zu_dritt.contracts import SKOTY_TROPHY
 from server.engine.moves import MoveCodec
 from server.engine.registry import get_rules
-from server.engine.tarock.doubling import (
-    DOPPEN,
-    SKOTY_TROPHY,
-    TAROCK_ZU_DRITT,
-    TAROCK_ZU_DRITT_NEGATIVE,
-    Doubling,
-    DoublingRules,
-    codec_verbs,
-)
 
 PARTIES = (0, 1, 1)
 

@@ -1,7 +1,7 @@
 """Auctions as data: who plays which game, from a ladder of bids and a few rules.
 
-The Tarock family bids in four ways, all of them one :class:`Ladder` and one
-:class:`Auction` state:
+Any family's games bid with one :class:`Ladder` and one :class:`Auction` state; the Tarock
+games bid in these ways:
 
 * **one pass without holding** (Dreierles, DL-A2): every seat speaks once, in order,
   passing or bidding strictly higher; everybody passes → no declarer (a Räuber);

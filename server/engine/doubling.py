@@ -7,7 +7,8 @@ Its chain climbs one level per call, each level doubling the item's value:
 * odd levels (Kontra ×2, Subkontra ×8, …) are called by a player of the *other* side,
 * even levels (Re/Rekontra ×4, …) by a player of the owner's side.
 
-The words of the levels and the cap are data (:class:`DoublingRules`):
+The words of the levels and the cap are data (:class:`DoublingRules`, each game's own in its
+``contracts.py``):
 
 * Doppen (DP-A14): ``kontra``, ``re``, then again ``kontra``, ``re`` … without limit
   ("theoretisch keine Begrenzung"); game, Valat, Pagat and Uhu may be doubled.
@@ -32,7 +33,7 @@ per-opponent chain the opponent's seat follows the item (``"rekontra game@2"``),
 every call is a verb and one argument: :func:`codec_verbs` lists them for a
 :class:`~server.engine.moves.MoveCodec`.
 
-Decisions where the texts leave a point open (tested in ``tests/engine/test_tarock_doubling.py``):
+Decisions where the texts leave a point open (tested in ``tests/engine/test_doubling.py``):
 
 * "Gut" after the last call is counted over the whole table, the caller included: a call
   is answered by a full turn of "gut" (TZ "3 × gut nach letzter Ansage", DP-A14).
@@ -115,16 +116,6 @@ class DoublingRules:
         return self.cap is None or level <= self.cap
 
 
-DOPPEN = DoublingRules(
-    words=("kontra", "re"), cap=None, doublable=frozenset({"game", "valat", "pagat", "uhu"})
-)
-TAROCK_ZU_DRITT = DoublingRules(words=("kontra", "rekontra", "subkontra"), cap=3)
-TAROCK_ZU_DRITT_NEGATIVE = DoublingRules(
-    words=("kontra", "rekontra", "subkontra"), cap=3, per_opponent=True
-)
-SKOTY_TROPHY = DoublingRules(words=("kontra",), cap=1)
-
-
 def token(item: str, against: int | None = None) -> str:
     """The argument word of a call: the item, with ``@seat`` for a per-opponent chain.
 
@@ -142,7 +133,7 @@ def codec_verbs(
     chains run per opponent; ``opponents`` lists their seats).
 
     >>> from server.engine.moves import MoveCodec
-    >>> codec = MoveCodec(codec_verbs(TAROCK_ZU_DRITT_NEGATIVE, ["game"], [1, 2]))
+    >>> codec = MoveCodec(codec_verbs(DoublingRules(per_opponent=True), ["game"], [1, 2]))
     >>> codec.texts
     ('gut', 'kontra game@1', 'kontra game@2', 'rekontra game@1', 'rekontra game@2', \
 'subkontra game@1', 'subkontra game@2')
@@ -269,14 +260,14 @@ class Doubling:
     def may_call(self, seat: int, chain: Chain) -> bool:
         """Whether ``seat`` may call the next level of ``chain`` now (turn aside)."""
         level = chain.level + 1
-        if not self._doublable(chain) or not self.rules.allows(level):
+        rules = self.rules  # _doublable and rules.allows, written out: asked every call
+        if (rules.cap is not None and level > rules.cap) or seat in self.barred:
             return False
-        if seat in self.barred:
+        if rules.doublable is not None and chain.item not in rules.doublable:
             return False
-        own = self.parties[seat] == chain.owner
-        if level % 2 == 1:  # the other side doubles ...
-            return not own and (chain.against is None or chain.against == seat)
-        return own  # ... the owner's side redoubles
+        if level % 2:  # the other side doubles ...
+            return self.parties[seat] != chain.owner and chain.against in (None, seat)
+        return self.parties[seat] == chain.owner  # ... the owner's side redoubles
 
     def text(self, chain: Chain) -> str:
         """The canonical text of the call that raises ``chain`` by one level."""
@@ -287,13 +278,14 @@ class Doubling:
         if self.to_move is None:
             return []
         seat = self.to_move
-        calls = sorted(self.text(c) for c in self.chains.values() if self.may_call(seat, c))
+        may_call = self.may_call
+        calls = sorted([self.text(c) for c in self.chains.values() if may_call(seat, c)])
         return [GUT, *calls]
 
     def parse(self, text: str) -> tuple[str, str | None, int | None]:
         """Read a call: ``("gut", None, None)`` or ``(word, item, against)``.
 
-        >>> d = Doubling(TAROCK_ZU_DRITT_NEGATIVE, (0, 1, 1), 1, {"game": 0})
+        >>> d = Doubling(DoublingRules(per_opponent=True), (0, 1, 1), 1, {"game": 0})
         >>> d.parse(" Kontra  GAME@1"), d.parse("kontra game"), d.parse("gut")
         (('kontra', 'game', 1), ('kontra', 'game', None), ('gut', None, None))
         >>> d.parse("hopp game")
@@ -370,7 +362,7 @@ class Doubling:
         """The error :meth:`act` would raise for ``seat``'s call ``text`` (``None`` if it is
         legal), changing nothing; unreadable text still raises :class:`MalformedError`.
 
-        >>> d = Doubling(TAROCK_ZU_DRITT, (0, 1, 1), 0, {"game": 0})
+        >>> d = Doubling(DoublingRules(), (0, 1, 1), 0, {"game": 0})
         >>> d.refusal(0, "kontra game").code, d.refusal(1, "kontra game").code
         ('own_side_doubles', 'not_your_turn')
         >>> d.act(0, "gut"); d.refusal(1, "kontra game") is None
@@ -513,7 +505,7 @@ class Doubling:
     def levels(self) -> dict[str, int]:
         """The level of every item of a round whose chains do not run per opponent.
 
-        >>> d = Doubling(TAROCK_ZU_DRITT, (0, 1, 1), 1, {"game": 0})
+        >>> d = Doubling(DoublingRules(), (0, 1, 1), 1, {"game": 0})
         >>> d.act(1, "kontra game"); d.levels()
         {'game': 1}
         """

@@ -1,0 +1,126 @@
+"""The rule-based player ("Einsteiger") of Doppelkopf (``rules/doppelkopf.txt``).
+
+* **Vorbehalt**: "gesund" — the beginner plays no solo, no Hochzeit, no Armut (with both
+  Kreuz-Damen that is a stille Hochzeit).
+* **Calls**: Re or Kontra (``knock``) only with a strong trump hand (eight trumps, three of
+  them Dullen or Kreuz-/Pik-Damen) before its first card; no further announcements.
+* **Play**: :mod:`server.bots.games.trickplay` with the contract's trick rules (the
+  engine's table); the partners are the seats the view shows in the own party: smear
+  onto their safe tricks, take the others' cheaply, pull trumps as a soloist.
+
+Views number the copies of a card in the order the table saw them and actions name kinds
+(``play H10``): the player maps both onto card indices, its own copies first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from server.bots.games.trickplay import Trick, choose_card, own_moves
+from server.engine.cards import DOPPELKOPF
+from server.engine.games.doppelkopf.contracts import CONTRACTS, trick_rules
+
+NORMAL = CONTRACTS["normal"]
+HIGH = DOPPELKOPF.kind_mask["H10"] | DOPPELKOPF.kind_mask["CQ"] | DOPPELKOPF.kind_mask["SQ"]
+#: The copies of each kind as card indices, in order.
+COPIES = {
+    kind: [c for c in range(len(DOPPELKOPF)) if (mask >> c) & 1]
+    for kind, mask in DOPPELKOPF.kind_mask.items()
+}
+
+
+@lru_cache(maxsize=512)
+def index(code: str) -> int:
+    """The index of a card code (the pack's parse, remembered: searching players call it
+    in every playout step)."""
+    return DOPPELKOPF.parse(code)
+
+
+def hand_mask(codes: list[str]) -> int:
+    """The seat's own cards (their codes as the view numbers them)."""
+    found = 0
+    for code in codes:
+        found |= 1 << index(code)
+    return found
+
+
+def strong(hand: int) -> bool:
+    """Whether the hand is worth a Re or Kontra."""
+    trumps = hand & trick_rules(NORMAL).trumps
+    return trumps.bit_count() >= 8 and (hand & HIGH).bit_count() >= 3
+
+
+def _played(info: Mapping[str, Any], hand: int) -> int:
+    """The cards played so far as indices: per kind as many copies as were played, never
+    one the seat holds."""
+    counts: Counter[str] = Counter()
+    for _, text in info["actions"]:
+        words = text.split()
+        if len(words) == 2 and words[0] == "play":
+            counts[words[1]] += 1
+    gone = 0
+    for kind, count in counts.items():
+        for card in [c for c in COPIES[kind] if not (hand >> c) & 1][:count]:
+            gone |= 1 << card
+    return gone
+
+
+def play(info: Mapping[str, Any], legal: list[str]) -> str:
+    """A card by the rules of thumb (see the module text)."""
+    view = info["view"]
+    seat = int(info["seat"])
+    hand = hand_mask(view["hand"])
+    row = CONTRACTS.get(str(view.get("contract")), NORMAL)
+    rules = trick_rules(row, schweinchen=view.get("schweinchen") is not None)
+    legal_mask = 0
+    for text in legal:
+        legal_mask |= hand & DOPPELKOPF.kind_mask[text.split()[1]]
+    parties = view.get("parties") or [None] * 4
+    mine = parties[seat]
+    partners = frozenset(
+        s for s, party in enumerate(parties) if s != seat and mine is not None and party == mine
+    )
+    declarer = view.get("declarer")
+    solo = row.solo and declarer == seat
+    trick = view["trick"]
+    cards = tuple(index(code) for code in trick["cards"])
+    on_table = sum(1 << c for c in cards)
+    t = Trick(
+        seat=seat,
+        seats=4,
+        leader=int(trick["leader"]),
+        cards=cards,
+        partners=partners,
+        hand=hand,
+        legal=legal_mask,
+        gone=_played(info, hand | on_table) & ~on_table,
+        rules=rules,
+        points=DOPPELKOPF.points,
+        full=DOPPELKOPF.full,
+        alone=solo,
+    )
+    return f"play {DOPPELKOPF.cards[choose_card(t)].kind}"
+
+
+def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:
+    """The Einsteiger's action in ``info`` (see the module text)."""
+    view = info["view"]
+    legal = own_moves(view)
+    if len(legal) == 1:
+        return legal[0]
+    phase = view["phase"]
+    hand = hand_mask(view["hand"])
+    if phase == "vorbehalt":
+        return "gesund" if "gesund" in legal else legal[0]
+    if phase == "play":
+        first_card = len(view["hand"]) == 12
+        if "knock" in legal and first_card and strong(hand):
+            return "knock"
+        cards = [t for t in legal if t.startswith("play ")]
+        if cards:
+            return play(info, cards)
+    return rng.choice(legal)

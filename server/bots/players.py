@@ -1,0 +1,69 @@
+"""The levels of computer players: each a function of the information set and a seeded
+``random.Random`` that returns one legal action text.
+
+A player never holds a deal: it reads the JSON information set only (the view's
+``legal_actions`` among it), and the per-game knowledge of the rule-based level lives in
+:mod:`server.bots.games`, one module per game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: Moves a computer player never makes: taking back a card is for a hand that slipped.
+NEVER = frozenset({"takeback"})
+
+Player = Callable[[Mapping[str, Any], random.Random], str]
+
+
+def legal_actions(info: Mapping[str, Any]) -> list[str]:
+    """The legal actions of the seat in ``info`` (its view's), but those a computer
+    player never makes; ValueError when the seat has none."""
+    legal = [text for text in info["view"].get("legal_actions") or [] if text not in NEVER]
+    if not legal:
+        raise ValueError(f"seat {info['seat']} has no legal action in this position")
+    return legal
+
+
+def random_player(info: Mapping[str, Any], rng: random.Random) -> str:
+    """A uniformly random legal action."""
+    return rng.choice(legal_actions(info))
+
+
+def game_module_name(game: str) -> str:
+    """The module of a game's own player knowledge (``server.bots.games.<game>``)."""
+    return f"server.bots.games.{game.replace('-', '_')}"
+
+
+def einsteiger_player(info: Mapping[str, Any], rng: random.Random) -> str:
+    """The rule-based player of the game in ``info`` (its module's ``einsteiger``);
+    NotImplementedError naming the game where it has none yet."""
+    game = str(info["game"])
+    try:
+        module = importlib.import_module(game_module_name(game))
+    except ModuleNotFoundError:
+        raise NotImplementedError(f"no einsteiger player for the game {game!r} yet") from None
+    play: Player | None = getattr(module, "einsteiger", None)
+    if play is None:
+        raise NotImplementedError(f"no einsteiger player for the game {game!r} yet")
+    return play(info, rng)
+
+
+def stark_player(info: Mapping[str, Any], rng: random.Random) -> str:
+    """The searching player: PIMC over sampled worlds with the rule-based player as the
+    playout policy (:mod:`server.bots.search`, imported here on first use: it samples
+    worlds with the engine, which the other levels never need)."""
+    from server.bots.search import stark_player as stark
+
+    return stark(info, rng)
+
+
+#: The levels by name.
+LEVELS: dict[str, Player] = {
+    "random": random_player,
+    "einsteiger": einsteiger_player,
+    "stark": stark_player,
+}

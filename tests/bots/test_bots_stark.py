@@ -1,0 +1,75 @@
+"""The searching player ("stark"): legal, a function of the seed, and the best mean."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from server.bots import choose
+from server.bots.info import info_for
+from server.bots.players import legal_actions
+from server.bots.search import policy_of, search
+from server.engine.registry import playable
+from tests.bots.support import position
+
+#: Random positions per game: a few, early and late (a decision takes up to a few hundred
+#: milliseconds).
+DEPTHS = (2, 9, 25, 40)
+
+
+@pytest.mark.parametrize("game", playable())
+def test_stark_is_legal_and_a_function_of_the_seed(game: str) -> None:
+    for number, depth in enumerate(DEPTHS):
+        deal = position(game, 300 + number, depth)
+        seat = deal.to_move
+        assert seat is not None
+        info = info_for(deal, seat)
+        text = choose(info, "stark", number)
+        assert text in deal.legal_texts(seat)
+        assert text != "takeback"
+        assert choose(info, "stark", number) == text
+
+
+def _collect(into: list[list[float]]) -> Callable[[int, list[float]], None]:
+    """A hook that collects each world's scores."""
+
+    def hook(_: int, scores: list[float]) -> None:
+        into.append(scores)
+
+    return hook
+
+
+@pytest.mark.parametrize("game", playable())
+def test_the_search_chooses_the_best_mean_over_its_worlds(game: str) -> None:
+    for number in range(8):
+        deal = position(game, 400 + number, 30)
+        seat = deal.to_move
+        assert seat is not None
+        info = info_for(deal, seat)
+        legal = list(dict.fromkeys(legal_actions(info)))
+        if len(legal) < 2:
+            continue
+        seen: list[list[float]] = []
+        rng = random.Random(number)
+        text = search(info, legal, policy_of(game), rng, budget=3000, worlds=(2, 3),
+                      on_world=_collect(seen))  # fmt: skip
+        if text is None:
+            continue
+        assert 2 <= len(seen) <= 3
+        totals = [sum(column) for column in zip(*seen, strict=True)]
+        assert totals[legal.index(text)] == max(totals)
+        return
+    pytest.fail(f"no position of {game} searched")
+
+
+def test_a_budget_too_small_leaves_the_choice_to_the_rule_based_player() -> None:
+    game = playable()[0]
+    deal = position(game, 5, 3)
+    seat = deal.to_move
+    assert seat is not None
+    info = info_for(deal, seat)
+    legal = list(dict.fromkeys(legal_actions(info)))
+    assert len(legal) > 1
+    assert search(info, legal, policy_of(game), random.Random(1), budget=10) is None

@@ -1,0 +1,78 @@
+"""The WebSocket load benchmark (``bench/load.py``) in a short run, so that it keeps working
+as the protocol changes: the server as ``make run`` starts it on a fresh SQLite database,
+three tables of scripted clients playing matches of one round (three deals) through their
+deal ends and Revanches, and the bare broadcast padded to the server's frame size.
+
+Nothing here is timed (the figures are in docs/benchmarks.md): actions flow in every phase,
+every deal that ends is followed by the next one, matches end and start again, nothing is
+refused and no table stalls. The clients take one event in fifty for one that does not
+follow the event before (as if that had been lost), so that their resync (``hello`` again,
+then the snapshot) is exercised too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.support import REPO_ROOT
+
+pytestmark = pytest.mark.live_server
+
+COMMAND = [
+    sys.executable, "bench/load.py", "--json", "--no-pin", "--client-procs", "1",
+    "--tables", "3", "--rounds", "1", "--seconds", "2.5", "--rate", "150",
+    "--warm-up", "30", "--drop-events", "0.02",
+]  # fmt: skip
+
+
+def test_a_short_load_run_plays_deals_and_matches_to_their_ends() -> None:
+    # a session of its own: if it hangs, its servers and client processes go with it
+    bench = subprocess.Popen(
+        COMMAND, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = bench.communicate(timeout=120)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.communicate()
+    assert bench.returncode == 0, stderr[-4000:]
+    report: dict[str, Any] = json.loads(stdout.splitlines()[-1])
+    phases = {(r["target"], r["mode"]): r for r in report["results"]}
+    assert set(phases) == {
+        (target, mode) for target in ("server", "baseline") for mode in ("saturation", "offered")
+    }
+    for (target, mode), phase in phases.items():
+        where = f"{target} {mode}: {phase}"
+        assert phase["actions"] > 0, where
+        assert phase["errors"] == 0 and phase["stalls"] == 0, where
+        assert phase["server_us_per_action"] > 0, where
+        if target == "server":
+            # a phase begins and ends in a deal with somebody to move: every deal that
+            # ended in it was followed by the next one (after a match's last deal: by the
+            # Revanche's first), and every finished match by its Revanche
+            assert phase["deals_started"] == phase["deal_ends"], where
+            assert phase["out_of_order"] == 0, where
+            assert phase["rematches"] == phase["matches_finished"], where
+        else:  # padded to the server's mean frame size of the same mode (resyncs aside)
+            assert phase["padded_to"] == phases["server", mode]["bytes_per_frame"], where
+            assert abs(phase["bytes_per_frame"] - phase["padded_to"]) <= 0.05 * phase["padded_to"]
+    server = [phases["server", mode] for mode in ("saturation", "offered")]
+    assert sum(p["deal_ends"] for p in server) >= 1, server
+    assert sum(p["next_deals"] for p in server) >= 1, server
+    assert min(p["frames_per_action"] for p in server) > 3, server  # the deal ends' too
+    assert sum(p["resyncs"] for p in server) >= 1, server
+    # a match of one round has at most 3 * 60 actions, so a table that played more than
+    # that finished one; the three tables together play some 1,500 actions in a normal run
+    if sum(p["actions"] for p in server) > 3 * 3 * 60:
+        assert sum(p["matches_finished"] for p in server) >= 1, server
+        assert sum(p["rematches"] for p in server) >= 1, server
+    assert report["medians"] and report["ratios_to_baseline"] and report["aims"]
