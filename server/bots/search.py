@@ -7,7 +7,10 @@ its end with the rule-based player of the game (the module's ``einsteiger``) at 
 An end is scored in the game's own settlement points for the deciding seat (the outcome's
 ``settlement``: a Schneider, a Pagat ultimo or a doubled game counts what the ledger counts),
 and the action with the best mean over the worlds is chosen (ties: the first in the order of
-``legal_actions``).
+``legal_actions``). A game module may narrow the actions the search weighs
+(``search_actions(info, legal)``: Doppen's unlimited Kontra/Re chain, where two searching
+seats would otherwise double each other without end, each sure in its sampled worlds that
+the rule-based replies say "gut").
 
 The worlds are the player's own: the real deal is never reached, only the information set.
 Everything is a pure function of the information set and the ``random.Random`` given:
@@ -147,10 +150,23 @@ def _hands_dealt(world: World, info: Mapping[str, Any]) -> list[list[str]]:
     return hands
 
 
+def candidates_of(game: str) -> Callable[[Mapping[str, Any], list[str]], list[str]] | None:
+    """The game module's ``search_actions`` (the legal actions its search may weigh), or
+    ``None`` where the search weighs every legal action."""
+    module = importlib.import_module(game_module_name(game))
+    narrow: Callable[[Mapping[str, Any], list[str]], list[str]] | None = getattr(
+        module, "search_actions", None
+    )
+    return narrow
+
+
 def stark_player(info: Mapping[str, Any], rng: random.Random) -> str:
     """The searching player (see the module text)."""
     legal = list(dict.fromkeys(legal_actions(info)))
     policy = policy_of(str(info["game"]))
+    narrow = candidates_of(str(info["game"]))
+    if narrow is not None:
+        legal = narrow(info, legal) or legal
     if len(legal) == 1:
         return legal[0]
     choice = search(info, legal, policy, rng)

@@ -39,10 +39,10 @@ def test_every_decision_of_whole_deals_is_legal(game: str) -> None:
 
 @pytest.mark.parametrize("game", WITH_EINSTEIGER)
 def test_einsteiger_beats_random_in_duplicate_deals(game: str) -> None:
-    report = duel(game, "einsteiger", "random", 20, seed=5)
+    report = duel(game, "einsteiger", "random", 200, seed=5)
     assert report["mean"] > 0
-    # a random player's Kontra, Re, Sub… chains multiply a Doppen deal's value by up to
-    # thousands: twenty deal sets are too few for its interval, not for the others'
+    # a random player's Kontra, Re, Kontra… chains multiply a Doppen deal's value by up to
+    # thousands: 200 deal sets are too few for its interval (docs/bots.md), not for the others'
     if game != "doppen":
         assert report["ci_low"] > 0
 

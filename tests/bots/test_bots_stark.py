@@ -10,8 +10,8 @@ import pytest
 from server.bots import choose
 from server.bots.info import info_for
 from server.bots.players import legal_actions
-from server.bots.search import policy_of, search
-from server.engine.registry import playable
+from server.bots.search import candidates_of, policy_of, search
+from server.engine.registry import get_rules, playable
 from tests.bots.support import position
 
 #: Random positions per game: a few, early and late (a decision takes up to a few hundred
@@ -73,3 +73,45 @@ def test_a_budget_too_small_leaves_the_choice_to_the_rule_based_player() -> None
     legal = list(dict.fromkeys(legal_actions(info)))
     assert len(legal) > 1
     assert search(info, legal, policy_of(game), random.Random(1), budget=10) is None
+
+
+def _doubled_twice() -> tuple[dict[str, object], list[str]]:
+    """A Doppen position where the game's chain stands at Re and an opponent may double
+    again (played at random until then)."""
+    rules = get_rules("doppen")
+    for number in range(400):
+        deal = rules.new_deal(rules.shuffle_and_deal(random.Random(number)))
+        rng = random.Random(number)
+        while not deal.finished:
+            seat = deal.to_move
+            assert seat is not None
+            legal = deal.legal_texts(seat)
+            if deal.view(seat)["phase"] == "announce":
+                chains = deal.view(seat)["doubling"]["chains"]
+                game = next(c for c in chains if c["item"] == "game")
+                if game["level"] == 2 and "kontra game" in legal:
+                    return info_for(deal, seat), legal
+                for text in ("kontra game", "re game"):
+                    if text in legal:
+                        break
+                else:
+                    text = rng.choice([t for t in legal if t != "takeback"])
+            else:
+                text = rng.choice([t for t in legal if t != "takeback"])
+            deal.act(seat, text)
+    raise AssertionError("no Doppen deal reached a Re")
+
+
+def test_doppen_search_weighs_no_doubling_past_the_re() -> None:
+    info, legal = _doubled_twice()
+    narrow = candidates_of("doppen")
+    assert narrow is not None
+    weighed = narrow(info, legal)
+    assert "kontra game" in legal and "kontra game" not in weighed
+    assert "gut" in weighed
+    for seed in range(4):
+        assert choose(info, "stark", seed) != "kontra game"
+
+
+def test_games_without_a_narrowing_weigh_every_action() -> None:
+    assert candidates_of("dreierles") is None

@@ -1,4 +1,5 @@
-"""Every doctest of the engine runs: the worked examples in its docstrings are tests."""
+"""Every doctest of the engine and of the computer players runs: the worked examples in
+their docstrings are tests."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from types import ModuleType
 
 import pytest
 
+import server.bots
 import server.engine
 
 
@@ -16,6 +18,12 @@ def _engine_modules() -> list[str]:
     return sorted(
         info.name for info in pkgutil.walk_packages(server.engine.__path__, prefix="server.engine.")
     )
+
+
+def _modules() -> list[str]:
+    """The engine's modules and the computer players'."""
+    bots = pkgutil.walk_packages(server.bots.__path__, prefix="server.bots.")
+    return _engine_modules() + sorted(info.name for info in bots)
 
 
 def test_the_engine_has_doctests() -> None:
@@ -26,7 +34,7 @@ def test_the_engine_has_doctests() -> None:
     assert counted > 100
 
 
-@pytest.mark.parametrize("name", _engine_modules())
+@pytest.mark.parametrize("name", _modules())
 def test_doctests(name: str) -> None:
     module: ModuleType = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -10,6 +10,11 @@
   have bid a Solo himself.
 * **Play**: :mod:`server.bots.games.trickplay`; the Pagat kept for the last trick by a
   hand long enough in trumps to bring it home.
+
+For the searching player, :func:`search_actions` leaves out the doublings past the Re
+(the text sets no limit to the Kontra/Re chain): weighed in sampled worlds where the
+rule-based replies say "gut", every further doubling looks as good as the last, and two
+searching seats would double each other without end.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from server.engine.cards import TAROCK
 HOLDS = {"announce pagat": ("T1",), "announce uhu": ("T2",)}
 #: The sampler's hint: an announced bird may be played early only as the last resort.
 LAST_RESORT = ("bird_announced",)
+#: The highest doubling level the searching player weighs (1 Kontra, 2 Re).
+SEARCH_DOUBLINGS = 2
 #: The strength a bid needs, highest bid first.
 BIDS = (("solo", 16.5), ("einer", 14.5), ("zweier", 13.0), ("unterer", 12.0), ("dreier", 11.0))
 NEEDED = dict(BIDS)
@@ -95,6 +102,32 @@ def play(info: Mapping[str, Any], legal: list[str]) -> str:
         gone=gone,
         keep=1 << PAGAT,
     )
+
+
+def search_actions(info: Mapping[str, Any], legal: list[str]) -> list[str]:
+    """The actions the searching player weighs: every legal action but a doubling that
+    would raise its chain past :data:`SEARCH_DOUBLINGS`.
+
+    >>> view = {"doubling": {"chains": [{"item": "game", "against": None, "level": 2},
+    ...                                 {"item": "pagat", "against": None, "level": 0}]}}
+    >>> search_actions({"view": view}, ["gut", "kontra game", "kontra pagat"])
+    ['gut', 'kontra pagat']
+    """
+    chains = (info["view"].get("doubling") or {}).get("chains") or []
+    levels = {
+        chain["item"]
+        if chain.get("against") is None
+        else f"{chain['item']}@{chain['against']}": int(chain["level"])
+        for chain in chains
+    }
+    words = ("kontra", "re")
+    kept = []
+    for text in legal:
+        parts = text.split()
+        if len(parts) == 2 and parts[0] in words and levels.get(parts[1], 0) >= SEARCH_DOUBLINGS:
+            continue
+        kept.append(text)
+    return kept
 
 
 def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:
