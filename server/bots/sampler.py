@@ -333,7 +333,7 @@ class Sampler:
         trick core would have refused the card)."""
         if index in self.voids_at or seat in self.masked_seats:
             return
-        play = _trick_core(deal)
+        play = trick_core(deal)
         if play is None:
             return
         self.voids_at.add(index)
@@ -358,7 +358,7 @@ class Sampler:
         seat did not take it: no card it played lay there); a card another refused action
         names (a talon card taken) cannot lie where it lay either."""
         pack = self.pack
-        play = _trick_core(deal)
+        play = trick_core(deal)
         if 0 <= move < len(pack) and play is not None:
             if (play.hands[seat] >> move) & 1:
                 return  # held: a void, learned at the card
@@ -382,7 +382,7 @@ class Sampler:
     def _learn_last_resort(self, deal: Deal, seat: int, move: int) -> None:
         """A card that may be played only as the last resort was played: its player held
         no other card the follow rules allowed then."""
-        play = _trick_core(deal)
+        play = trick_core(deal)
         if play is None or not 0 <= move < len(self.pack):
             return
         trick = play.trick
@@ -469,7 +469,7 @@ def _game_hints(game: str) -> dict[str, Any]:
     return {name: getattr(module, name) for name in names if hasattr(module, name)}
 
 
-def _trick_core(deal: Deal) -> TrickPlay | None:
+def trick_core(deal: Deal) -> TrickPlay | None:
     """The running tricks of a sampled world (:meth:`TakeBackDeal._trick_core`; ``None``
     outside the play phase or in a deal without tricks)."""
     core = getattr(deal, "_trick_core", None)

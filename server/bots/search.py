@@ -8,17 +8,18 @@ An end is scored in the game's own settlement points for the deciding seat (the 
 ``settlement``: a Schneider, a Pagat ultimo or a doubled game counts what the ledger counts),
 and the action with the best mean over the worlds is chosen (ties: the first in the order of
 ``legal_actions``). A game module may narrow the actions the search weighs
-(``search_actions(info, legal)``: Doppen's unlimited Kontra/Re chain, where two searching
+(``search_actions(info, legal)``: a doubling chain without a limit, where two searching
 seats would otherwise double each other without end, each sure in its sampled worlds that
 the rule-based replies say "gut").
 
 The worlds are the player's own: the real deal is never reached, only the information set.
 Everything is a pure function of the information set and the ``random.Random`` given:
-the effort is a budget of playout steps (:data:`STEP_BUDGET`), never a clock. The number of
-worlds is what the budget allows for the actions and the length of the rest of the deal, at
-most :data:`MAX_WORLDS`; where it allows fewer than :data:`MIN_WORLDS` (the first actions of
-a long deal with many choices), or no world can be sampled (the sampler's known gaps), the
-player makes the rule-based player's choice instead.
+the effort is a budget of work counted in playout steps (:data:`STEP_BUDGET`), never a
+clock. The number of worlds is what the budget allows for the actions and the length of
+the rest of the deal, at most :data:`MAX_WORLDS`; where it allows fewer than
+:data:`MIN_WORLDS` (the first actions of a long deal with many choices), or no world can be
+sampled (the sampler's known gaps), the player makes the rule-based player's choice
+instead.
 """
 
 from __future__ import annotations
@@ -28,19 +29,26 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.bots.games.trickplay import CardPlan, choose_card
 from server.bots.infoformat import FORMAT, VERSION
 from server.bots.players import Player, game_module_name, legal_actions
-from server.bots.sampler import Sampler, SamplingError, World
+from server.bots.sampler import Sampler, SamplingError, World, trick_core
 from server.engine.base import JSON, Deal
 
-#: Playout steps (one action of one seat each) one decision may spend.
-STEP_BUDGET = 600
+#: The work one decision may do, in units of one card played from the cards alone in a
+#: playout (about 16 µs of one core of the reference machine; docs/bots.md).
+STEP_BUDGET = 6000
 #: The most worlds a decision samples.
 MAX_WORLDS = 24
 #: The sampling tries a world may take (more: the position is left to the rule-based player).
 SAMPLE_TRIES = 40
-#: What replaying one seen action costs, in playout steps (no view, no policy to ask).
-REPLAY_COST = 0.25
+#: What a playout step costs where the policy reads the seat's view (a bid, a call, a card
+#: of a game without a card plan), in units.
+VIEW_STEP_COST = 3
+#: What replaying one action costs (a sampling try, the copy of a world), in units.
+REPLAY_COST = 0.6
+#: What starting a deal to replay on costs (and, for a sampling try, comparing its view).
+DEAL_COST = 10
 #: The fewest worlds worth a search; below it the rule-based choice is made.
 MIN_WORLDS = 4
 
@@ -55,16 +63,42 @@ def policy_of(game: str) -> Player:
     return play
 
 
+Planner = Callable[[Mapping[str, Any]], CardPlan]
+
+
+def planner_of(game: str) -> Planner | None:
+    """The game module's ``card_plan`` (its rule-based card play as a
+    :class:`~server.bots.games.trickplay.CardPlan`), or ``None``: then every playout step
+    asks the policy with the seat's view."""
+    module = importlib.import_module(game_module_name(game))
+    plan: Planner | None = getattr(module, "card_plan", None)
+    return plan
+
+
 class Playouts:
     """Plays the deals of one sampled world to their ends with one policy at every seat,
-    each seat given the information set it would have in that world."""
+    each seat given the information set it would have in that world.
 
-    def __init__(self, info: Mapping[str, Any], world: World, policy: Player) -> None:
-        """Prepare the world: every seat's dealt hand and the actions each seat saw."""
+    Where the game's module has a ``card_plan``, the tricks are played from the cards
+    alone: at a seat's first card with a choice its plan is made from its information
+    set, and every later card of that seat is chosen by the plan from the trick core's
+    hand, legal cards and running trick, without building a view (the same choice the
+    rule-based player makes from its view: a test plays both ways). A position where the
+    seat may do more than play a card (a call during the tricks) asks the policy."""
+
+    def __init__(
+        self, info: Mapping[str, Any], world: World, policy: Player, fast: bool = True
+    ) -> None:
+        """Prepare the world: every seat's dealt hand and the actions each seat saw
+        (``fast``: play the tricks from the cards where the game allows)."""
         self.info = info
         self.world = world
         self.policy = policy
+        self.planner = planner_of(str(info["game"])) if fast else None
         deal = world.deal
+        self.cards = len(deal.rules.pack)
+        #: the deal the last playout played to its end
+        self.last: Deal | None = None
         self.seats = deal.rules.seats
         self.hands = _hands_dealt(world, info)
         self.seen = [
@@ -85,25 +119,75 @@ class Playouts:
             copy.apply(move, seat)
         return copy
 
-    def run(self, first: str, seed: int) -> tuple[float, int]:
+    def run(self, first: str, seed: int) -> tuple[float, float]:
         """Make the seat's action ``first`` in a copy of the world, play the deal to its end
-        with the policy; the seat's settlement and the number of steps played."""
+        with the policy; the seat's settlement and the work done (in the units of
+        :data:`STEP_BUDGET`: the copy of the world, then each step)."""
         deal = self.fresh()
         seen = [list(actions) for actions in self.seen]
         rng = random.Random(seed)
         viewer: int = self.info["seat"]
-        _act(deal, seen, viewer, first)
-        steps = 0
+        deal.act(viewer, first)
+        cost = DEAL_COST + REPLAY_COST * len(deal.history)
+        plans: dict[int, CardPlan] = {}
+        played = 0  # the cards played in this playout
         while not deal.finished:
             seat = deal.to_move
             if seat is None:
                 raise SamplingError("a playout reached a position nobody is to move in")
-            text = self.policy(self._info(deal, seat, seen[seat]), rng)
-            _act(deal, seen, seat, text)
-            steps += 1
+            core = trick_core(deal)
+            card = None
+            if core is not None and self.planner is not None:
+                card = self._card(deal, core.to_move == seat, seat, seen, plans, played)
+            if card is None:
+                _catch_up(deal, seen)
+                deal.act(seat, self.policy(self._info(deal, seat, seen[seat]), rng))
+                move = deal.history[-1][1]
+                if core is not None and 0 <= move < self.cards:
+                    played |= 1 << move
+                cost += VIEW_STEP_COST
+            else:
+                deal.apply(card, seat)
+                played |= 1 << card
+                cost += 1
+        self.last = deal
         outcome: JSON | None = deal.outcome()
         assert outcome is not None
-        return float(outcome["settlement"][viewer]), steps
+        return float(outcome["settlement"][viewer]), cost
+
+    def _card(
+        self,
+        deal: Deal,
+        in_turn: bool,
+        seat: int,
+        seen: list[list[list[Any]]],
+        plans: dict[int, CardPlan],
+        played: int,
+    ) -> int | None:
+        """The card the seat's plan chooses, or ``None`` where the seat may do more than
+        play a card (the policy decides there)."""
+        if not in_turn:
+            return None
+        moves = deal.legal_moves()
+        cards = self.cards
+        legal = 0
+        for move in moves:
+            if not 0 <= move < cards:
+                return None
+            legal |= 1 << move
+        if len(moves) == 1:
+            return moves[0]
+        plan = plans.get(seat)
+        if plan is None:
+            if deal.phase != "play":
+                return None
+            _catch_up(deal, seen)
+            assert self.planner is not None
+            plan = plans[seat] = self.planner(self._info(deal, seat, seen[seat]))
+        core = trick_core(deal)
+        assert core is not None
+        trick = plan.trick(core.hands[seat], legal, core.leader, tuple(core.trick), played)
+        return choose_card(trick)
 
     def _info(self, deal: Deal, seat: int, actions: list[list[Any]]) -> JSON:
         """The information set of ``seat`` in the playout (shared, not copied: the policy
@@ -124,12 +208,13 @@ class Playouts:
         }
 
 
-def _act(deal: Deal, seen: list[list[list[Any]]], seat: int, text: str) -> None:
-    """Make an action in a playout and note it as every seat sees it."""
-    deal.act(seat, text)
-    index = len(deal.history) - 1
+def _catch_up(deal: Deal, seen: list[list[list[Any]]]) -> None:
+    """Note the actions made since each seat's list was last brought up to date, as that
+    seat sees them (the lists are read only where a seat's information set is built)."""
+    history = deal.history
     for viewer, actions in enumerate(seen):
-        actions.append([seat, deal.action_seen_by(index, viewer)])
+        for index in range(len(actions), len(history)):
+            actions.append([history[index][0], deal.action_seen_by(index, viewer)])
 
 
 def _hands_dealt(world: World, info: Mapping[str, Any]) -> list[list[str]]:
@@ -186,10 +271,12 @@ def search(
     or ``None`` where it allows fewer than ``worlds[0]`` or no world is found. ``on_world``
     (for tests) is told each world's index and scores.
 
-    The budget counts playout steps; replaying the seen actions once (a sampling try, the
-    copy of a world for an action) costs :data:`REPLAY_COST` of a step per action."""
+    The budget counts work in units of one card played from the cards alone: a playout
+    step that reads a view costs :data:`VIEW_STEP_COST`, replaying an action (a sampling
+    try, the copy of a world for an action) :data:`REPLAY_COST` and starting such a deal
+    :data:`DEAL_COST`."""
     low, high = worlds
-    replay = 1 + int(len(info["actions"]) * REPLAY_COST)
+    tries = DEAL_COST + REPLAY_COST * len(info["actions"])
     try:
         sampler = Sampler(info, tries=SAMPLE_TRIES)
         world = sampler.sample(rng)
@@ -197,14 +284,14 @@ def search(
         return None
     seed = rng.randrange(1 << 30)
     playouts = Playouts(info, world, policy)
-    # one playout measures how long the rest of the deal is, and so what a world costs
-    score, steps = playouts.run(legal[0], seed)
-    cost = len(legal) * (steps + 1 + replay) + world.tries * replay
+    # one playout measures what the rest of the deal costs, and so what a world costs
+    score, first = playouts.run(legal[0], seed)
+    cost = len(legal) * first + world.tries * tries
     if budget // cost < low:
         return None
-    rest, steps = _evaluate(playouts, legal[1:], seed)
+    rest, spent = _evaluate(playouts, legal[1:], seed)
     totals = [score, *rest]
-    used = cost
+    used = first + spent + world.tries * tries
     if on_world is not None:
         on_world(0, totals)
     for index in range(1, high):
@@ -214,8 +301,8 @@ def search(
             world = sampler.sample(rng)
         except SamplingError:
             break
-        scores, steps = _evaluate(Playouts(info, world, policy), legal, seed + index)
-        cost = steps + len(legal) * replay + world.tries * replay
+        scores, spent = _evaluate(Playouts(info, world, policy), legal, seed + index)
+        cost = spent + world.tries * tries
         used += cost
         totals = [a + b for a, b in zip(totals, scores, strict=True)]
         if on_world is not None:
@@ -224,13 +311,13 @@ def search(
     return legal[best]
 
 
-def _evaluate(playouts: Playouts, legal: list[str], seed: int) -> tuple[list[float], int]:
+def _evaluate(playouts: Playouts, legal: list[str], seed: int) -> tuple[list[float], float]:
     """Each action's settlement in one world (the same policy seed for every action) and
-    the steps all its playouts took."""
+    the work all its playouts did."""
     scores: list[float] = []
-    steps = 0
+    spent = 0.0
     for text in legal:
-        score, taken = playouts.run(text, seed)
+        score, cost = playouts.run(text, seed)
         scores.append(score)
-        steps += taken + 1
-    return scores, steps
+        spent += cost
+    return scores, spent

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from server.bots.games.trickplay import Trick, choose_card, own_moves
+from server.bots.games.trickplay import CardPlan, own_moves, plan_sides
 from server.engine.cards import GERMAN
 from server.engine.tricks import TrickRules, suit_trump_rules, trumpless_rules
 
@@ -109,11 +110,17 @@ def discard(info: Mapping[str, Any], legal: list[str]) -> str:
     return min(legal, key=key)
 
 
-def play(info: Mapping[str, Any], legal: list[str]) -> str:
-    """A card by the rules of thumb with the game's trick rules."""
+@lru_cache(maxsize=128)
+def _parse(code: str) -> int:
+    """The index of a card code (remembered: the searching player reads many views)."""
+    return GERMAN.parse(code)
+
+
+def card_plan(info: Mapping[str, Any]) -> CardPlan:
+    """The seat's card play with the game's trick rules (the Stock and the discards seen
+    are out; the Bettel is played by ducking)."""
     view = info["view"]
     seat = int(info["seat"])
-    hand = mask(view["hand"])
     declarer = view.get("declarer")
     bettel = view.get("contract") == "bettel"
     trump = view.get("trump")
@@ -122,25 +129,28 @@ def play(info: Mapping[str, Any], legal: list[str]) -> str:
     for _, text in info["actions"]:
         words = text.split()
         if len(words) == 2 and words[0] in ("play", "discard"):
-            gone |= 1 << GERMAN.parse(words[1])
-    trick = view["trick"]
-    alone = declarer is None or seat == declarer
-    t = Trick(
+            gone |= 1 << _parse(words[1])
+    partners, alone = plan_sides(seat, len(info["seats"]), _seat_or_none(declarer))
+    return CardPlan(
         seat=seat,
         seats=len(info["seats"]),
-        leader=int(trick["leader"]),
-        cards=tuple(GERMAN.parse(code) for code in trick["cards"]),
-        partners=frozenset() if alone else frozenset({0, 1, 2} - {seat, int(declarer)}),
-        hand=hand,
-        legal=mask(text.split()[1] for text in legal),
+        partners=partners,
         gone=gone,
         rules=rules,
-        points=GERMAN.points,
-        full=GERMAN.full,
+        pack=GERMAN,
+        parse=_parse,
         negative=bettel,
-        alone=declarer is not None and seat == declarer,
+        alone=alone,
     )
-    return f"play {GERMAN.code(choose_card(t))}"
+
+
+def _seat_or_none(value: object) -> int | None:
+    return None if value is None else int(str(value))
+
+
+def play(info: Mapping[str, Any], legal: list[str]) -> str:
+    """A card by the rules of thumb with the game's trick rules (:func:`card_plan`)."""
+    return card_plan(info).play(info["view"], legal)
 
 
 def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:

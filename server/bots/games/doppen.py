@@ -29,11 +29,13 @@ from server.bots.games.tarockhand import (
     TRUMPS,
     card_value,
     choose_discard,
-    choose_play,
     mask,
     strength,
 )
-from server.bots.games.trickplay import own_moves
+from server.bots.games.tarockhand import (
+    card_plan as tarock_plan,
+)
+from server.bots.games.trickplay import CardPlan, own_moves
 from server.engine.cards import TAROCK
 
 #: Actions that show the sampler their player holds cards: a bird is announced by the
@@ -89,19 +91,24 @@ def call(info: Mapping[str, Any], legal: list[str]) -> str:
     return "gut" if "gut" in legal else legal[0]
 
 
-def play(info: Mapping[str, Any], legal: list[str]) -> str:
-    """A card by the rules of thumb (the talon's rest and the discards seen are out)."""
+def card_plan(info: Mapping[str, Any]) -> CardPlan:
+    """The seat's card play (the talon's rest and the discards seen are out; the Pagat
+    kept for the last trick)."""
     view = info["view"]
     talon = mask(view.get("talon")) & ~mask(view.get("talon_taken"))
     gone = talon | mask(view.get("discards")) | mask(view.get("open_discards"))
     declarer = view.get("declarer")
-    return choose_play(
+    return tarock_plan(
         info,
-        legal,
         declarer=None if declarer is None else int(declarer),
         gone=gone,
         keep=1 << PAGAT,
     )
+
+
+def play(info: Mapping[str, Any], legal: list[str]) -> str:
+    """A card by the rules of thumb (:func:`card_plan`)."""
+    return card_plan(info).play(info["view"], legal)
 
 
 def search_actions(info: Mapping[str, Any], legal: list[str]) -> list[str]:

@@ -23,11 +23,13 @@ from server.bots.games.tarockhand import (
     TOP,
     TRUMPS,
     choose_discard,
-    choose_play,
     mask,
     strength,
 )
-from server.bots.games.trickplay import own_moves
+from server.bots.games.tarockhand import (
+    card_plan as tarock_plan,
+)
+from server.bots.games.trickplay import CardPlan, own_moves
 
 #: Actions that show the sampler their player holds cards: the announced Pfeife lies open.
 HOLDS = {"announce pfeife": ("T1",)}
@@ -52,21 +54,26 @@ def discard(info: Mapping[str, Any], legal: list[str]) -> str:
     return choose_discard(mask(info["view"]["hand"]), legal)
 
 
-def play(info: Mapping[str, Any], legal: list[str]) -> str:
-    """A card by the rules of thumb (the blind's rest and the discards seen are out)."""
+def card_plan(info: Mapping[str, Any]) -> CardPlan:
+    """The seat's card play (the blind's rest and the discards seen are out; the Räuber
+    is played by ducking)."""
     view = info["view"]
     declarer = view.get("declarer")
     raeuber = view.get("contract") == "raeuber" or declarer is None
     gone = mask(view.get("talon_rest")) | mask(view.get("discards"))
     gone |= mask(view.get("open_discards"))
-    return choose_play(
+    return tarock_plan(
         info,
-        legal,
         declarer=None if raeuber else int(declarer),
         negative=raeuber,
         gone=gone,
         keep=0 if raeuber else 1 << PAGAT,
     )
+
+
+def play(info: Mapping[str, Any], legal: list[str]) -> str:
+    """A card by the rules of thumb (:func:`card_plan`)."""
+    return card_plan(info).play(info["view"], legal)
 
 
 def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:

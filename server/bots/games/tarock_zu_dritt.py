@@ -27,11 +27,13 @@ from server.bots.games.tarockhand import (
     PAGAT,
     card_value,
     choose_discard,
-    choose_play,
     mask,
     strength,
 )
-from server.bots.games.trickplay import own_moves
+from server.bots.games.tarockhand import (
+    card_plan as tarock_plan,
+)
+from server.bots.games.trickplay import CardPlan, own_moves
 from server.engine.cards import TAROCK
 from server.engine.tricks import tarock_rules
 
@@ -113,8 +115,9 @@ def take(info: Mapping[str, Any], legal: list[str]) -> str:
     return f"take {best}"
 
 
-def play(info: Mapping[str, Any], legal: list[str]) -> str:
-    """A card by the rules of thumb of the game played."""
+def card_plan(info: Mapping[str, Any]) -> CardPlan:
+    """The seat's card play in the game played (a negative game by ducking, a Farbenspiel
+    with its trick rules)."""
     view = info["view"]
     contract = str(view.get("contract") or "")
     declarer = view.get("declarer")
@@ -128,15 +131,19 @@ def play(info: Mapping[str, Any], legal: list[str]) -> str:
     elif contract.startswith("farb"):
         rules = FARBEN_TRICKS
     declarers = view.get("declarers") or []
-    return choose_play(
+    return tarock_plan(
         info,
-        legal,
         declarer=None if declarer is None or len(declarers) != 1 else int(declarer),
         negative=negative,
         gone=gone,
         keep=0 if negative else 1 << PAGAT,
         rules=rules,
     )
+
+
+def play(info: Mapping[str, Any], legal: list[str]) -> str:
+    """A card by the rules of thumb of the game played (:func:`card_plan`)."""
+    return card_plan(info).play(info["view"], legal)
 
 
 def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:

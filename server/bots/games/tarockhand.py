@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from server.bots.games.trickplay import Trick, choose_card
+from server.bots.games.trickplay import CardPlan, plan_sides
 from server.engine.cards import TAROCK
 from server.engine.tricks import TrickRules, tarock_rules
 
@@ -80,6 +80,38 @@ def choose_discard(hand: int, legal: list[str]) -> str:
     return min(legal, key=key)
 
 
+def card_plan(
+    info: Mapping[str, Any],
+    *,
+    declarer: int | None,
+    negative: bool = False,
+    gone: int = 0,
+    keep: int = 0,
+    rules: TrickRules | None = None,
+) -> CardPlan:
+    """The seat's card play in a tarock game: ``declarer`` plays alone against the others
+    (``None``: everybody for himself), ``gone`` are cards known out of play beyond those
+    played, ``keep`` the cards to keep for the last trick while the hand is long in
+    trumps, ``rules`` the trick rules of the game when they are not the plain tarock
+    rules."""
+    seat = int(info["seat"])
+    seats = len(info["seats"])
+    partners, alone = plan_sides(seat, seats, declarer)
+    return CardPlan(
+        seat=seat,
+        seats=seats,
+        partners=partners,
+        gone=gone | played_cards(info),
+        rules=rules or RULES,
+        pack=TAROCK,
+        parse=index,
+        keep=keep,
+        long_in=TRUMPS,
+        negative=negative,
+        alone=alone,
+    )
+
+
 def choose_play(
     info: Mapping[str, Any],
     legal: list[str],
@@ -90,37 +122,6 @@ def choose_play(
     keep: int = 0,
     rules: TrickRules | None = None,
 ) -> str:
-    """A card by the rules of thumb: ``declarer`` plays alone against the others (``None``:
-    everybody for himself), ``gone`` are cards known out of play beyond those played,
-    ``keep`` the cards to keep for the last trick while the hand is long in trumps,
-    ``rules`` the trick rules of the game when they are not the plain tarock rules."""
-    view = info["view"]
-    seat = int(info["seat"])
-    seats = len(info["seats"])
-    hand = mask(view["hand"])
-    legal_mask = mask(text.split()[1] for text in legal)
-    alone = declarer is None or seat == declarer
-    partners = frozenset() if alone else frozenset(set(range(seats)) - {seat, declarer})
-    gone |= played_cards(info)
-    trick = view["trick"]
-    cards = tuple(index(code) for code in trick["cards"])
-    on_table = mask(trick["cards"])
-    others_trumps = (TRUMPS & ~hand & ~gone & ~on_table).bit_count()
-    protect = keep & hand if (hand & TRUMPS).bit_count() > others_trumps else 0
-    t = Trick(
-        seat=seat,
-        seats=seats,
-        leader=int(trick["leader"]),
-        cards=cards,
-        partners=partners,
-        hand=hand,
-        legal=legal_mask,
-        gone=gone,
-        rules=rules or RULES,
-        points=TAROCK.points,
-        full=TAROCK.full,
-        protect=protect,
-        negative=negative,
-        alone=declarer is not None and seat == declarer,
-    )
-    return f"play {TAROCK.code(choose_card(t))}"
+    """A card by the rules of thumb (:func:`card_plan` says what the arguments mean)."""
+    plan = card_plan(info, declarer=declarer, negative=negative, gone=gone, keep=keep, rules=rules)
+    return plan.play(info["view"], legal)

@@ -17,15 +17,24 @@ who beats whom, the trumps). :func:`choose_card` applies the rules of thumb:
   take, lead low;
 * **protected cards** (a Pfeife or a Pagat kept for the last trick) are played only when
   nothing else is legal.
+
+A :class:`CardPlan` is what a seat's choice of card depends on beyond its hand and the
+running trick, fixed from the first card of the play to the last (its side, the trick
+rules, the cards seen set aside, the cards to keep): a game's module makes it from the
+information set once (its ``card_plan``), and the plan makes the :class:`Trick` of every
+later position from the hand, the legal cards, the running trick and the cards played
+since. The rule-based player reads those from its view; the searching player's playouts
+read them from the cards alone (:mod:`server.bots.search`), and both choose alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from server.engine.bits import cards_of
+from server.engine.cards import Pack
 from server.engine.tricks import TrickRules
 
 
@@ -78,6 +87,88 @@ class Trick:
         """The seats after this one in the running trick."""
         after = self.seats - 1 - len(self.cards)
         return [(self.seat + i) % self.seats for i in range(1, after + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlan:
+    """What a seat's card play depends on beyond its hand and the running trick (see the
+    module text).
+
+    ``gone`` are the cards out of play when the plan was made (played, or seen set aside);
+    ``keep`` the cards kept for the last trick while the hand is longer in ``long_in``
+    (the trumps) than the other hands together may be; ``parse`` reads a card code of the
+    views (the pack's own parse, remembered).
+    """
+
+    seat: int
+    seats: int
+    partners: frozenset[int]
+    gone: int
+    rules: TrickRules
+    pack: Pack
+    parse: Callable[[str], int]
+    keep: int = 0
+    long_in: int = 0
+    negative: bool = False
+    alone: bool = False
+
+    def trick(
+        self, hand: int, legal: int, leader: int, cards: tuple[int, ...], played: int = 0
+    ) -> Trick:
+        """The :class:`Trick` of a position: ``played`` are the cards played since the plan
+        was made (those of the running trick among them)."""
+        gone = self.gone | played
+        protect = 0
+        if self.keep & hand:
+            on_table = 0
+            for card in cards:
+                on_table |= 1 << card
+            others = (self.long_in & ~hand & ~gone & ~on_table).bit_count()
+            if (hand & self.long_in).bit_count() > others:
+                protect = self.keep & hand
+        return Trick(
+            seat=self.seat,
+            seats=self.seats,
+            leader=leader,
+            cards=cards,
+            partners=self.partners,
+            hand=hand,
+            legal=legal,
+            gone=gone,
+            rules=self.rules,
+            points=self.pack.points,
+            full=self.pack.full,
+            protect=protect,
+            negative=self.negative,
+            alone=self.alone,
+        )
+
+    def play(self, view: Mapping[str, Any], legal: list[str]) -> str:
+        """The card to play in ``view`` (its hand and running trick; the plan made from the
+        same information set), as an action text."""
+        parse = self.parse
+        hand = 0
+        for code in view["hand"]:
+            hand |= 1 << parse(code)
+        legal_mask = 0
+        for text in legal:
+            legal_mask |= 1 << parse(text.split()[1])
+        trick = view["trick"]
+        cards = tuple(parse(code) for code in trick["cards"])
+        chosen = choose_card(self.trick(hand, legal_mask, int(trick["leader"]), cards))
+        return f"play {self.pack.code(chosen)}"
+
+
+def plan_sides(seat: int, seats: int, declarer: int | None) -> tuple[frozenset[int], bool]:
+    """The partners of ``seat`` and whether it plays alone as the declarer: a declarer
+    (or everybody, where ``declarer`` is ``None``) has none; the others are partners.
+
+    >>> plan_sides(1, 3, 0), plan_sides(0, 3, 0), plan_sides(2, 3, None)
+    ((frozenset({2}), False), (frozenset(), True), (frozenset(), False))
+    """
+    if declarer is None or seat == declarer:
+        return frozenset(), declarer is not None
+    return frozenset(set(range(seats)) - {seat, declarer}), False
 
 
 def own_moves(view: Mapping[str, Any]) -> list[str]:
