@@ -49,6 +49,9 @@ VIEW_STEP_COST = 3
 REPLAY_COST = 0.6
 #: What starting a deal to replay on costs (and, for a sampling try, comparing its view).
 DEAL_COST = 10
+#: A world's weight is multiplied by this for each action of another seat that the
+#: rule-based player would have made otherwise (``None``: every world weighs alike).
+MISMATCH: float | None = 0.5
 #: The fewest worlds worth a search; below it the rule-based choice is made.
 MIN_WORLDS = 4
 
@@ -108,6 +111,29 @@ class Playouts:
             ]
             for seat in range(self.seats)
         ]
+
+    def likelihood(self, mismatch: float) -> tuple[float, float]:
+        """How likely the rule-based player would have made the other seats' actions of
+        this world: the product over their actions with a choice of ``mismatch`` where it
+        would have acted otherwise (1 where alike), and the work it took (a view per
+        action weighed, the replay)."""
+        world = self.world.deal
+        viewer = int(self.info["seat"])
+        replay: Deal = world.rules.new_deal(
+            self.world.dealt, world.options, world.seat_names, world.dealer
+        )
+        rng = random.Random(0)
+        weight = 1.0
+        cost = DEAL_COST + REPLAY_COST * len(world.history)
+        for index, (seat, move) in enumerate(world.history):
+            if seat != viewer and seat == replay.to_move and len(replay.legal_moves()) > 1:
+                seen = self.seen[seat][:index]
+                text = self.policy(self._info(replay, seat, seen), rng)
+                cost += VIEW_STEP_COST
+                if replay.move_text(replay.parse(text)) != replay.move_text(move):
+                    weight *= mismatch
+            replay.apply(move, seat)
+        return weight, cost
 
     def fresh(self) -> Deal:
         """A copy of the world's deal at the seat's position (replayed from its cards)."""
@@ -266,6 +292,7 @@ def search(
     budget: int = STEP_BUDGET,
     worlds: tuple[int, int] = (MIN_WORLDS, MAX_WORLDS),
     on_world: Callable[[int, list[float]], None] | None = None,
+    mismatch: float | None = MISMATCH,
 ) -> str | None:
     """The legal action with the best mean settlement over the worlds the budget allows,
     or ``None`` where it allows fewer than ``worlds[0]`` or no world is found. ``on_world``
@@ -286,12 +313,13 @@ def search(
     playouts = Playouts(info, world, policy)
     # one playout measures what the rest of the deal costs, and so what a world costs
     score, first = playouts.run(legal[0], seed)
-    cost = len(legal) * first + world.tries * tries
+    weight, weighing = _weigh(playouts, mismatch)
+    cost = len(legal) * first + world.tries * tries + weighing
     if budget // cost < low:
         return None
     rest, spent = _evaluate(playouts, legal[1:], seed)
-    totals = [score, *rest]
-    used = first + spent + world.tries * tries
+    totals = [weight * value for value in (score, *rest)]
+    used = first + spent + world.tries * tries + weighing
     if on_world is not None:
         on_world(0, totals)
     for index in range(1, high):
@@ -301,14 +329,24 @@ def search(
             world = sampler.sample(rng)
         except SamplingError:
             break
-        scores, spent = _evaluate(Playouts(info, world, policy), legal, seed + index)
-        cost = spent + world.tries * tries
+        playouts = Playouts(info, world, policy)
+        weight, weighing = _weigh(playouts, mismatch)
+        scores, spent = _evaluate(playouts, legal, seed + index)
+        scores = [weight * value for value in scores]
+        cost = spent + world.tries * tries + weighing
         used += cost
         totals = [a + b for a, b in zip(totals, scores, strict=True)]
         if on_world is not None:
             on_world(index, scores)
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
     return legal[best]
+
+
+def _weigh(playouts: Playouts, mismatch: float | None) -> tuple[float, float]:
+    """A world's weight and the work it took to weigh (1 and none without weighing)."""
+    if mismatch is None:
+        return 1.0, 0.0
+    return playouts.likelihood(mismatch)
 
 
 def _evaluate(playouts: Playouts, legal: list[str], seed: int) -> tuple[list[float], float]:

@@ -10,7 +10,8 @@ import pytest
 from server.bots import choose
 from server.bots.info import info_for
 from server.bots.players import legal_actions
-from server.bots.search import candidates_of, policy_of, search
+from server.bots.sampler import Sampler, SamplingError, World
+from server.bots.search import Playouts, candidates_of, policy_of, search
 from server.engine.registry import get_rules, playable
 from tests.bots.support import position
 
@@ -115,3 +116,36 @@ def test_doppen_search_weighs_no_doubling_past_the_re() -> None:
 
 def test_games_without_a_narrowing_weigh_every_action() -> None:
     assert candidates_of("dreierles") is None
+
+
+@pytest.mark.parametrize("game", playable())
+def test_worlds_are_weighed_by_how_the_rule_based_player_would_have_acted(game: str) -> None:
+    rules = get_rules(game)
+    policy = policy_of(game)
+    lighter = 0
+    for number in range(3):
+        deal = rules.new_deal(rules.shuffle_and_deal(random.Random(900 + number)))
+        while not deal.finished and len(deal.history) < 20:
+            seat = deal.to_move
+            assert seat is not None
+            deal.act(seat, choose(info_for(deal, seat), "einsteiger", number))
+        if deal.finished:
+            continue
+        seat = deal.to_move
+        assert seat is not None
+        info = info_for(deal, seat)
+        # the real deal, where every seat played as the rule-based player: nothing unlikely
+        real = World(deal.dealt, deal, 1)
+        weight, cost = Playouts(info, real, policy).likelihood(0.5)
+        assert weight == 1.0 and cost > 0
+        sampler = Sampler(info, tries=40)
+        rng = random.Random(number)
+        for _ in range(6):
+            try:
+                world = sampler.sample(rng)
+            except SamplingError:
+                continue
+            weight, _ = Playouts(info, world, policy).likelihood(0.5)
+            assert 0 < weight <= 1.0
+            lighter += weight < 1.0
+    assert lighter > 0
