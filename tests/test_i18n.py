@@ -178,8 +178,9 @@ def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
 def test_a_button_only_one_game_has_is_in_that_games_catalogue(
     catalogs: Catalogs, lang: str
 ) -> None:
-    """A shared ``action.<text>`` is a move of several games (or a card verb); a move only one game offers is labelled in that game's own
-    catalogue, ``action.<game>.<text>``."""
+    """A shared ``action.<text>`` is a move of several games (or a card verb); a move
+    only one game offers is labelled in that game's own catalogue,
+    ``action.<game>.<text>``."""
     offered: dict[str, set[str]] = {}
     for game in PLAYABLE:
         for text in _button_texts(game):

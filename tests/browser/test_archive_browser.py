@@ -206,7 +206,8 @@ def test_the_statistics_show_solos_only_where_the_data_has_them(
         """async () => {
             const src = document.querySelector('script[src*="stats.js"]').getAttribute("src");
             const stats = await import(src);
-            const declared = [{ key: "pflichtsoli", label: "archive.stats.doppelkopf.pflichtsoli" }];
+            const declared = [
+                { key: "pflichtsoli", label: "archive.stats.doppelkopf.pflichtsoli" }];
             const player = (name, solos, pflichtsoli) => ({
                 user_id: 1, name, deals: 3, points: 0, points_per_deal: 0,
                 average_card_points: null, declarer_games: {}, solos,

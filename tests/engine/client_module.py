@@ -40,7 +40,8 @@ const ctx = {
   contract: (c) => (c ? t(`contract.${input.game}.${c}`) : ""),
   action: (a) => {
     const rest = a.replace(/\\s+/g, "_");
-    const k = has(`action.${input.game}.${rest}`) ? `action.${input.game}.${rest}` : `action.${rest}`;
+    const own = `action.${input.game}.${rest}`;
+    const k = has(own) ? own : `action.${rest}`;
     return has(k) ? t(k) : a;
   },
   sheet: () => null,

@@ -1,5 +1,6 @@
 """Every code Bayerisches Tarock sends out has its text in both languages: the buttons
-(``action.<game>.<move text>``, else the shared ``action.<move text>``), contracts, result lines, options, pot reasons and the rules."""
+(``action.<game>.<move text>``, else the shared ``action.<move text>``), contracts, result
+lines, options, pot reasons and the rules."""
 
 from __future__ import annotations
 
