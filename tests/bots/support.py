@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from server.engine.base import Deal
-from server.engine.registry import get_rules
+from server.engine.registry import get_rules, playable
 
-GAMES = ("dreierles", "tarock-zu-dritt", "bayerisches-tarock", "doppen", "doppelkopf")
+#: Every playable game of the registry (never a list written here).
+GAMES = tuple(playable())
 
 
 def position(game: str, seed: int, actions: int) -> Deal:
