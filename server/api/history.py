@@ -478,8 +478,8 @@ async def stats(
             _count_deal(players, ids, summary, seats)
             figured = count_figures(GAMES[match.game].figures, summary,
                                     rows.get(deal.number), seats)  # fmt: skip
-            for name, counts in figured.items():
-                for key, amount in counts.items():
+            for name, added in figured.items():
+                for key, amount in added.items():
                     players[ids[name]].extra[key] += amount
         for name, uid in ids.items():  # everyone who played is in the circle
             players[uid].matches += 1

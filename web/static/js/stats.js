@@ -7,10 +7,10 @@
  * /api/history/stats; nothing is summed here.
  *
  * The solos and a game's own figures (the answer's `figures`: `{key, label}`, each
- * player's value in `extra[key]`, named by the game's catalogue key `label`, such as
- * Doppelkopf's Pflichtsoli) are figures of some games only: a row is shown only when the
- * data has it for somebody of the circle (not null, not 0 for everyone), so a game
- * without solos or without figures of its own shows no such rows.
+ * player's value in `extra[key]`, named by the game's catalogue key `label`, such as the
+ * owed solos of a game that counts them) are figures of some games only: a row is shown
+ * only when the data has it for somebody of the circle (not null, not 0 for everyone), so
+ * a game without solos or without figures of its own shows no such rows.
  */
 
 import { ApiError, api } from "./api.js";
