@@ -107,6 +107,8 @@ import { gameKey, has, lang, t } from "./i18n.js";
  * @property {any[]} options
  * @property {any[]} match_options
  * @property {string} summary
+ * @property {{key: string, label: string}[]} [figures] the game's own figures of the
+ *   statistics (each player's `extra[key]` in GET /api/history/stats), by catalogue key
  */
 
 /**
