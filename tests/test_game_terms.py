@@ -192,8 +192,9 @@ def table_keys(catalogs: Catalogs, game: str) -> set[str]:
     keys = own_file | {key for key in known if game in key.split(".")}
     keys |= literal_keys((JS / "games" / f"{game}.js").read_text("utf-8"))
     keys |= core_keys()
-    for text in action_texts(game):
-        keys |= {"action." + text.replace(" ", "_"), "action." + text.split(" ")[0]}
+    for text in action_texts(game):  # the game's own label first, else the shared one
+        for rest in (text.replace(" ", "_"), text.split(" ")[0]):
+            keys |= {f"action.{game}.{rest}", f"action.{rest}"}
         keys.add("group." + text.split(" ")[0])
     info = describe(game)
     keys |= set(info["seat_labels"]) | set(info["action_groups"].values())
@@ -227,8 +228,10 @@ def test_the_keys_of_a_table_are_found(catalogs: Catalogs) -> None:
         assert "action.pass" in keys or game == DOPPELKOPF, game
     assert "info.dreierles.blind_taken" in table_keys(catalogs, DREIERLES)
     assert "info.doppen.talon_taken" in table_keys(catalogs, DOPPEN)
-    assert "action.announce_pfeife" in table_keys(catalogs, DREIERLES)
-    assert "action.announce_pfeife" not in table_keys(catalogs, DOPPEN)
+    assert "action.dreierles.announce_pfeife" in table_keys(catalogs, DREIERLES)
+    assert "action.dreierles.announce_pfeife" not in table_keys(catalogs, DOPPEN)
+    assert "action.doppelkopf.hochzeit_erster" in table_keys(catalogs, DOPPELKOPF)
+    assert "action.doppelkopf.hochzeit_erster" not in table_keys(catalogs, DREIERLES)
 
 
 @pytest.mark.parametrize("game", GAMES)

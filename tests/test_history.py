@@ -242,9 +242,10 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
             assert got["points_per_deal"] == round(want["points"] / 3, 2)
             assert got["declarer_games"] == want["declarer_games"]
             assert got["solos"] == want["solos"]
-            assert got["pflichtsoli"] is None  # Dreierles owes no solos: not shown at all
+            assert got["extra"] == {}  # Dreierles counts no figures of its own
             average = sum(want["card_points"]) / len(want["card_points"])
             assert got["average_card_points"] == round(average, 2)
+        assert circle["figures"] == []  # none in the answer: the page shows no such row
         assert sum(p["points"] for p in circle["players"]) == 0
         totals = sheet["totals"]
         pairs = {(h["a"], h["b"]): h for h in circle["head_to_head"]}
@@ -349,7 +350,18 @@ def test_filters_and_a_doppelkopf_evening(play_server: tuple[str, str]) -> None:
             solo_rows = [r for r in rows if r["declarer"] == name and r["contract"] not in (
                 "normal", "hochzeit", "armut", "stille_hochzeit", "schmeissen")]  # fmt: skip
             assert got["solos"] == len(solo_rows)
-            assert got["pflichtsoli"] == sum(r["obligatory"] for r in solo_rows)
+            assert got["extra"] == {"pflichtsoli": sum(r["obligatory"] for r in solo_rows)}
+        assert stats["figures"] == [
+            {"key": "pflichtsoli", "label": "archive.stats.doppelkopf.pflichtsoli"}
+        ]
+        # both games together: Doppelkopf's figure, counted in Doppelkopf's deals only
+        both = (await get(anna, "/api/history/stats")).json()
+        assert both["figures"] == stats["figures"]
+        for got in both["players"]:
+            if got["name"] in by_name:
+                assert got["extra"] == by_name[got["name"]]["extra"]
+            else:
+                assert got["extra"] == {"pflichtsoli": 0}
         pairs = stats["head_to_head"]
         assert len(pairs) == 6 and all(h["matches"] == 1 for h in pairs)
         counters = sheet["counters"]

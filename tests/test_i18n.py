@@ -138,12 +138,9 @@ def test_every_card_verb_is_told_in_the_replay(catalogs: Catalogs, verb: str) ->
         assert sorted(PLACEHOLDER.findall(text)) == ["card", "player"], (lang, verb)
 
 
-@pytest.mark.parametrize("game", PLAYABLE)
-def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
-    """The table labels its buttons ``action.<text>`` (web/static/js/table-games.js): every
-    non-card action the engine can offer needs one, in both languages. An action whose
-    argument is a card of the game's pack (a card taken from the talon) is chosen by a
-    button showing that card and needs only its verb's label."""
+def _button_texts(game: str) -> set[str]:
+    """The texts of every non-card action the engine of ``game`` can offer (an action
+    whose argument is a card of its pack as its verb alone)."""
     rules = get_rules(game)
     card_codes = {rules.pack.code(card) for card in range(len(rules.pack))}
     deal = rules.new_deal(rules.shuffle_and_deal(random.Random(1)))
@@ -160,14 +157,40 @@ def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
             texts.add(verb)
         else:
             texts.add(text)
+    return texts
+
+
+@pytest.mark.parametrize("game", PLAYABLE)
+def test_every_button_action_has_a_label(catalogs: Catalogs, game: str) -> None:
+    """The table labels its buttons ``action.<game>.<text>``, else ``action.<text>``
+    (``actionLabel``, web/static/js/game-info.js): every non-card action the engine can
+    offer needs one, in both languages. An action whose argument is a card of the game's
+    pack (a card taken from the talon) is chosen by a button showing that card and needs
+    only its verb's label."""
+    texts = _button_texts(game)
     assert texts, f"{game}: no button texts found among its moves"
     for lang in LANGUAGES:
-        missing = [
-            t
-            for t in sorted(texts)
-            if "action." + t.replace(" ", "_") not in catalogs.messages[lang]
-        ]
+        missing = [t for t in sorted(texts) if catalogs.action_key(lang, game, t) is None]
         assert missing == [], lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_button_only_one_game_has_is_in_that_games_catalogue(
+    catalogs: Catalogs, lang: str
+) -> None:
+    """A shared ``action.<text>`` is a move of several games (or a card verb); a move
+    only one game offers is labelled in that game's own catalogue,
+    ``action.<game>.<text>``."""
+    offered: dict[str, set[str]] = {}
+    for game in PLAYABLE:
+        for text in _button_texts(game):
+            offered.setdefault("action." + text.replace(" ", "_"), set()).add(game)
+    shared = {key for key in catalogs.messages[lang] if key.startswith("action.")}
+    shared = {key for key in shared if not games_named(key)}
+    alone = sorted(key for key in shared if len(offered.get(key, ())) == 1)
+    unknown = sorted(key for key in shared - set(offered) if key.split(".")[1] not in CARD_VERBS)
+    assert alone == []
+    assert unknown == []  # no label of a move no game offers
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
@@ -315,3 +338,69 @@ def test_every_phase_of_a_game_has_a_name(catalogs: Catalogs, game: str) -> None
     for lang in LANGUAGES:
         missing = [p for p in phases if catalogs.game_key(lang, "archive.phase", game, p) is None]
         assert missing == [], lang
+
+
+# ------------------------------------------------------------------ buttons: the game's word first
+
+ACTION_TABLE = {
+    "action.pass": "Weiter",
+    "action.bid_solo": "Solo",
+    "action.g1.bid_solo": "Solo (g1)",
+    "action.take": "Mitnehmen",
+    "action.g2.take": "Nehmen",
+    "action.g2.fertig": "Fertig",
+}
+#: (action, game, the key the server chooses, the label the client shows)
+ACTION_CASES = [
+    ("bid solo", "g1", "action.g1.bid_solo", "Solo (g1)"),
+    ("bid solo", "g2", "action.bid_solo", "Solo"),
+    ("bid solo", "", "action.bid_solo", "Solo"),
+    ("pass", "g1", "action.pass", "Weiter"),
+    ("fertig", "g2", "action.g2.fertig", "Fertig"),
+    ("fertig", "g1", None, "fertig"),
+    # no label of its own: the verb's (the game's, else the shared one) and the argument
+    ("take X9", "g2", None, "Nehmen X9"),
+    ("take X9", "g1", None, "Mitnehmen X9"),
+    ("bid nothing", "g1", None, "bid nothing"),
+]
+
+
+@pytest.mark.parametrize(("action", "game", "expected", "_label"), ACTION_CASES)
+def test_a_button_key_is_the_games_own_before_the_shared_one(
+    action: str, game: str, expected: str | None, _label: str
+) -> None:
+    assert Catalogs({"de": ACTION_TABLE}).action_key("de", game, action) == expected
+
+
+#: web/static/js/game-info.js's ``actionLabel`` run in node over a catalogue.
+ACTION_SCRIPT = """
+const [url, messages, cases] = process.argv.slice(1).map((a, i) => (i ? JSON.parse(a) : a));
+globalThis.document = {
+  getElementById: (id) => (id === "i18n" ? { textContent: JSON.stringify(messages) } : null),
+  documentElement: { lang: "de" },
+};
+const info = await import(url);
+process.stdout.write(JSON.stringify(cases.map(([action, game]) => info.actionLabel(action, game))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_client_labels_a_button_the_same_way() -> None:
+    """``actionLabel`` takes the game's own ``action.<game>.<text>`` before the shared
+    ``action.<text>``, as :meth:`Catalogs.action_key` does, and so for the verb of an
+    action without a label of its own."""
+    node = shutil.which("node")
+    assert node is not None
+    cases = [[action, game] for action, game, *_ in ACTION_CASES]
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", ACTION_SCRIPT,
+         (WEB / "static" / "js" / "game-info.js").as_uri(), json.dumps(ACTION_TABLE),
+         json.dumps(cases)],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    labels = json.loads(done.stdout)
+    assert labels == [label for *_, label in ACTION_CASES]
+    for (_action, _game, key, label), shown in zip(ACTION_CASES, labels, strict=True):
+        if key is not None:
+            assert ACTION_TABLE[key] == shown == label

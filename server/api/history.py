@@ -27,6 +27,7 @@ from server.api.errors import ApiError
 from server.api.limits import Limit
 from server.engine.base import JSON
 from server.engine.errors import EngineError
+from server.engine.gameinfo import FigureInfo
 from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
 from server.engine.registry import GAMES, get_rules, new_match
 from server.engine.replay import replay_steps
@@ -372,14 +373,14 @@ class _PlayerStats:
         self.declarer: dict[str, dict[str, int]] = defaultdict(lambda: {"played": 0, "won": 0})
         self.card_points: list[float] = []
         self.solos = 0
-        self.pflichtsoli = 0
+        self.extra: dict[str, int] = defaultdict(int)
         self.points = 0
         self.money_cents = 0
         self.matches = 0
 
-    def to_json(self, user_id: int, name: str, owes_solos: bool = True) -> JSON:
-        """The player's statistics; ``pflichtsoli`` is None when no game of the filter
-        owes solos (a game whose sheet has no notes)."""
+    def to_json(self, user_id: int, name: str, figures: Sequence[str] = ()) -> JSON:
+        """The player's statistics; ``extra`` holds each of ``figures`` (the keys of the
+        games' own figures, :class:`FigureInfo`), 0 where he has none."""
         average = sum(self.card_points) / len(self.card_points) if self.card_points else None
         return {
             "user_id": user_id,
@@ -389,7 +390,7 @@ class _PlayerStats:
             "declarer_games": {c: dict(v) for c, v in sorted(self.declarer.items())},
             "average_card_points": None if average is None else round(average, 2),
             "solos": self.solos,
-            "pflichtsoli": self.pflichtsoli if owes_solos else None,
+            "extra": {key: self.extra.get(key, 0) for key in figures},
             "points": self.points,
             "points_per_deal": round(self.points / self.deals, 2) if self.deals else 0.0,
             "money_cents": self.money_cents,
@@ -397,11 +398,10 @@ class _PlayerStats:
 
 
 def _count_deal(
-    players: dict[int, _PlayerStats], ids: dict[str, int], summary: JSON, seats: Sequence[str],
-    pflicht: bool,
-) -> None:  # fmt: skip
+    players: dict[int, _PlayerStats], ids: dict[str, int], summary: JSON, seats: Sequence[str]
+) -> None:
     """Add one finished deal's seats to the statistics (``summary``: the game's
-    :meth:`Rules.summarize` of its outcome; ``pflicht``: its solo was owed)."""
+    :meth:`Rules.summarize` of its outcome)."""
     card_points = summary.get("card_points")  # None: thrown in, or no card points
     for seat, name in enumerate(seats):
         entry = players[ids[name]]
@@ -412,14 +412,33 @@ def _count_deal(
             counted = entry.declarer[summary["contract"]]
             counted["played"] += 1
             counted["won"] += bool(summary["declarer_won"])
-            if summary["solo"]:
-                entry.solos += 1
-                entry.pflichtsoli += pflicht
+            entry.solos += bool(summary["solo"])
 
 
-def _owes_solos(game: str) -> bool:
-    """Whether the game's sheet marks solos a match owes (a ``pflichtsolo`` note)."""
-    return any(note.rsplit(".", 1)[-1] == "pflichtsolo" for note in GAMES[game].sheet.notes)
+def count_figures(
+    figures: Sequence[FigureInfo], summary: JSON, row: JSON | None, seats: Sequence[str]
+) -> dict[str, dict[str, int]]:
+    """What one finished deal counts for its game's own ``figures`` (its
+    :class:`FigureInfo`: from the deal's ``summary`` and, for a figure that reads the
+    sheet, the deal's ``row`` of the rebuilt score sheet), per player of its ``seats``
+    and figure key; players and figures it adds nothing to are left out."""
+    counted: dict[str, dict[str, int]] = {}
+    for figure in figures:
+        for seat, amount in figure.count(summary, row if figure.sheet else None).items():
+            if amount:
+                mine = counted.setdefault(seats[seat], {})
+                mine[figure.key] = mine.get(figure.key, 0) + int(amount)
+    return counted
+
+
+def figures_of(games: Sequence[str]) -> list[FigureInfo]:
+    """The figures of ``games`` that they count besides the common ones, in the order of
+    the games, each key once (two games counting the same key add to one figure)."""
+    found: dict[str, FigureInfo] = {}
+    for game in games:
+        for figure in GAMES[game].figures:
+            found.setdefault(figure.key, figure)
+    return list(found.values())
 
 
 @router.get("/api/history/stats")
@@ -430,30 +449,38 @@ async def stats(
     ``game`` when given): per player and head-to-head (see docs/api.md). Points and money
     are the ledger's: each person's points are the sum of the sheet's entries for him,
     his money what the ledger has after the match's last deal (the final settlement once
-    it is over); the head-to-head compares the placings of the final settlements."""
+    it is over); the head-to-head compares the placings of the final settlements. The
+    figures a game counts besides (its ``GameInfo.figures``) are each player's ``extra``,
+    named in ``figures`` with their catalogue keys."""
     matches = await history.visible_matches(db, user.id, game=game)
-    # A game whose sheet notes owed solos needs the sheet (its rows tell an owed solo from
-    # a voluntary one), which is rebuilt from the actions; the others read their outcomes.
-    with_sheet = [m.id for m in matches if _owes_solos(m.game)]
+    # A figure that reads the sheet (an owed solo is told from a voluntary one by its row)
+    # needs it rebuilt from the actions; the other matches read their outcomes only.
+    with_sheet = [m.id for m in matches if any(f.sheet for f in GAMES[m.game].figures)]
     plain = [m.id for m in matches if m.id not in with_sheet]
     deals = await history.deals_of_matches(db, plain, finished_only=True, with_actions=False)
     deals.update(await history.deals_of_matches(db, with_sheet, finished_only=True))
+    figures = figures_of(sorted({m.game for m in matches}, key=list(GAMES).index))
     players: dict[int, _PlayerStats] = defaultdict(_PlayerStats)
     _ = players[user.id]  # I am in my own circle even without a deal
     pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for match in matches:
         ids = dict(zip(match.players, match.player_ids, strict=True))
         rules = get_rules(match.game)
-        obligatory: set[int] = set()
+        rows: dict[int, JSON] = {}
         if match.id in with_sheet:
-            sheet = _sheet(match, deals[match.id])
-            obligatory = {row["number"] for row in sheet["rows"] if row.get("obligatory")}
+            rows = {row["number"]: row for row in _sheet(match, deals[match.id])["rows"]}
         for deal in deals[match.id]:
             assert deal.outcome is not None
             for entry in (deal.ledger or {}).get("entries", []):  # the sitting-out fourth too
                 players[ids[entry["player"]]].points += int(entry["points"])
-            _count_deal(players, ids, rules.summarize(deal.outcome), deal.record["seats"],
-                        deal.number in obligatory)  # fmt: skip
+            summary = rules.summarize(deal.outcome)
+            seats = deal.record["seats"]
+            _count_deal(players, ids, summary, seats)
+            figured = count_figures(GAMES[match.game].figures, summary,
+                                    rows.get(deal.number), seats)  # fmt: skip
+            for name, added in figured.items():
+                for key, amount in added.items():
+                    players[ids[name]].extra[key] += amount
         for name, uid in ids.items():  # everyone who played is in the circle
             players[uid].matches += 1
             players[uid].money_cents += match.money_cents.get(name, 0)
@@ -470,11 +497,10 @@ async def stats(
                     counts[2] += diff < 0
     names = await history.user_names(db, players)
     ordered = sorted(players, key=lambda uid: (uid != user.id, names.get(uid, "").casefold(), uid))
+    keys = [figure.key for figure in figures]
     return {
-        "players": [
-            players[uid].to_json(uid, names.get(uid, "?"), owes_solos=bool(with_sheet))
-            for uid in ordered
-        ],
+        "players": [players[uid].to_json(uid, names.get(uid, "?"), keys) for uid in ordered],
+        "figures": [{"key": figure.key, "label": figure.label} for figure in figures],
         "head_to_head": [
             {"a": a, "b": b, "matches": n, "a_ahead": a_ahead, "b_ahead": b_ahead}
             for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())

@@ -62,6 +62,20 @@ class Catalogs:
         shared = f"{area}.{rest}"
         return shared if shared in known else None
 
+    def action_key(self, lang: str, game: str | None, action: str) -> str | None:
+        """The key of an action's button label: the game's own ``action.<game>.<text>``,
+        else the shared ``action.<text>`` (the text with ``_`` for its spaces), as
+        ``actionLabel`` in ``web/static/js/game-info.js`` looks it up; None when neither
+        exists. So two games can word the same move differently.
+
+        >>> table = Catalogs({"de": {"action.bid_solo": "Solo", "action.g.bid_solo": "Gsolo"}})
+        >>> table.action_key("de", "g", "bid solo"), table.action_key("de", "h", "bid solo")
+        ('action.g.bid_solo', 'action.bid_solo')
+        >>> table.action_key("de", "g", "pass") is None
+        True
+        """
+        return self.game_key(lang, "action", game, "_".join(action.split()))
+
     def table(self, lang: str) -> dict[str, str]:
         """Every message of ``lang`` (for the browser client)."""
         return dict(self.messages.get(lang, {}))

@@ -8,7 +8,7 @@ the game's ``Phase`` enum, so they are never typed twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +67,28 @@ class WarningInfo:
     when: tuple[tuple[str, bool | int | str], ...]
 
 
+#: What one finished deal adds to a figure of the statistics, per seat of the deal: from
+#: the game's summary of the deal's outcome (:meth:`Rules.summarize`) and the deal's row of
+#: the match's score sheet (its JSON, ``docs/api.md``; None for a figure that reads no
+#: sheet). Seats the deal adds nothing for may be left out.
+FigureCount = Callable[[Mapping[str, Any], Mapping[str, Any] | None], Mapping[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class FigureInfo:
+    """A figure of the statistics of a circle (``GET /api/history/stats``) that the game
+    counts besides the ones every game has: ``key`` names it in each player's ``extra``,
+    ``label`` is the catalogue key of its name (``archive.stats.<game>.<key>``, in the
+    game's own catalogue), ``count`` what a finished deal adds per seat
+    (:data:`FigureCount`); ``sheet``: whether ``count`` reads the deal's row of the score
+    sheet (the sheet is rebuilt from the stored actions for it)."""
+
+    key: str
+    label: str
+    count: FigureCount = field(compare=False, repr=False)
+    sheet: bool = False
+
+
 def rule_list(game: str, *rules: tuple[str, str | None]) -> tuple[RuleInfo, ...]:
     """The rules of ``game`` from ``(name, option)`` pairs, with their catalogue keys.
 
@@ -100,8 +122,9 @@ class GameInfo:
     ``summary``: catalogue keys; ``pots``: the pots the game's match moves; ``rules``:
     every rule of the evening in the order the room form and the room page list them
     (:class:`RuleInfo`); ``warnings``: what the room form warns of for some choices of
-    the options (:class:`WarningInfo`); ``position``: where the start page lists it (lower
-    first);
+    the options (:class:`WarningInfo`); ``figures``: the game's own figures of the
+    statistics (:class:`FigureInfo`, none for most games); ``position``: where the start
+    page lists it (lower first);
     ``load``: the rules and match classes of a playable game (``None``: not playable yet,
     listed as "coming"); ``js_module``: ``web/static/js/games/<js_module>.js``.
     """
@@ -124,6 +147,7 @@ class GameInfo:
     pots: tuple[str, ...] = ()
     rules: tuple[RuleInfo, ...] = ()
     warnings: tuple[WarningInfo, ...] = ()
+    figures: tuple[FigureInfo, ...] = ()
 
     @property
     def implemented(self) -> bool:

@@ -176,7 +176,8 @@ def describe(name: str) -> JSON:
 
     ``options`` are the house rules a room may set, ``match_options`` what the match
     reads from its config besides ``rounds``, ``first_dealer``, ``stake_cents``; ``rules``
-    every rule of the evening with the option that sets it (or None).
+    every rule of the evening with the option that sets it (or None); ``figures`` the
+    game's own figures of the statistics (:class:`FigureInfo`) by key and label.
     """
     info = GAMES.get(name)
     if info is None:
@@ -222,4 +223,5 @@ def describe(name: str) -> JSON:
         "summary": info.summary,
         "rules": [{"key": rule.key, "option": rule.option} for rule in info.rules],
         "warnings": [{"key": w.key, "when": dict(w.when)} for w in info.warnings],
+        "figures": [{"key": f.key, "label": f.label} for f in info.figures],
     }

@@ -7,7 +7,7 @@ import random
 from server.engine.base import Deal
 from server.engine.registry import get_rules, playable
 
-#: Every playable game (the registry's).
+#: Every playable game of the registry (never a list written here).
 GAMES = tuple(playable())
 
 

@@ -193,8 +193,10 @@ def test_a_finished_deal_is_opened_and_stepped_through(
 def test_the_statistics_show_solos_only_where_the_data_has_them(
     new_person: NewPerson, module_server: LiveServer
 ) -> None:
-    """The rows for solos and Pflichtsoli stand only when somebody of the circle has one:
-    a figure the server leaves out (null) or that is 0 for everyone is no row."""
+    """The rows for solos and a game's own figures (Doppelkopf's Pflichtsoli, declared by
+    the answer's ``figures`` with the game's catalogue key) stand only when somebody of the
+    circle has one: a figure the server leaves out (null, or not declared) or that is 0 for
+    everyone is no row."""
     base = module_server.base_url
     page = new_person()
     register_by_api(page, base, "Statistikerin")
@@ -204,26 +206,33 @@ def test_the_statistics_show_solos_only_where_the_data_has_them(
         """async () => {
             const src = document.querySelector('script[src*="stats.js"]').getAttribute("src");
             const stats = await import(src);
+            const declared = [
+                { key: "pflichtsoli", label: "archive.stats.doppelkopf.pflichtsoli" }];
             const player = (name, solos, pflichtsoli) => ({
                 user_id: 1, name, deals: 3, points: 0, points_per_deal: 0,
-                average_card_points: null, declarer_games: {}, solos, pflichtsoli });
-            const rows = (players) => {
-                const shown = stats.figuresShown(players);
+                average_card_points: null, declarer_games: {}, solos,
+                extra: pflichtsoli === null ? {} : { pflichtsoli } });
+            const rows = (players, figures = declared) => {
+                const shown = stats.figuresShown(players, figures);
                 return players.map((p) => [...stats.playerCard(p, "", [], shown)
-                    .querySelectorAll("dt")].map((dt) => dt.textContent));
+                    .querySelectorAll("dt")].map((dt) => [dt.textContent,
+                        dt.nextElementSibling.textContent]));
             };
             return {
-                none: rows([player("A", 0, null), player("B", 0, null)]),
+                none: rows([player("A", 0, null), player("B", 0, null)], []),
                 zero: rows([player("A", 0, 0), player("B", 0, 0)]),
                 solo: rows([player("A", 2, 0), player("B", 0, 0)]),
                 owed: rows([player("A", 2, 1), player("B", 0, 0)]),
+                undeclared: rows([player("A", 2, 1), player("B", 0, 0)], []),
             };
         }"""
     )
+    shown = {case: [dict(card) for card in cards] for case, cards in rows.items()}
     for case in ("none", "zero"):
-        for figures in rows[case]:
+        for figures in shown[case]:
             assert "Spiele" in figures and "Soli" not in figures and "Pflichtsoli" not in figures
-    for figures in rows["solo"]:
-        assert "Soli" in figures and "Pflichtsoli" not in figures
-    for figures in rows["owed"]:  # every card has the rows, 0 included
-        assert "Soli" in figures and "Pflichtsoli" in figures
+    for case in ("solo", "undeclared"):
+        for figures in shown[case]:
+            assert "Soli" in figures and "Pflichtsoli" not in figures
+    # every card has the rows, 0 included, the game's figure named by its catalogue
+    assert [(f["Soli"], f["Pflichtsoli"]) for f in shown["owed"]] == [("2", "1"), ("0", "0")]

@@ -565,7 +565,9 @@ def test_a_doppen_record_replays_with_its_talon_and_its_result_translated(
         for _ in range(takes[0] + 1):
             page.keyboard.press("ArrowRight")
         info = page.locator("#replay-info")
-        label = text(catalogs, lang, "action." + actions[takes[0]].replace(" ", "_"))
+        key = catalogs.action_key(lang, "doppen", actions[takes[0]])
+        assert key is not None
+        label = text(catalogs, lang, key)
         expect(info).to_contain_text(label)
         expect(info).to_contain_text(text(catalogs, lang, "info.doppen.talon_open"))
         shown = info.locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.card)")

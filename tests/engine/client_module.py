@@ -22,7 +22,8 @@ NODE = shutil.which("node")
 #: the first argument) over ``input`` (JSON on stdin) with a context like the table's
 #: (game-info.js, i18n.js): ``ctx`` with catalogue texts with %(name)s filled in and the
 #: singular for n = 1, contracts by their catalogue names, actions labelled by their key
-#: (a missing key is an error), no sheet; ``name(seat)`` from ``input.seats``.
+#: (the game's own ``action.<game>.<text>`` before the shared one; an action without a
+#: label stays its text), no sheet; ``name(seat)`` from ``input.seats``.
 MODULE_CONTEXT = """
 import { readFileSync } from "node:fs";
 const game = await import(process.argv[1]);
@@ -37,7 +38,12 @@ const has = (key) => key in messages;
 const ctx = {
   game: input.game, t, has,
   contract: (c) => (c ? t(`contract.${input.game}.${c}`) : ""),
-  action: (a) => { const k = "action." + a.replace(/\\s+/g, "_"); return has(k) ? t(k) : a; },
+  action: (a) => {
+    const rest = a.replace(/\\s+/g, "_");
+    const own = `action.${input.game}.${rest}`;
+    const k = has(own) ? own : `action.${rest}`;
+    return has(k) ? t(k) : a;
+  },
   sheet: () => null,
 };
 const name = (seat) => input.seats[seat];

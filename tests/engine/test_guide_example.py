@@ -245,10 +245,10 @@ def test_the_catalogues_name_what_the_game_shows(game: GameInfo, catalogs: Catal
     keys += [*info["action_groups"].values(), f"rounds.unit.{info['rounds']['unit']}"]
     keys += [rule["key"] for rule in info["rules"]]
     keys += [f"contract.{NAME}.{code}" for code in contracts]
-    keys += ["action." + text.replace(" ", "_") for text in buttons]
     keys += [f"result.{NAME}.{code}" for code in ("won", "lost", "thrown_in")]
     for lang in LANGUAGES:
         missing = [key for key in keys if key not in catalogs.messages[lang]]
+        missing += [text for text in buttons if catalogs.action_key(lang, NAME, text) is None]
         assert missing == [], lang
         phases = [catalogs.game_key(lang, "archive.phase", NAME, p) for p in info["phases"]]
         assert None not in phases, lang

@@ -35,7 +35,7 @@ LOCALE = Path(__file__).resolve().parents[2] / "web" / "locale"
 KEYS = {
     "name", "title", "implemented", "players", "seats", "dealer_sits_out", "direction",
     "pack", "seat_labels", "phases", "action_groups", "rounds", "sheet", "pots",
-    "js_module", "options", "match_options", "rules", "summary", "warnings",
+    "js_module", "options", "match_options", "rules", "summary", "warnings", "figures",
 }  # fmt: skip
 
 
@@ -66,6 +66,9 @@ def test_every_game_is_described(name: str) -> None:
         assert warning["key"].startswith(f"warning.{name}.")
         for option, value in warning["when"].items():
             assert value in choices[option], (option, value)
+    # the game's own figures of the statistics, named in its catalogue
+    for figure in info["figures"]:
+        assert figure["label"] == f"archive.stats.{name}.{figure['key']}"
 
 
 def test_doppelkopf_warns_of_lost_solos_replayed_without_a_cap() -> None:

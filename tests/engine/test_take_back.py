@@ -15,11 +15,12 @@ from server.engine.cards import TAROCK
 from server.engine.errors import IllegalActionError
 from server.engine.playout import play_random, run_playouts, take_back_differences
 from server.engine.record import dump_record, load_record
-from server.engine.registry import describe, get_rules
+from server.engine.registry import describe, get_rules, playable
 from server.engine.replay import replay_steps
 from server.engine.tricks import TrickPlay, tarock_rules
 
-GAMES = ("tarock-zu-dritt", "doppen", "dreierles", "bayerisches-tarock", "doppelkopf")
+#: Every playable game of the registry (never a list written here).
+GAMES = tuple(playable())
 
 
 def to_play(game: str, seed: int, options: dict[str, Any] | None = None) -> Any:
@@ -136,9 +137,9 @@ def test_a_take_back_is_its_own_action_in_the_record_and_the_replay() -> None:
     assert again.outcome() == finished.outcome()
 
 
-@pytest.mark.parametrize("game", ["doppen", "dreierles", "bayerisches-tarock", "doppelkopf"])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_option_off_refuses_with_a_code(game: str) -> None:
-    deal = to_play(game, 8)
+    deal = to_play(game, 8, {"take_back": False})
     assert deal.options["take_back"] is False
     seat = deal.to_move
     deal.apply(deal.legal_moves()[0])

@@ -4,6 +4,11 @@ still while its inside is rebuilt.
 A deal is chosen from its seed alone: the options, the dealer and the cards come from a
 seeded ``random.Random``, and each step picks one of every seat's legal action texts
 (sorted), so the sequence depends only on what the engine offers, never on how it draws.
+In a game whose dealer sits out when more people play than it has seats (its description
+says so, :class:`GameInfo`), about a third of the deals are dealt by a fourth person who
+sits out; which games' stored digests were recorded so is kept beside them
+(:data:`SITTING_OUT`: the ones recorded before this was general were not, and keep their
+digests until they are recorded anew).
 After every action the digest of a viewer takes in that viewer's view, how the latest
 action was announced to it, the position and the replay state (every card open, what
 the archive shows). The stored data is one short hash per viewer and deal.
@@ -31,21 +36,44 @@ GAMES = tuple(name for name, game in REGISTRY.items() if game.implemented)
 DIR = Path(__file__).parent.parent / "digests"
 GOLDEN = Path(__file__).parent.parent / "golden"
 GOLDEN_OUTCOMES = DIR / "golden-outcomes.json"
+#: The games whose digests were recorded with deals whose dealer sits out: ``--write``
+#: records every game whose dealer may sit out so (:func:`dealer_may_sit_out`).
+SITTING_OUT = DIR / "sitting-out.json"
+#: The share of such deals, and the name of the person who deals them and sits out.
+SITTING_OUT_SHARE = 0.3
+FOURTH = "D"
+
+
+def dealer_may_sit_out(game: str) -> bool:
+    """Whether a deal of ``game`` may be dealt by a person who sits it out: its dealer sits
+    out when more people play than it has active seats (the registry's description)."""
+    info = REGISTRY[game]
+    return info.dealer_sits_out and max(info.players) > info.seats
+
+
+def recorded_sitting_out() -> frozenset[str]:
+    """The games whose stored digests include deals whose dealer sits out."""
+    return frozenset(json.loads(SITTING_OUT.read_text(encoding="utf-8")))
 
 
 def _canon(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def play(game: str, seed: int) -> dict[str, Any]:
-    """Play deal ``seed`` of ``game``; return its digests per viewer and of its outcome."""
+def play(game: str, seed: int, sitting_out: bool | None = None) -> dict[str, Any]:
+    """Play deal ``seed`` of ``game``; return its digests per viewer and of its outcome.
+    ``sitting_out``: whether a fourth person may deal and sit out (None: as the game's
+    stored digests were recorded, :data:`SITTING_OUT`)."""
     rules = get_rules(game)
+    if sitting_out is None:
+        sitting_out = game in recorded_sitting_out()
     rng = random.Random(f"{game}-{seed}")
     options = {o.name: rng.choice(o.choices) for o in rules.options}
     seats = list(rules.default_seat_names)
     dealer = seats[-1]
-    if game == "dreierles" and rng.random() < 0.3:
-        dealer = "D"  # four at the table: the dealer sits out
+    if sitting_out and dealer_may_sit_out(game) and rng.random() < SITTING_OUT_SHARE:
+        assert FOURTH not in seats
+        dealer = FOURTH  # more people than seats: the dealer sits out
     deal = rules.new_deal(rules.shuffle_and_deal(rng), options, seats, dealer)
     viewers: list[int | None] = [*range(rules.seats), None]
     hashes = [hashlib.sha256() for _ in viewers]
@@ -73,9 +101,9 @@ def play(game: str, seed: int) -> dict[str, Any]:
     }
 
 
-def record(game: str) -> list[dict[str, Any]]:
-    """The digests of all deals of ``game``."""
-    return [play(game, seed) for seed in range(DEALS)]
+def record(game: str, sitting_out: bool | None = None) -> list[dict[str, Any]]:
+    """The digests of all deals of ``game`` (``sitting_out`` as for :func:`play`)."""
+    return [play(game, seed, sitting_out) for seed in range(DEALS)]
 
 
 def golden_outcomes() -> dict[str, str]:
@@ -95,10 +123,13 @@ def path_of(game: str) -> Path:
 
 def main(argv: list[str]) -> int:
     """Print (or with ``--write`` store) the digests of every game."""
-    if "--write" in argv:
+    write = "--write" in argv
+    if write:
         GOLDEN_OUTCOMES.write_text(json.dumps(golden_outcomes(), indent=1) + "\n", encoding="utf-8")
+        sitting = [game for game in GAMES if dealer_may_sit_out(game)]
+        SITTING_OUT.write_text(json.dumps(sitting, indent=1) + "\n", encoding="utf-8")
     for game in GAMES:
-        data = record(game)
+        data = record(game, dealer_may_sit_out(game) if write else None)
         if "--write" in argv:
             lines = ",\n".join(json.dumps(d, separators=(",", ":")) for d in data)
             path_of(game).write_text(f"[\n{lines}\n]\n", encoding="utf-8")

@@ -70,7 +70,9 @@
  * A phase is named by the game's own key where its catalogue has one, else by the shared
  * one: `archive.phase.<game>.<phase>` before `archive.phase.<phase>`, and the turn's text
  * `table.turn.you.<game>.<phase>` before `table.turn.you.<phase>` (`gameKey` and
- * `phaseName` in i18n.js).
+ * `phaseName` in i18n.js). A button likewise: `action.<game>.<text>` before the shared
+ * `action.<text>` (`actionLabel` below): a move only one game has, or that it words its
+ * own way, is labelled in its own catalogue.
  *
  * Whatever a game calls otherwise than its neighbours is its own catalogue's: its talon
  * ("Talon", "Blinder", "Stock") in its own keys (`info.<game>.…`, `result.<game>.…`), its
@@ -81,7 +83,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardWords, useCardWords } from "./cards.js";
-import { has, lang, t } from "./i18n.js";
+import { gameKey, has, lang, t } from "./i18n.js";
 
 /**
  * @typedef {object} GameInfo the game description (spec: registry.describe)
@@ -105,6 +107,8 @@ import { has, lang, t } from "./i18n.js";
  * @property {any[]} options
  * @property {any[]} match_options
  * @property {string} summary
+ * @property {{key: string, label: string}[]} [figures] the game's own figures of the
+ *   statistics (each player's `extra[key]` in GET /api/history/stats), by catalogue key
  */
 
 /**
@@ -177,12 +181,18 @@ export function contractLabel(game, contract) {
   return has(key) ? t(key) : contract;
 }
 
-/** The page's game's pack, read once from its embedded description ("" for none). */
+/** The page's game's pack and name, read once from its embedded description ("" for none). */
 let ownPack = /** @type {string | null} */ (null);
+let ownGame = /** @type {string | null} */ (null);
 
 function pagePack() {
   if (ownPack === null) ownPack = (typeof document !== "undefined" && embeddedInfo()?.pack) || "";
   return ownPack;
+}
+
+function pageGame() {
+  if (ownGame === null) ownGame = (typeof document !== "undefined" && embeddedInfo()?.name) || "";
+  return ownGame;
 }
 
 /**
@@ -204,22 +214,28 @@ function cardNamed(code, pack) {
 }
 
 /**
- * The button label of a non-card action: "bid zweier" → `action.bid_zweier`; an action
- * without a label of its own whose verb has one reads as the verb's label and its
- * argument, a card named as such ("take HB" → "Mitnehmen Herz Bube", a card taken from
- * the talon; the pack is `pack`, else the page's game's); else the canonical text.
+ * The button label of a non-card action of `game`: "bid zweier" → the game's own
+ * `action.<game>.bid_zweier` where the catalogue has it, else the shared
+ * `action.bid_zweier` (`gameKey` in i18n.js), so two games can word the same move
+ * differently; an action without a label of its own whose verb has one reads as the
+ * verb's label (the game's, else the shared one) and its argument, a card named as such
+ * ("take HB" → "Mitnehmen Herz Bube", a card taken from the talon; the pack is `pack`,
+ * else the page's game's); else the canonical text.
  * @param {string} action
+ * @param {string | null} [game] the game's name (none: the page's game)
  * @param {string} [pack] the game's card pack
  * @returns {string}
  */
-export function actionLabel(action, pack = undefined) {
-  const key = "action." + action.replace(/\s+/g, "_");
-  if (has(key)) return t(key);
+export function actionLabel(action, game = undefined, pack = undefined) {
+  const name = game ?? pageGame();
+  const key = gameKey("action", name, action.replace(/\s+/g, "_"));
+  if (key) return t(key);
   const [verb, ...rest] = action.split(/\s+/);
-  if (rest.length && has("action." + verb)) {
+  const verbKey = rest.length ? gameKey("action", name, verb) : null;
+  if (verbKey) {
     const cards = pack || pagePack();
     const card = rest.length === 1 && cards ? cardNamed(rest[0], cards) : null;
-    return `${t("action." + verb)} ${card ?? rest.join(" ")}`;
+    return `${t(verbKey)} ${card ?? rest.join(" ")}`;
   }
   return action;
 }
@@ -270,7 +286,7 @@ export function makeGame(info, module) {
       t,
       has,
       contract: (contract) => contractLabel(name, contract),
-      action: (action) => actionLabel(action, info.pack),
+      action: (action) => actionLabel(action, name, info.pack),
       sheet: () => null, // the table sets it (table.js)
     },
     seatLabel: (seat) => (labels[seat] ? t(labels[seat]) : ""),

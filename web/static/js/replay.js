@@ -67,7 +67,7 @@ export function stepText(replay, step, pack) {
     const played = before ? String(before.action || "").split(" ")[1] : "";
     if (played) return t("archive.step.takeback", { player, card: nameOf(played, pack) });
   }
-  return t("archive.step.call", { player, action: actionLabel(step.action, pack) });
+  return t("archive.step.call", { player, action: actionLabel(step.action, replay.game, pack) });
 }
 
 /** Where a seat sits around the board: seat 0 at the bottom, then around the table. */
@@ -340,7 +340,7 @@ export async function mountReplay(root, replay, options = {}) {
     const calls = steps
       .slice(1, index + 1)
       .filter((/** @type {any} */ s) => isCall(game, s.action))
-      .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action, pack)}`);
+      .map((/** @type {any} */ s) => `${name(s.actor)}: ${actionLabel(s.action, replay.game, pack)}`);
     if (calls.length) line(t("archive.replay.calls", { calls: calls.join(", ") }));
     // The talon is shown below from the replay itself (the spectator's view hides it).
     for (const info of infoLines(game, view, name)) {

@@ -1,13 +1,16 @@
 /**
  * Statistics of my circle (/archive/stats): per player the deals played, the declarer
  * games by contract and how many were won, the average card points (none: "–", for deals
- * without card points), solos and Pflichtsoli, the points won in all and per deal, and the
- * money (the ledger's, `money_cents`); then head-to-head: who placed ahead of whom at the
- * end of the matches both played. From GET /api/history/stats; nothing is summed here.
+ * without card points), the solos, the figures the games count besides, the points won in
+ * all and per deal, and the money (the ledger's, `money_cents`); then head-to-head: who
+ * placed ahead of whom at the end of the matches both played. From GET
+ * /api/history/stats; nothing is summed here.
  *
- * Solos and Pflichtsoli are figures of some games only: a row is shown only when the
- * data has it for somebody of the circle (not null, not 0 for everyone), so a game
- * without solos or owed solos shows no such rows.
+ * The solos and a game's own figures (the answer's `figures`: `{key, label}`, each
+ * player's value in `extra[key]`, named by the game's catalogue key `label`, such as the
+ * owed solos of a game that counts them) are figures of some games only: a row is shown
+ * only when the data has it for somebody of the circle (not null, not 0 for everyone), so
+ * a game without solos or without figures of its own shows no such rows.
  */
 
 import { ApiError, api } from "./api.js";
@@ -41,23 +44,42 @@ export function contractName(game, contract, games = []) {
   return known ? contractLabel(known, contract) : contract;
 }
 
-/** The figures that only some games have, each with its catalogue label. */
-const OPTIONAL_FIGURES = [
-  ["solos", "archive.stats.solos"],
-  ["pflichtsoli", "archive.stats.pflichtsoli"],
-];
+/**
+ * @typedef {object} Figure a figure of the statistics that some games have
+ * @property {string} label its catalogue key
+ * @property {(player: any) => unknown} value a player's value of it
+ */
 
 /**
- * Which of the optional figures (solos, Pflichtsoli) the circle's data has: a figure the
- * server leaves out (null) or that is 0 for everyone says nothing about these games.
- * @param {any[]} players
- * @returns {Set<string>}
+ * The figures only some games have: the solos, then the games' own the answer declares
+ * (`figures: [{key, label}]`, each player's value in `extra[key]`).
+ * @param {{key: string, label: string}[]} [declared]
+ * @returns {Figure[]}
  */
-export function figuresShown(players) {
-  return new Set(
-    OPTIONAL_FIGURES.map(([name]) => name).filter((name) =>
-      players.some((player) => typeof player[name] === "number" && player[name] !== 0),
-    ),
+function optionalFigures(declared = []) {
+  return [
+    { label: "archive.stats.solos", value: (/** @type {any} */ p) => p.solos },
+    ...declared.map(({ key, label }) => ({
+      label,
+      value: (/** @type {any} */ p) => (p.extra || {})[key],
+    })),
+  ];
+}
+
+/**
+ * Which of the optional figures (the solos, the games' own) the circle's data has: a
+ * figure the server leaves out (null) or that is 0 for everyone says nothing about
+ * these games.
+ * @param {any[]} players
+ * @param {{key: string, label: string}[]} [declared] the answer's `figures`
+ * @returns {Figure[]}
+ */
+export function figuresShown(players, declared = []) {
+  return optionalFigures(declared).filter((figure) =>
+    players.some((player) => {
+      const value = figure.value(player);
+      return typeof value === "number" && value !== 0;
+    }),
   );
 }
 
@@ -66,7 +88,7 @@ export function figuresShown(players) {
  * @param {any} player
  * @param {string} game the game filter ("" for all games: contracts are shown bare)
  * @param {string[]} [games] every game of the filter (to name contracts without one)
- * @param {Set<string>} [figures] the optional figures to show (see `figuresShown`)
+ * @param {Figure[]} [figures] the optional figures to show (see `figuresShown`)
  * @returns {HTMLElement}
  */
 export function playerCard(player, game, games = [], figures = figuresShown([player])) {
@@ -84,9 +106,7 @@ export function playerCard(player, game, games = [], figures = figuresShown([pla
   row(t("archive.stats.points_per_deal"), decimal(player.points_per_deal));
   if (typeof player.money_cents === "number") row(t("archive.stats.money"), signedMoney(player.money_cents));
   row(t("archive.stats.card_points"), decimal(player.average_card_points));
-  for (const [name, label] of OPTIONAL_FIGURES) {
-    if (figures.has(name)) row(t(label), String(player[name] ?? 0));
-  }
+  for (const figure of figures) row(t(figure.label), String(figure.value(player) ?? 0));
   card.append(list);
   const declared = Object.entries(player.declarer_games || {});
   card.append(el("h3", "", t("archive.stats.declarer_games")));
@@ -129,7 +149,7 @@ async function start() {
     const players = data.players || [];
     status.textContent = players.length ? "" : t("archive.stats.none");
     status.hidden = Boolean(players.length);
-    const figures = figuresShown(players);
+    const figures = figuresShown(players, data.figures || []);
     box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game, games, figures)));
     /** @type {Map<number, string>} */
     const names = new Map(players.map((/** @type {any} */ p) => [p.user_id, p.name]));

@@ -78,7 +78,7 @@ export function actionGroup(game, action) {
  */
 export function buttonLabel(game, view, action) {
   const own = game.module.actionLabel && view ? game.module.actionLabel(action, view, game.ctx) : null;
-  return own || actionLabel(action, game.pack);
+  return own || actionLabel(action, game.name, game.pack);
 }
 
 /**

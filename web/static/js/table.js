@@ -437,7 +437,7 @@ function markAuto(message, forced = false) {
   if (!forced) takeAuto(message.seat, message.action);
   const [verb, arg] = String(message.action || "").split(" ");
   const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
-  const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""));
+  const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""), game.name, pack);
   showNotice(t(forced ? "forced.played" : "tableui.auto_played", { player, action: what }), "info");
 }
 
@@ -859,8 +859,8 @@ function choiceRow(choices, offered) {
       button.type = "button";
       button.dataset.action = choice.action;
       const names = choice.cards.map((code) => nameOf(code, pack)).join(", ");
-      button.setAttribute("aria-label", `${actionLabel(choice.action)}: ${names}`);
-      button.title = actionLabel(choice.action);
+      button.setAttribute("aria-label", `${actionLabel(choice.action, game.name, pack)}: ${names}`);
+      button.title = actionLabel(choice.action, game.name, pack);
       button.disabled = state.pending !== null;
       button.addEventListener("click", () => act(choice.action));
     } else {

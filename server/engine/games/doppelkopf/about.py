@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from server.engine.gameinfo import (
+    FigureInfo,
     GameInfo,
     RoundsInfo,
     SheetInfo,
@@ -12,6 +13,7 @@ from server.engine.gameinfo import (
     rule_list,
     verb_groups,
 )
+from server.engine.games.doppelkopf.figures import pflichtsoli
 
 if TYPE_CHECKING:
     from server.engine.base import Rules
@@ -72,5 +74,9 @@ GAME = GameInfo(
             "warning.doppelkopf.endless_replays",
             (("solo_replay", True), ("max_solo_replays", 0)),
         ),
+    ),
+    # the solos a player's evening owed him (the sheet's rows mark them)
+    figures=(
+        FigureInfo("pflichtsoli", "archive.stats.doppelkopf.pflichtsoli", pflichtsoli, sheet=True),
     ),
 )

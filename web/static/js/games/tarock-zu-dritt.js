@@ -72,7 +72,7 @@ function highBid(calls, count) {
  * @returns {string}
  */
 function beiText(contract, ctx) {
-  return contract ? ctx.t(`info.${ctx.game}.bei`, { contract: ctx.contract(contract) }) : ctx.t("action.bei");
+  return contract ? ctx.t(`info.${ctx.game}.bei`, { contract: ctx.contract(contract) }) : ctx.action("bei");
 }
 
 /**
@@ -86,7 +86,7 @@ function callText(calls, index, ctx) {
   const call = calls[index].call;
   if (call === "pass") return ctx.t("action.pass");
   if (call === "bei") return beiText(highBid(calls, index), ctx);
-  if (call === "vorhand") return ctx.t("action.vorhand");
+  if (call === "vorhand") return ctx.action("vorhand");
   return ctx.contract(call);
 }
 
