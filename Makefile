@@ -42,13 +42,14 @@ DATABASE_URL ?= sqlite+aiosqlite:///./var/stammtisch.sqlite3
 export DATABASE_URL
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint typecheck pytest bench bench-compare bench-count clean chromium \
+.PHONY: help venv run migrate test lint typecheck pytest bench bench-bots bench-compare bench-count clean chromium \
 	lock audit
 
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
 	@echo "make bench      engine benchmarks (bench/run.py), the WebSocket load test (bench/load.py), the header and login floods"
+	@echo "make bench-bots the computer players' duels and legality sweep (bench/bots.py; hours)"
 	@echo "make bench-compare REF=<commit>  engine speed against REF, measured in the same run"
 	@echo "make bench-count REF=<commit>    instructions per deal against REF (needs valgrind)"
 	@echo "make migrate    alembic upgrade head on DATABASE_URL"
@@ -137,6 +138,12 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/header_flood.py
 	$(BIN)/python bench/login_flood.py
 	$(BIN)/python bench/gc_pause.py
+
+# `make bench-bots`: the computer players' duplicate duels (2,000 deal sets per game and
+# pair) and the legality sweep (100,000 rule-based decisions per game); hours on two cores.
+bench-bots: $(DEV_STAMP)
+	$(BIN)/python bench/bots.py --sets 2000 --decisions 100000 --stark-decisions 2000 \
+		--jobs $(shell nproc) --json bench-bots.json
 
 # `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.
 REF ?= main

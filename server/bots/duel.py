@@ -116,16 +116,18 @@ def play_deal(
     return outcome
 
 
-def duel(
+def play_sets(
     game: str,
     a: str,
     b: str,
     deal_sets: int,
     seed: int = 1,
     options: Mapping[str, object] | None = None,
-) -> JSON:
-    """Play ``deal_sets`` duplicate deal sets of ``game`` between levels ``a`` and ``b``
-    and return the report (the form of ``stammtisch duel --json``, ``docs/bots.md``)."""
+    clock: Callable[[], float] = time.perf_counter,
+) -> DuelStats:
+    """Play ``deal_sets`` duplicate deal sets of ``game`` between levels ``a`` and ``b``;
+    what they collected (several runs merge with :func:`merge`; ``clock`` times each
+    decision: the wall clock, or ``time.process_time`` for the CPU a decision took)."""
     rules = get_rules(game)
     resolved = rules.resolve_options(options)
     rng = random.Random(seed)
@@ -137,14 +139,43 @@ def duel(
         deal_seed = rng.randrange(1 << 30)
         total = 0.0
         for arrangement in seats:
-            outcome = play_deal(rules, dealt, resolved, levels, arrangement, deal_seed, stats)
+            outcome = play_deal(
+                rules, dealt, resolved, levels, arrangement, deal_seed, stats, clock
+            )
             settlement = outcome["settlement"]
             mine = [settlement[s] for s, side in enumerate(arrangement) if side == "a"]
             theirs = [settlement[s] for s, side in enumerate(arrangement) if side == "b"]
             total += sum(mine) / len(mine) - sum(theirs) / len(theirs)
             stats.count_contract(rules.summarize(outcome), arrangement)
         stats.values.append(total / len(seats))
-    return report(game, a, b, seed, stats)
+    return stats
+
+
+def merge(parts: list[DuelStats]) -> DuelStats:
+    """One duel's statistics from the runs it was played in."""
+    merged = DuelStats()
+    for part in parts:
+        merged.values.extend(part.values)
+        for side, times in part.move_ms.items():
+            merged.move_ms[side].extend(times)
+        for contract, row in part.contracts.items():
+            into = merged.contracts.setdefault(contract, dict.fromkeys(row, 0))
+            for key, count in row.items():
+                into[key] += count
+    return merged
+
+
+def duel(
+    game: str,
+    a: str,
+    b: str,
+    deal_sets: int,
+    seed: int = 1,
+    options: Mapping[str, object] | None = None,
+) -> JSON:
+    """Play ``deal_sets`` duplicate deal sets of ``game`` between levels ``a`` and ``b``
+    and return the report (the form of ``stammtisch duel --json``, ``docs/bots.md``)."""
+    return report(game, a, b, seed, play_sets(game, a, b, deal_sets, seed, options))
 
 
 def report(game: str, a: str, b: str, seed: int, stats: DuelStats) -> JSON:
