@@ -110,18 +110,3 @@ def card_plan(
         negative=negative,
         alone=alone,
     )
-
-
-def choose_play(
-    info: Mapping[str, Any],
-    legal: list[str],
-    *,
-    declarer: int | None,
-    negative: bool = False,
-    gone: int = 0,
-    keep: int = 0,
-    rules: TrickRules | None = None,
-) -> str:
-    """A card by the rules of thumb (:func:`card_plan` says what the arguments mean)."""
-    plan = card_plan(info, declarer=declarer, negative=negative, gone=gone, keep=keep, rules=rules)
-    return plan.play(info["view"], legal)
