@@ -470,11 +470,8 @@ def _game_hints(game: str) -> dict[str, Any]:
 
 
 def trick_core(deal: Deal) -> TrickPlay | None:
-    """The running tricks of a sampled world (:meth:`TakeBackDeal._trick_core`; ``None``
-    outside the play phase or in a deal without tricks)."""
-    core = getattr(deal, "_trick_core", None)
-    play: TrickPlay | None = core() if core is not None else None
-    return play
+    """The running tricks of a sampled world (:meth:`Deal.trick_core`)."""
+    return deal.trick_core()
 
 
 def sample_world(info: Mapping[str, Any], rng: random.Random) -> World:

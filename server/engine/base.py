@@ -565,6 +565,17 @@ class Deal(ABC):
         else:
             self._apply_off_turn(actor, move)
 
+    def trick_core(self) -> TrickPlay | None:
+        """The running tricks of a deal played in tricks (the hands, the running trick, the
+        won piles), or ``None`` outside the play phase and in a deal without tricks. For
+        reading only (a computer player's playouts read it in their own sampled worlds):
+        the deal changes through :meth:`apply` alone."""
+        return self._trick_core()
+
+    def _trick_core(self) -> TrickPlay | None:
+        """The running tricks, or ``None`` outside the play phase (the default: no tricks)."""
+        return None
+
     def action_seen_by(self, index: int, viewer: int | None) -> str:
         """How action ``index`` of :attr:`history` looks to ``viewer`` (``None``: spectator).
 
@@ -669,10 +680,6 @@ class TakeBackDeal(Deal):
         codec = cls.__dict__.get("codec")
         if codec is not None:
             cls._take_back = codec.base.get(TAKE_BACK_VERB.word, -1)
-
-    def _trick_core(self) -> TrickPlay | None:
-        """The running tricks, or ``None`` outside the play phase."""
-        return None
 
     def apply(self, move: Move, seat: int | None = None) -> None:
         """:meth:`Deal.apply`; the take-back through :meth:`_apply_take_back`."""
