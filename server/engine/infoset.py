@@ -20,10 +20,11 @@ card kind whose place differs (or that a replaced action names) the viewer canno
 some copy in either deal (the two copies of a Doppelkopf card are one card to the players,
 not to the engine), and a replaced action still looks alike to the viewer (a game reveals
 a masked action by announcing it differently from then on). Once it is distinguishable it
-is dropped: what the viewer sees after that may differ. While it is not, the viewer's view,
-the view's two parts (:meth:`Deal.view_parts`, where the game splits them) and the newest
-action as announced to the viewer must be identical; the first difference is a
-:class:`Leak`, with the key path where the two views part.
+is dropped: what the viewer sees after that may differ. While it is not, the viewer's view
+(in its two parts, :meth:`Deal.view_parts`, where a class writes them over its view: see
+:func:`compared_in_parts`) and the newest action as announced to the viewer must be
+identical; the first difference is a :class:`Leak`, with the key path where the two views
+part.
 """
 
 from __future__ import annotations
@@ -341,7 +342,7 @@ class InfosetOracle:
         where its viewer cannot tell them apart (only at position ``at`` if given)."""
         end = len(self.actions) if at is None else at
         real = self.new_deal()
-        split = type(real).view_parts is not Deal.view_parts
+        split = compared_in_parts(type(real))
         live: list[tuple[Alternative, list[Deal]]] = [(alt, []) for alt in alternatives]
         self.alternatives_run += len(live)
         leaks: list[Leak] = []
@@ -437,6 +438,27 @@ class InfosetOracle:
             shared, own = deal.view_parts(viewer)
             return shared, own, action
         return deal.view(viewer), action
+
+
+def compared_in_parts(deal_type: type[Deal]) -> bool:
+    """Whether the oracle compares a view part by part (a leak then names its part,
+    ``shared.`` or ``own.``): where a class writes :meth:`Deal.view_parts` below the
+    class that writes :meth:`Deal.view`, the parts are that class's own. A view and its
+    parts written by one class (:class:`~server.engine.trickdeal.TrickDeal` merges the
+    parts into the view), or a view a class changed over its parts, are compared whole
+    (``view.``); the two parts never share a key, so the whole view differs exactly
+    where a part does.
+
+    >>> from server.engine.trickdeal import TrickDeal
+    >>> compared_in_parts(TrickDeal), compared_in_parts(Deal)
+    (False, False)
+    """
+
+    def owner(name: str) -> type:
+        return next(c for c in deal_type.__mro__ if name in vars(c))
+
+    parts, view = owner("view_parts"), owner("view")
+    return parts is not view and issubclass(parts, view)
 
 
 def _places(dealt: Dealt) -> dict[int, int]:

@@ -10,9 +10,15 @@ configures it with its :attr:`~SheetMatch.column_keys` and, where its sheet has 
   balance after the deal), :attr:`~SheetMatch.row_type` naming it and
   :meth:`~SheetMatch.row_extra` putting them into the row's JSON;
 * per sheet: :meth:`~SheetMatch.sheet_columns` (a column that comes and goes with an
-  option), :meth:`~SheetMatch.sheet_head` (what the match counts: its ``rounds``),
-  :meth:`~SheetMatch.sheet_lines` (the lines under the sheet) and
-  :meth:`~SheetMatch.sheet_extra` (keys of the game's own: a running Radl, a pot).
+  option), :meth:`~SheetMatch.sheet_start` (counters that count down from a start),
+  :meth:`~SheetMatch.sheet_head` (what the match counts: its ``rounds``),
+  :meth:`~SheetMatch.sheet_terms` (the number of deals and the stake, where the match has
+  them), :meth:`~SheetMatch.sheet_lines` (the lines under the sheet) and
+  :meth:`~SheetMatch.sheet_extra` (keys of the game's own: a running Radl, a pot, owed
+  solos).
+
+A sheet whose rows look altogether different (Doppelkopf's counters) overrides
+:meth:`~SheetMatch.row_json`.
 
 A game's match still decides the deals (:meth:`Match.next_setup`), what a deal is worth
 and what it moves into the pots (:meth:`Match.record`, which enters the row with
@@ -95,10 +101,10 @@ class SheetMatch(Match[DealT]):
     #: otherwise).
     totals: dict[str, int]
 
-    def _set_up_sheet(self) -> None:
-        """An empty sheet: no rows, every total 0."""
+    def _set_up_sheet(self, start: int = 0) -> None:
+        """An empty sheet: no rows, every total ``start``."""
         self.rows = []
-        self.totals = dict.fromkeys(self.players, 0)
+        self.totals = dict.fromkeys(self.players, start)
 
     @property
     def total_deals(self) -> int | None:
@@ -151,9 +157,18 @@ class SheetMatch(Match[DealT]):
         """The sheet's columns (by default :attr:`column_keys`)."""
         return [{"key": key, "label": f"sheet.col.{key}"} for key in self.column_keys]
 
+    def sheet_start(self) -> dict[str, int]:
+        """Each person's total before the first deal (by default 0)."""
+        return dict.fromkeys(self.players, 0)
+
     def sheet_head(self) -> JSON:
         """What the match counts, before ``deals`` (by default its ``rounds``)."""
         return {"rounds": self.rounds}
+
+    def sheet_terms(self) -> JSON:
+        """The number of deals (:attr:`total_deals`) and the stake per point, after the
+        head (a match whose money is not points times a stake names neither)."""
+        return {"deals": self.total_deals, "stake_cents": self.stake_cents}
 
     def row_extra(self, row: Any) -> JSON:
         """The game's own entries of a row's JSON, after its totals (none by default)."""
@@ -195,10 +210,9 @@ class SheetMatch(Match[DealT]):
                 "better": self.better,
                 "players": list(self.players),
                 "columns": self.sheet_columns(),
-                "start": dict.fromkeys(self.players, 0),
+                "start": self.sheet_start(),
                 **self.sheet_head(),
-                "deals": total,
-                "stake_cents": self.stake_cents,
+                **self.sheet_terms(),
                 "rows": self.sheet_rows(self.row_json),
                 "totals": self.sheet_totals(),
                 "progress": {"done": len(self.rows), "of": total},

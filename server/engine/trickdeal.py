@@ -8,19 +8,29 @@ A trick game's view has the same frame everywhere (its keys in ``docs/protocol.m
   game's own keys (:meth:`~TrickDeal._view_public`: its auction, contract, talon…), then
   ``hand_sizes``, ``trick``, ``last_trick``, ``tricks_won`` and ``take_back``; built once
   per position and shared by every seat (:meth:`CardPlayDeal._cached`);
-* the seat's own: ``seat``, ``hand``, ``hand_groups`` (sorted by
-  :meth:`~TrickDeal._sort_rules`), the game's own keys (:meth:`~TrickDeal._view_own`:
-  its discards, a blind share…), ``legal_actions`` (the seat to move only, or every seat
-  with :attr:`~TrickDeal.view_off_turn`) and, once the deal is finished, ``outcome``.
+* the seat's own: ``seat``, ``hand``, ``hand_groups`` (by default in pack order and
+  grouped by :meth:`~TrickDeal._sort_rules`; :meth:`~TrickDeal._hand_json` where a game
+  shows its hand otherwise), the game's own keys (:meth:`~TrickDeal._view_own`: its
+  discards, a blind share, whatever depends on who looks…), ``legal_actions`` (the seat to
+  move only, or every seat with :attr:`~TrickDeal.view_off_turn`) and, once the deal is
+  finished, ``outcome``.
 
-The replay state is the hands, the blind still lying (:meth:`~TrickDeal._talon_left`),
-the discards, each seat's card points (:meth:`~TrickDeal._count`) and the parties'
-(:meth:`~TrickDeal._party_points`). The cards a seat may not see are the other hands and
+The tricks show the cards by their pack codes (:meth:`~TrickDeal._view_trick` where a game
+writes them otherwise: Doppelkopf numbers the copies of a kind in the order the table saw
+them while the deal runs).
+
+The replay state is the hands (:meth:`~TrickDeal._replay_hand`), the blind still lying
+(:meth:`~TrickDeal._talon_left`), the discards (a game without any says so with
+:attr:`~TrickDeal.has_discards`), each seat's card points (:meth:`~TrickDeal._count`), the
+parties' (:meth:`~TrickDeal._party_points`) and the game's own keys
+(:meth:`~TrickDeal._replay_extra`). The cards a seat may not see are the other hands and
 what :meth:`~TrickDeal._hidden_extra` adds, but those :meth:`~TrickDeal._public_cards`
-shows to everybody; nothing once the deal is finished.
+shows to everybody and those :meth:`~TrickDeal._shown_to` showed that seat; nothing once
+the deal is finished.
 
-The deal keeps ``hands`` (a mask per seat) and ``discards`` (a mask), and its ``finished``
-phase is the one :class:`~server.engine.base.Deal` found.
+The deal keeps ``hands`` (a mask per seat) and ``discards`` (a mask, unless
+:attr:`~TrickDeal.has_discards` is false), and its ``finished`` phase is the one
+:class:`~server.engine.base.Deal` found.
 """
 
 from __future__ import annotations
@@ -42,6 +52,9 @@ class TrickDeal(CardPlayDeal):
     #: Whether ``legal_actions`` lists the moves of a seat not to move (calls out of turn,
     #: the take-back) too; else only the seat to move has legal actions in its view.
     view_off_turn: ClassVar[bool] = False
+    #: Whether the game lays cards aside (``discards``, in the replay state); a game
+    #: without discards has no such key there.
+    has_discards: ClassVar[bool] = True
 
     hands: list[int]
     discards: int
@@ -70,6 +83,18 @@ class TrickDeal(CardPlayDeal):
         """The game's own keys of the part only ``seat`` sees."""
         return {}
 
+    def _hand_json(self, seat: int) -> tuple[list[str], list[JSON]]:
+        """``seat``'s ``hand`` and ``hand_groups`` as its view shows them: by default the
+        pack's codes in pack order, and grouped by :meth:`_sort_rules`."""
+        pack = self.rules.pack
+        hand = self.hands[seat]
+        return pack.codes(hand), self._sort_rules().hand_groups(pack, hand)
+
+    def _view_trick(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
+        """A trick as the view shows it (``trick``, ``last_trick``): by default
+        :func:`~server.engine.tricks.trick_json` with the pack's codes."""
+        return trick_json(self.rules.pack.code, leader, cards, winner)
+
     def _talon_left(self) -> list[int]:
         """The cards still lying in the blind, in order (the replay's ``talon``)."""
         return []
@@ -82,6 +107,14 @@ class TrickDeal(CardPlayDeal):
         """The running count per party (``None`` while the parties are not set)."""
         return None
 
+    def _replay_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards in the replay state (by default the pack's codes, pack order)."""
+        return self.rules.pack.codes(self.hands[seat])
+
+    def _replay_extra(self) -> JSON:
+        """The game's own keys of the replay state, after the frame's."""
+        return {}
+
     def _hidden_extra(self, seat: int | None) -> int:
         """The cards besides the other hands that ``seat`` may not see (an unseen talon,
         face-down discards)."""
@@ -89,6 +122,11 @@ class TrickDeal(CardPlayDeal):
 
     def _public_cards(self) -> int:
         """Cards everybody may see wherever they lie (an open talon, open discards)."""
+        return 0
+
+    def _shown_to(self, seat: int | None) -> int:
+        """Cards ``seat`` alone was shown and may see wherever they lie now (cards it
+        exchanged face down with another seat); none by default."""
         return 0
 
     # ------------------------------------------------------------------ views
@@ -122,8 +160,7 @@ class TrickDeal(CardPlayDeal):
             own: JSON = {"seat": None, "hand": None, "hand_groups": None,
                          **self._view_own(None), "legal_actions": []}  # fmt: skip
         else:
-            pack = self.rules.pack
-            hand = self.hands[seat]
+            hand, groups = self._hand_json(seat)
             if finished:
                 legal = []
             elif self.view_off_turn:
@@ -132,8 +169,8 @@ class TrickDeal(CardPlayDeal):
                 legal = self.legal_texts() if seat == self._to_move else []
             own = {
                 "seat": seat,
-                "hand": pack.codes(hand),
-                "hand_groups": self._sort_rules().hand_groups(pack, hand),
+                "hand": hand,
+                "hand_groups": groups,
                 **self._view_own(seat),
                 "legal_actions": legal,
             }
@@ -144,7 +181,7 @@ class TrickDeal(CardPlayDeal):
     def _shared_view(self) -> JSON:
         """The part of the view that is the same for every seat."""
         play = self.play
-        code = self.rules.pack.code
+        trick = self._view_trick
         return {
             "game": self.rules.name,
             "seats": list(self.seat_names),
@@ -153,39 +190,40 @@ class TrickDeal(CardPlayDeal):
             "to_move": self._to_move,
             **self._view_public(),
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "trick": trick_json(code, 0, (), None) if play is None else play.trick_json(code),
-            "last_trick": trick_json(code, *play.tricks[-1])
-            if play is not None and play.tricks
-            else None,
+            "trick": trick(0, (), None) if play is None else trick(play.leader, play.trick, None),
+            "last_trick": trick(*play.tricks[-1]) if play is not None and play.tricks else None,
             "tricks_won": [0] * len(self.seat_names) if play is None else list(play.tricks_won),
             # who may take back the last card now (the room option ``take_back``)
             "take_back": self.take_back_seat(),
         }
 
     def replay_state(self) -> JSON:
-        """Every hand (pack order), the blind still lying, the discards, each seat's card
-        points and the parties' count, every card open (never sent to a seat of a running
-        deal)."""
+        """Every hand, the blind still lying, the discards, each seat's card points, the
+        parties' count and the game's own keys, every card open (never sent to a seat of a
+        running deal)."""
         pack = self.rules.pack
-        won = self.won
-        return {
-            "hands": [pack.codes(h) for h in self.hands],
+        state: JSON = {
+            "hands": [self._replay_hand(s) for s in range(len(self.hands))],
             "talon": [pack.code(c) for c in self._talon_left()],
-            "discards": pack.codes(self.discards),
-            "card_points": [self._count(w) for w in won],
-            "party_points": self._party_points(),
         }
+        if self.has_discards:
+            state["discards"] = pack.codes(self.discards)
+        state["card_points"] = [self._count(w) for w in self.won]
+        state["party_points"] = self._party_points()
+        state.update(self._replay_extra())
+        return state
 
     def hidden_from(self, seat: int | None) -> int:
         """Cards ``seat`` may not see: the other hands and :meth:`_hidden_extra`, but not
-        :meth:`_public_cards`; nothing once the deal is finished."""
+        :meth:`_public_cards` nor what :meth:`_shown_to` ``seat``; nothing once the deal
+        is finished."""
         if self._phase is self._finished_phase:
             return 0
         hidden = 0
         for s, hand in enumerate(self.hands):
             if s != seat:
                 hidden |= hand
-        return (hidden | self._hidden_extra(seat)) & ~self._public_cards()
+        return (hidden | self._hidden_extra(seat)) & ~(self._public_cards() | self._shown_to(seat))
 
     @staticmethod
     def _place_errors(

@@ -39,7 +39,7 @@ Inside, each phase of :class:`Phase` has its ``_legal_in_``/``_apply_in_``/``_ex
 handlers (found by name, see :mod:`server.engine.base`); the moves are numbered by
 :data:`CODEC` (one canonical text each); every fact about the contract comes from its row
 in :data:`~server.engine.games.doppelkopf.contracts.CONTRACTS`. The deal is a
-:class:`~server.engine.base.CardPlayDeal`: every card goes through one
+:class:`~server.engine.base.CardPlayDeal` (through ``TrickDeal``): every card goes through one
 :class:`~server.engine.tricks.TrickPlay` (``play``), whose restriction ``same_kind`` makes
 the two copies of a kind one move; the legal moves are cached per position (in the
 handlers' order: cards by kind); a card's own consequences (the copy's name, a Kreuz Dame's
@@ -50,6 +50,15 @@ second Herz 10 and the Schweinchen are the contract's trick rules (``rules_for``
 last trick differs), a Hochzeit's partner the ``after_trick`` hook; the extra points are
 read from the trick core's tricks when the deal is scored (only then are the parties
 settled). The outcome, computed once at the end, is the deal's other cache.
+
+The views, the replay state and the hidden cards are those of every trick game
+(:class:`~server.engine.trickdeal.TrickDeal`, of which the deal is one); Doppelkopf gives
+its own through the hooks: the hand in playing order and the copies numbered as the table
+saw them (``_hand_json``, ``_view_trick``), its keys for everybody (``_view_public``: the
+Hochzeit, the partner, knocks and announcements) and those that depend on who looks
+(``_view_own``: reservations, the contract of a stille Hochzeit, the Armut cards, the
+Schweinchen, the parties as far as the seat knows them), the Armut cards lying face down
+(``_hidden_extra``) and shown to the poor player and the taker (``_shown_to``).
 
 Taking back a card (room option ``take_back``, **off** by default: the rules text has no
 such rule): with it on, only the last card played, by its player, while its trick is open
@@ -70,7 +79,6 @@ from typing import ClassVar
 from server.engine.base import (
     JSON,
     TAKE_BACK_VERB,
-    CardPlayDeal,
     Move,
     Option,
     Rules,
@@ -92,6 +100,7 @@ from server.engine.games.doppelkopf.contracts import (
 from server.engine.games.doppelkopf.errors import play_error
 from server.engine.games.doppelkopf.scoring import LEVELS, extra_points, legacy_lines, score
 from server.engine.moves import MoveCodec, Verb, malformed_action
+from server.engine.trickdeal import TrickDeal
 from server.engine.tricks import Restriction, TrickPlay, TrickRules, trick_json
 
 
@@ -346,7 +355,7 @@ class Doppelkopf(Rules["DoppelkopfDeal"]):
         }
 
 
-class DoppelkopfDeal(CardPlayDeal):
+class DoppelkopfDeal(TrickDeal):
     """One deal of Doppelkopf (see the module text)."""
 
     Phase = Phase
@@ -417,19 +426,9 @@ class DoppelkopfDeal(CardPlayDeal):
         return self.trick_play.trick
 
     @property
-    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """The finished tricks: ``(leader, cards in playing order, winner)``."""
-        return self.trick_play.tricks
-
-    @property
     def leader(self) -> int:
         """The seat that led (or leads) the running trick."""
         return self.trick_play.leader
-
-    @property
-    def won(self) -> list[int]:
-        """Each seat's won cards (masks)."""
-        return self.trick_play.won
 
     @property
     def tricks_won(self) -> list[int]:
@@ -860,7 +859,140 @@ class DoppelkopfDeal(CardPlayDeal):
     def _not_held(self, card: int) -> IllegalActionError:
         return play_error("not_held", suit=None, card=PACK.code(card))
 
-    # ------------------------------------------------------------------ knowledge and views
+    # ------------------------------------------------------------------ the views' hooks
+    # The frame of every view, the replay state and the hidden cards are TrickDeal's; what
+    # Doppelkopf has of its own comes through its hooks. Parties, the contract of a stille
+    # Hochzeit, the reservations, the Armut cards and the Schweinchen depend on who looks:
+    # they are the seat's own part.
+
+    view_off_turn = True  # knocks and announcements are calls out of turn
+    has_discards = False  # the Armut cards change hands, nothing is laid aside
+
+    def _sort_rules(self) -> TrickRules:
+        """The contract's trick rules (the normal game's while the Vorbehalte run)."""
+        return self.trick_play.rules
+
+    def _hand_json(self, seat: int) -> tuple[list[str], list[JSON]]:
+        """``seat``'s cards as players hold them (the contract's trumps strongest first,
+        then each plain suit), numbered after the copies played, and so grouped."""
+        groups = self.trick_play.rules.hand_groups(
+            PACK, self.hands[seat], lambda cards: self._shown(cards, True)
+        )
+        return [code for group in groups for code in group["cards"]], groups
+
+    def _view_trick(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
+        """A trick with its cards as the table saw them while the deal runs (see
+        :meth:`_shown`), by their own copies once it is finished."""
+        if self._phase is FINISHED:
+            return self._trick_json(leader, cards, winner)
+        return self._shown_trick(leader, cards, winner)
+
+    def _view_public(self) -> JSON:
+        """The Hochzeit's kind, the partner found, a deal thrown in, the knocks and the
+        announcements, the cards played."""
+        row = self.row
+        return {
+            "hochzeit": self.hochzeit_kind or None,
+            "partner": self.partner if row is not None and row.partner else None,
+            "thrown_in": self.thrown_in or None,
+            "knocks": list(self.knocks),
+            "announcements": [
+                {"seat": s, "level": LEVELS[lv]} for s, lv in self.announcements.items()
+            ],
+            "cards_played": self.cards_played,
+        }
+
+    def _view_own(self, seat: int | None) -> JSON:
+        """The reservations (another seat's only as "gesund" or "vorbehalt"), the contract
+        and its declarer (a stille Hochzeit is a normal game to all but its holder until
+        his second Kreuz Dame), the Armut cards (counted, shown to the poor player and the
+        taker), the Schweinchen (its holder knows it before he shows it) and the parties
+        as far as ``seat`` knows them."""
+        parties = self.public_parties()
+        if seat is not None and parties[seat] is None:
+            parties[seat] = self.own_party(seat)
+        row = self.row
+        armut = row is not None and row.partner == "exchange"
+        in_armut = armut and seat is not None and seat in (self.declarer, self.partner)
+        resolved = self._phase is not VORBEHALT
+        contract = self.contract
+        secret = (
+            row is not None
+            and row.secret
+            and seat != self.declarer
+            and len(self.cq_played_by) < 2
+            and self._phase is not FINISHED
+        )
+        if secret:
+            contract = "normal"  # a normal game to all but the holder, until his second Dame
+        return {
+            "reservations": [
+                r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
+                for s, r in enumerate(self.reservations)
+            ],
+            "contract": (contract or None) if resolved else None,
+            "declarer": self.declarer if resolved and not secret else None,
+            "armut": {
+                "pushed": self._shown_list(self.pushed) if in_armut else self.pushed.bit_count(),
+                "returned": self._shown_list(self.returned)
+                if in_armut
+                else self.returned.bit_count(),
+            }
+            if armut
+            else None,
+            "schweinchen": self.schweinchen
+            if self.schweinchen_shown or seat == self.schweinchen
+            else None,
+            "parties": parties,
+        }
+
+    def _hidden_extra(self, seat: int | None) -> int:
+        """The Armut cards lying face down: pushed, not yet taken; returned, not yet
+        picked up."""
+        if self._phase in (PUSHING, OFFERING):
+            return self.pushed
+        if self._phase is RETURNING:
+            return self.returned
+        return 0
+
+    def _shown_to(self, seat: int | None) -> int:
+        """The cards ``seat`` knows the place of: its own dealt cards, and the Armut cards
+        it exchanged (the poor player and the taker are shown them)."""
+        return 0 if seat is None else self.known[seat]
+
+    def _count(self, mask: int) -> str:
+        return str(COUNTER.raw(mask))
+
+    def _party_points(self) -> JSON | None:
+        """The Augen per party once the parties are set (as in the outcome)."""
+        if self._phase not in (PLAYING, FINISHED) or self.thrown_in:
+            return None
+        re = self.re_party()
+        augen = [COUNTER.raw(w) for w in self.won]
+        return {
+            "re": sum(a for s, a in enumerate(augen) if s in re),
+            "kontra": sum(a for s, a in enumerate(augen) if s not in re),
+        }
+
+    def _replay_hand(self, seat: int) -> list[str]:
+        """``seat``'s cards as players hold them, by their own copies."""
+        return self._sorted_hand(seat)
+
+    def _replay_extra(self) -> JSON:
+        """Every seat's real party and reservation (the spectator view hides both until
+        the table can know them), and the trick and last trick with the cards' own copies
+        (as in the hands and the outcome; the views number copies in the order played)."""
+        playing = self._phase in (PLAYING, FINISHED) and not self.thrown_in
+        re = self.re_party() if playing else set()
+        tricks = self.tricks
+        return {
+            "parties": [("re" if s in re else "kontra") if playing else None for s in range(4)],
+            "reservations": list(self.reservations),
+            "trick": self._trick_json(self.leader, self.trick, None),
+            "last_trick": self._trick_json(*tricks[-1]) if tricks else None,
+        }
+
+    # ------------------------------------------------------------------ knowledge
 
     def public_parties(self) -> list[str | None]:
         """Each seat's party as the whole table knows it (``None``: not yet known)."""
@@ -902,24 +1034,6 @@ class DoppelkopfDeal(CardPlayDeal):
             return None
         return "re" if seat in self.re_party() else "kontra"
 
-    def hidden_from(self, seat: int | None) -> int:
-        """Cards in other hands and Armut cards lying face down (pushed, not yet taken;
-        returned, not yet picked up) that ``seat`` has not been shown (the poor player and
-        the taker are shown the cards they exchange)."""
-        if self._phase is FINISHED:
-            return 0
-        hidden = 0
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden |= hand
-        if self._phase in (PUSHING, OFFERING):
-            hidden |= self.pushed
-        elif self._phase is RETURNING:
-            hidden |= self.returned
-        if seat is not None:
-            hidden &= ~self.known[seat]
-        return hidden
-
     def unplaced_for(self, seat: int | None) -> int:
         """Hidden cards but those whose place the table was told: the Kreuz Damen of a
         declared Hochzeit, the second Karo Ass of a Schweinchen once one was played."""
@@ -954,6 +1068,7 @@ class DoppelkopfDeal(CardPlayDeal):
     # cards in the order played, then the seat's own cards, then a list's (Armut) cards.
 
     def _shown_trick(self, leader: int, cards: Sequence[int], winner: int | None) -> JSON:
+        """A trick with the copies named as the table saw them played."""
         shown = self.shown_as
         return {"leader": leader, "cards": [shown[c] for c in cards], "winner": winner}
 
@@ -971,117 +1086,9 @@ class DoppelkopfDeal(CardPlayDeal):
             out.append(CODES[kind + 24 * n])
         return out
 
-    def _shown_hand(self, seat: int) -> list[str]:
-        """``seat``'s cards as players hold them, numbered after the copies played."""
-        return self._shown(self.trick_play.rules.hand_order(self.hands[seat]), True)
-
-    def _hand_groups(self, seat: int) -> list[JSON]:
-        """``seat``'s cards grouped for sorting: the contract's trumps (the normal game's
-        while the Vorbehalte run), then each plain suit, strongest first, numbered as in
-        the hand."""
-        return self.trick_play.rules.hand_groups(
-            PACK, self.hands[seat], lambda cards: self._shown(cards, True)
-        )
-
     def _shown_list(self, mask: int) -> list[str]:
         """Cards laid aside (Armut), in pack order of their kinds, numbered by kind."""
         return self._shown(sorted(cards_of(mask), key=lambda c: c % 24), False)
-
-    def replay_state(self) -> JSON:
-        """Every hand as players hold it, each seat's Augen won in tricks, the Augen per
-        party once the parties are set (as in the outcome), every seat's real party and
-        reservation (the spectator view hides both until the table can know them), and the
-        trick and last trick with the cards' own copies (as in the hands and the outcome;
-        the views number copies in the order played)."""
-        playing = self._phase in (PLAYING, FINISHED) and not self.thrown_in
-        re = self.re_party() if playing else set()
-        party: JSON | None = None
-        if playing:
-            augen = [COUNTER.raw(w) for w in self.won]
-            party = {
-                "re": sum(a for s, a in enumerate(augen) if s in re),
-                "kontra": sum(a for s, a in enumerate(augen) if s not in re),
-            }
-        return {
-            "hands": [self._sorted_hand(s) for s in range(4)],
-            "talon": [],
-            "card_points": [str(COUNTER.raw(w)) for w in self.won],
-            "party_points": party,
-            "parties": [("re" if s in re else "kontra") if playing else None for s in range(4)],
-            "reservations": list(self.reservations),
-            "trick": self._trick_json(self.leader, self.trick, None),
-            "last_trick": self._trick_json(*self.tricks[-1]) if self.tricks else None,
-        }
-
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: a spectator)."""
-        parties = self.public_parties()
-        if seat is not None and parties[seat] is None:
-            parties[seat] = self.own_party(seat)
-        row = self.row
-        armut = row is not None and row.partner == "exchange"
-        in_armut = armut and seat is not None and seat in (self.declarer, self.partner)
-        resolved = self._phase is not VORBEHALT
-        finished = self._phase is FINISHED
-        contract = self.contract
-        secret = (
-            row is not None
-            and row.secret
-            and seat != self.declarer
-            and len(self.cq_played_by) < 2
-            and not finished
-        )
-        if secret:
-            contract = "normal"  # a normal game to all but the holder, until his second Dame
-        shown_trick = self._trick_json if finished else self._shown_trick
-        view: JSON = {
-            "game": self.rules.name,
-            "seat": seat,
-            "seats": list(self.seat_names),
-            "dealer": self.dealer,
-            "phase": self._phase,
-            "to_move": self._to_move,
-            "hand": self._shown_hand(seat) if seat is not None else None,
-            "hand_groups": self._hand_groups(seat) if seat is not None else None,
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "reservations": [
-                r if (seat == s or r is None) else ("gesund" if r == "gesund" else "vorbehalt")
-                for s, r in enumerate(self.reservations)
-            ],
-            "contract": (contract or None) if resolved else None,
-            "declarer": self.declarer if resolved and not secret else None,
-            "hochzeit": self.hochzeit_kind or None,
-            "partner": self.partner if row is not None and row.partner else None,
-            "armut": {
-                "pushed": self._shown_list(self.pushed) if in_armut else self.pushed.bit_count(),
-                "returned": self._shown_list(self.returned)
-                if in_armut
-                else self.returned.bit_count(),
-            }
-            if armut
-            else None,
-            "thrown_in": self.thrown_in or None,
-            "knocks": list(self.knocks),
-            "announcements": [
-                {"seat": s, "level": LEVELS[lv]} for s, lv in self.announcements.items()
-            ],
-            "schweinchen": self.schweinchen
-            if self.schweinchen_shown or seat == self.schweinchen
-            else None,
-            "parties": parties,
-            "cards_played": self.cards_played,
-            "trick": shown_trick(self.leader, self.trick, None),
-            "last_trick": shown_trick(*self.tricks[-1]) if self.tricks else None,
-            "tricks_won": list(self.tricks_won),
-            # who may take back the last card now (the room option ``take_back``)
-            "take_back": self.take_back_seat(),
-            "legal_actions": self.legal_texts(seat)
-            if seat is not None and self._to_move is not None
-            else [],
-        }
-        if finished:
-            view["outcome"] = self.outcome()
-        return view
 
     # ------------------------------------------------------------------ outcome
 
@@ -1156,12 +1163,8 @@ class DoppelkopfDeal(CardPlayDeal):
         """Every card in one pile; 240 Augen in all."""
         if self._phase is not FINISHED or self.thrown_in:
             return []
-        errors = []
-        union = 0
-        for pile in self.won:
-            if union & pile:
-                errors.append("a card lies in two piles")
-            union |= pile
+        errors: list[str] = []
+        union = self._place_errors(self.won, errors, "a card lies in two piles")
         if union != DOPPELKOPF.full:
             errors.append("not every card ended in a pile")
         total = sum(COUNTER.raw(p) for p in self.won)

@@ -26,19 +26,21 @@ From ``doppelkopf.txt`` (sections on scoring, "Pflichtsolo", "Verschärfte Spiel
   evening's pot: :meth:`DoppelkopfEvening.pots_of_last_deal` reports the payments after
   the deal that ends the evening (reason ``placing`` with the placing as parameter).
 
-The evening implements :class:`server.engine.match.Match` with a ``"counters"`` sheet
-(lower is better). Sheet notes are codes (catalogue ``sheet.note.doppelkopf.<code>``):
-``lustsolo``, ``pflichtsolo``, ``replay`` (a lost solo played again), ``vorfuehrung``;
-a row is ``obligatory`` when its solo was owed (``pflichtsolo``, ``vorfuehrung``). The
-stake does not apply: the evening's money is the Depot. Its match options
-(:attr:`DoppelkopfEvening.match_options`) come from the stored config; ``rounds`` is
-``max_deals`` (0: until a counter reaches 0).
+The evening is a :class:`server.engine.sheet.SheetMatch` with a ``"counters"`` sheet
+(lower is better): the sheet's totals are the counters, which start at ``start_points``;
+its rows (:class:`SheetRow`) add the deal's value and the Kurzer mark, and the sheet the
+obligations, the Vorführung and the Depot. Sheet notes are codes (catalogue
+``sheet.note.doppelkopf.<code>``): ``lustsolo``, ``pflichtsolo``, ``replay`` (a lost solo
+played again), ``vorfuehrung``; a row is ``obligatory`` when its solo was owed
+(``pflichtsolo``, ``vorfuehrung``). The stake does not apply: the evening's money is the
+Depot. Its match options (:attr:`DoppelkopfEvening.match_options`) come from the stored
+config; ``rounds`` is ``max_deals`` (0: until a counter reaches 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from server.engine.base import JSON, Option
@@ -46,7 +48,9 @@ from server.engine.errors import IllegalActionError, MalformedError
 from server.engine.games.doppelkopf.contracts import SOLOS
 from server.engine.games.doppelkopf.deal import Doppelkopf, DoppelkopfDeal
 from server.engine.ledger import Ledger
-from server.engine.match import DealSetup, Match, PotMove, finished_outcome
+from server.engine.match import DealSetup, PotMove, finished_outcome
+from server.engine.sheet import SheetMatch
+from server.engine.sheet import SheetRow as PlainRow
 
 COLUMNS = ("number", "dealer", "contract", "declarer", "values", "totals", "note")
 #: Notes of a solo that was owed.
@@ -54,27 +58,27 @@ OBLIGATORY_NOTES = ("pflichtsolo", "vorfuehrung")
 
 
 @dataclass(frozen=True, slots=True)
-class SheetRow:
-    """One line of the evening's sheet."""
+class SheetRow(PlainRow):
+    """One line of the evening's sheet: the deal's value and whether it was a Kurzer (its
+    ``totals`` are the counters after it)."""
 
-    number: int
-    dealer: str
-    contract: str
-    declarer: str | None
-    value: int
-    points: dict[str, int]
-    counters: dict[str, int]
-    kurzer: bool
-    note: str | None = None
-    detail: JSON = field(default_factory=dict)
+    value: int = 0
+    kurzer: bool = False
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Each player's counter after the deal (the row's totals)."""
+        return self.totals
 
 
-class DoppelkopfEvening(Match[DoppelkopfDeal]):
+class DoppelkopfEvening(SheetMatch[DoppelkopfDeal]):
     """A Doppelkopf evening, computed purely from the outcomes of its deals."""
 
     game = "doppelkopf"
     kind = "counters"
     better = "lower"
+    column_keys = COLUMNS
+    row_type = SheetRow
     match_options: ClassVar[tuple[Option, ...]] = (
         Option(
             "start_points",
@@ -166,13 +170,12 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
         self.pflichtsolo_rule = pflichtsolo_rule
         self.solo_replay = solo_replay
         self.dealer = first_dealer
-        self.counters = dict.fromkeys(self.players, start_points)
+        self._set_up_sheet(start_points)  # the counters
         self.obligations: dict[str, list[str]] = {p: [] for p in self.players}
         self.replay: tuple[str, str, bool] | None = None  # player, solo, was it voluntary
         self.replays_in_a_row = 0
         self.vorfuehrung = False
         self.end_requested = False
-        self.rows: list[SheetRow] = []
         self.ledger = Ledger(self.players)
 
     @classmethod
@@ -193,7 +196,25 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
             solo_replay=bool(extra["solo_replay"]),
         )
 
+    @property
+    def counters(self) -> dict[str, int]:
+        """Each player's counter (the sheet's totals)."""
+        return self.totals
+
+    @counters.setter
+    def counters(self, counters: dict[str, int]) -> None:
+        self.totals = counters
+
     # ------------------------------------------------------------------ progress
+
+    @property
+    def total_deals(self) -> int | None:
+        """The deals of the evening as far as they are known: ``max_deals`` until they are
+        played (owed solos may follow), then none, and once it is over the deals it had."""
+        done = len(self.rows)
+        if self.finished:
+            return done
+        return self.max_deals if done < self.max_deals else None
 
     @property
     def finished(self) -> bool:
@@ -255,20 +276,16 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
             self.replay = None
             if not outcome.get("thrown_in"):
                 self.dealer = (self.dealer + 1) % 4
-        row = SheetRow(
-            number=setup.number,
-            dealer=setup.dealer,
-            contract=contract,
-            declarer=soloist if contract != "normal" else None,
+        # the declarer: the soloist, Hochzeiter or poor player (none in a normal game)
+        row: SheetRow = self.write_row(
+            setup,
+            outcome,
+            points,
+            note=note,
             value=int(outcome.get("value", 0)),
-            points=points,
-            counters=dict(self.counters),
             kurzer=self.kurzer_limit is not None
             and max(abs(p) for p in points.values()) > self.kurzer_limit,
-            note=note,
-            detail={k: v for k, v in outcome.items() if k != "tricks"},
         )
-        self.rows.append(row)
         self._check_end()
         reasons = {name: [{"code": "counter", "points": pts, "counter": self.counters[name]}]
                    for name, pts in points.items() if pts > 0}  # fmt: skip
@@ -328,67 +345,62 @@ class DoppelkopfEvening(Match[DoppelkopfDeal]):
 
     # ------------------------------------------------------------------ results
 
-    def standing(self) -> dict[str, int]:
-        """Each player's counter."""
-        return dict(self.counters)
-
-    def _progress(self) -> JSON:
-        """Deals played of how many: the configured number until it is reached; then none
-        (owed solos are still played), and once the evening is over the deals it had."""
-        done = len(self.rows)
-        if self.finished:
-            return {"done": done, "of": done}
-        return {"done": done, "of": self.max_deals if done < self.max_deals else None}
-
     def depot(self) -> dict[str, int]:
         """What each player pays into the Depot (cents): placing × ``depot_cents``."""
         if self.depot_cents is None:
             return {}
         return {name: place * self.depot_cents for name, place in self.placings().items()}
 
-    def to_json(self) -> JSON:
-        """The sheet, obligations and end-of-evening figures (``docs/api.md``, "The score
-        sheet"; ``counters``, ``start_points`` and ``depot_cents`` as before)."""
-        return self.with_ledger(
-            {
-                "game": self.game,
-                "kind": self.kind,
-                "better": self.better,
-                "players": list(self.players),
-                "columns": [{"key": key, "label": f"sheet.col.{key}"} for key in COLUMNS],
-                "start": dict.fromkeys(self.players, self.start_points),
-                "start_points": self.start_points,
-                "rows": self.sheet_rows(
-                    lambda r: {
-                        "number": r.number,
-                        "dealer": r.dealer,
-                        "contract": r.contract,
-                        "declarer": r.declarer,
-                        "value": r.value,
-                        "values": dict(r.points),
-                        "points": r.points,
-                        "totals": dict(r.counters),
-                        "counters": r.counters,
-                        "kurzer": r.kurzer,
-                        "note": r.note,
-                        "obligatory": r.note in OBLIGATORY_NOTES,
-                    }
-                ),
-                "totals": dict(self.counters),
-                "counters": dict(self.counters),
-                "progress": self._progress(),
-                "lines": [{"code": "no_stake"}]
-                + [
-                    {"code": "owes_solo", "player": p, "solo": s}
-                    for p, solos in self.obligations.items()
-                    for s in solos
-                ],
-                "obligations": {p: list(s) for p, s in self.obligations.items()},
-                "vorfuehrung": self.vorfuehrung and not self.finished,
-                # the counter below which the owed solos must be played (0: only at the end)
-                "vorfuehrung_below": self.vorfuehrung_below,
-                "pots": self.pots(),
-                "finished": self.finished,
-                "depot_cents": self.depot() if self.finished else None,
-            }
-        )
+    # ------------------------------------------------------------------ the sheet
+
+    def sheet_start(self) -> dict[str, int]:
+        """Every counter starts at ``start_points``."""
+        return dict.fromkeys(self.players, self.start_points)
+
+    def sheet_head(self) -> JSON:
+        """The counters' start (``start_points``, as before) instead of rounds."""
+        return {"start_points": self.start_points}
+
+    def sheet_terms(self) -> JSON:
+        """Neither a number of deals (owed solos lengthen the evening) nor a stake (the
+        evening's money is the Depot)."""
+        return {}
+
+    def row_json(self, row: Any) -> JSON:
+        """A row with the deal's value, its points and the counters after it (``values``
+        and ``totals`` as every sheet, ``points`` and ``counters`` as before), the Kurzer
+        mark, and ``obligatory`` when its solo was owed."""
+        return {
+            "number": row.number,
+            "dealer": row.dealer,
+            "contract": row.contract,
+            "declarer": row.declarer,
+            "value": row.value,
+            "values": dict(row.values),
+            "points": dict(row.values),
+            "totals": dict(row.totals),
+            "counters": dict(row.totals),
+            "kurzer": row.kurzer,
+            "note": row.note,
+            "obligatory": row.note in OBLIGATORY_NOTES,
+        }
+
+    def sheet_lines(self) -> list[JSON]:
+        """The stake does not apply (``no_stake``), and each solo still owed
+        (``owes_solo``)."""
+        return [{"code": "no_stake"}] + [
+            {"code": "owes_solo", "player": p, "solo": s}
+            for p, solos in self.obligations.items()
+            for s in solos
+        ]
+
+    def sheet_extra(self) -> JSON:
+        """The counters, the obligations, whether the Vorführung runs and the counter below
+        which it starts (0: only at the end), and once the evening is over the Depot."""
+        return {
+            "counters": dict(self.counters),
+            "obligations": {p: list(s) for p, s in self.obligations.items()},
+            "vorfuehrung": self.vorfuehrung and not self.finished,
+            "vorfuehrung_below": self.vorfuehrung_below,
+            "depot_cents": self.depot() if self.finished else None,
+        }
