@@ -30,7 +30,14 @@ from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
-from server.store.rooms import end_early, get_room, match_config, players_in_order
+from server.store.rooms import (
+    end_early,
+    get_room,
+    match_config,
+    member_key,
+    member_name,
+    players_in_order,
+)
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
@@ -147,8 +154,10 @@ class TableManager:
             if room is None:
                 raise NotFoundError("room_not_found", "no such room", "diesen Raum gibt es nicht")
             seated = await players_in_order(session, room_id)
-            names = unique_names([user.display_name for user, _ in seated])
-            user_ids = [user.id for user, _ in seated]
+            names = unique_names([member_name(user, member) for user, member in seated])
+            user_ids = [member_key(user, member) for user, member in seated]
+            # each player's computer level (None: a person), kept with the match
+            levels = [None if user is not None else member.level for user, member in seated]
             config: dict[str, Any] = {
                 "options": dict(room.options),
                 "stake_cents": room.stake_cents,
@@ -159,6 +168,8 @@ class TableManager:
                 "first_dealer": self.rng.randrange(len(names)),
                 **match_config(room),
             }
+            if any(levels):
+                config["computers"] = levels
             game = room.game
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
         table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)))
