@@ -38,6 +38,7 @@ from server.store.rooms import (
     member_name,
     players_in_order,
 )
+from server.tables.computers import Thinker
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
@@ -64,9 +65,14 @@ class TableManager:
     """Owns the writer and every live table of this process."""
 
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], rng: random.Random | None = None
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        rng: random.Random | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.sessions = sessions
+        #: decides the computer players' moves (a process pool for the searching level)
+        self.thinker = thinker or Thinker()
         self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
         self.rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
@@ -137,6 +143,7 @@ class TableManager:
         """Close every connection and let the writer finish what is queued."""
         for table in self.tables.values():
             await table.close()
+        self.thinker.close()
         await self.writer.stop()
 
     def table(self, room_id: int) -> Table | None:
@@ -172,7 +179,8 @@ class TableManager:
                 config["computers"] = levels
             game = room.game
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
-        table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)))
+        table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)),
+                      self.thinker)  # fmt: skip
 
         async def store(session: AsyncSession) -> int:
             return await log.create_match(session, room_id, game, names, user_ids, config)
@@ -248,6 +256,7 @@ class TableManager:
                 self.writer,
                 self.rng,
                 dict(zip(match.player_ids, match.players, strict=True)),
+                self.thinker,
             )
             table.chat.extend(line.to_json() for line in match.chat)
             async with self.sessions() as session:  # the open requests around the match
@@ -263,7 +272,7 @@ class TableManager:
                 seats = deal.record["seats"]
                 for (seat, _text), client_id in zip(deal.actions, deal.client_ids, strict=True):
                     version += 1
-                    if client_id is not None and client_id not in log.TABLE_ACTIONS:
+                    if client_id is not None and not log.is_table_action(client_id):
                         table.applied[(user_of[seats[seat]], client_id, version - 1)] = version
                 version += deal.outcome is not None
             table.version = version
