@@ -10,6 +10,7 @@
  * once (answering `ack` if it had arrived before).
  */
 
+import { computerMark } from "./computer-mark.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
@@ -496,6 +497,14 @@ function seatUser(/** @type {number} */ seat) {
   return index >= 0 ? match.player_ids[index] : null;
 }
 
+/** The level of the computer player at `seat` ("einsteiger", "stark"), or null: a person. */
+function seatComputer(/** @type {number} */ seat) {
+  const match = state.snapshot && state.snapshot.match;
+  if (!match || !match.computers) return null;
+  const index = match.players.indexOf(seatName(seat));
+  return index >= 0 ? match.computers[index] || null : null;
+}
+
 /** How long a chat line stays beside its speaker's seat (ms). */
 const BUBBLE_MS = 6000;
 /** The latest chat line of each seat while it is shown beside the seat: seat -> line. */
@@ -627,7 +636,9 @@ function renderSeats() {
   box.replaceChildren();
   view.seats.forEach((/** @type {string} */ name, /** @type {number} */ seat) => {
     const user = seatUser(seat);
-    const online = user !== null && state.online.includes(user);
+    const computer = seatComputer(seat);
+    // a computer player is always there
+    const online = computer !== null || (user !== null && state.online.includes(user));
     const div = el("div", `seat seat-${position(seat)}`);
     if (view.to_move === seat && view.phase !== "finished") div.classList.add("to-move");
     if (!online) div.classList.add("offline");
@@ -639,6 +650,10 @@ function renderSeats() {
     who.append(el("span", "", name));
     if (seat === view.seat) who.append(el("span", "you", ` (${t("table.you")})`));
     head.append(who);
+    if (computer) {
+      div.classList.add("computer");
+      head.append(computerMark(computer));
+    }
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label", label));
     for (const marker of seatMarkers(seat)) {
