@@ -124,3 +124,34 @@ def test_a_bad_computer_pause_is_refused(guest: Guest, pause: Any) -> None:
     if isinstance(pause[0], int) and len(pause) == 2:
         error(response, 422, "bad_computer_pause")
     assert create(host, "doppelkopf", computer_pause_ms=[0, 0])["computer_pause_ms"] == [0, 0]
+
+
+def test_a_practice_room_starts_at_once(guest: Guest) -> None:
+    me_ = guest("Übende")
+    answer = me_.post("/api/practice", json={"game": "doppelkopf", "level": "stark"})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    room = body["room"]
+    assert room["status"] == "playing" and isinstance(body["match_id"], int)
+    assert room["game"] == "doppelkopf" and room["host_id"] == me(me_)
+    assert seated(room) == [("Übende", "person", None)] + [
+        (f"Computer {n}", "computer", "stark") for n in (1, 2, 3)
+    ]
+    three = me_.post("/api/practice", json={"game": "dreierles"}).json()["room"]
+    assert seated(three) == [("Übende", "person", None), ("Computer 1", "computer", "einsteiger"),
+                             ("Computer 2", "computer", "einsteiger")]  # fmt: skip
+    assert [r["id"] for r in me_.get("/api/rooms").json()["rooms"]][:2] == [three["id"], room["id"]]
+
+
+def test_a_bad_practice_request_changes_nothing(guest: Guest) -> None:
+    me_ = guest("Zögerer")
+    before = me_.get("/api/rooms").json()
+    error(me_.post("/api/practice", json={"game": "schafkopf-gibts-nicht"}), 422, "unknown_game")
+    for level in ("random", "meister"):
+        error(me_.post("/api/practice", json={"game": "doppelkopf", "level": level}), 422,
+              "unknown_level")  # fmt: skip
+    response = me_.post("/api/practice", json={"game": "doppelkopf", "seats": 4})
+    assert response.status_code == 422
+    assert me_.get("/api/rooms").json() == before
+    logged_out = httpx.post(f"{me_.base_url}/api/practice", json={"game": "doppelkopf"})
+    assert logged_out.status_code == 401

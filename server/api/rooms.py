@@ -148,6 +148,15 @@ class CreateRoomRequest(BaseModel):
     )
 
 
+class PracticeRequest(BaseModel):
+    """A practice room: the game, and the level of its computer players."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=40)
+    level: Annotated[StrictStr, StringConstraints(max_length=40)] = "einsteiger"
+
+
 class JoinRequest(BaseModel):
     """How to join a room."""
 
@@ -273,6 +282,13 @@ class InvitePreview(BaseModel):
 class StartOut(BaseModel):
     """The match that was started."""
 
+    match_id: int
+
+
+class PracticeOut(BaseModel):
+    """A practice room and its running match."""
+
+    room: RoomOut
     match_id: int
 
 
@@ -680,6 +696,35 @@ async def start(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> 
     await rooms.check_can_start(db, room_id, user.id)
     await db.commit()  # end the read transaction before the runtime writes
     return StartOut(match_id=await _runtime(request).start_match(room_id))
+
+
+#: The practice room's name, by the language of the person who practises.
+PRACTICE_NAMES = {"de": "Übung: {game}", "en": "Practice: {game}"}
+
+
+@router.post("/practice", response_model=PracticeOut, status_code=201)
+async def practice(
+    body: PracticeRequest, request: Request, db: Db, user: CurrentUser
+) -> PracticeOut:
+    """A practice room, started at once: the caller and computer players of ``level`` on
+    the other seats (as many as the game's smallest table needs), with the game's default
+    rules; the answer is the room and its running match. Raises ``unknown_game``,
+    ``game_not_playable`` or ``unknown_level``; nothing is stored then."""
+    tables = _runtime(request)
+    info = rooms.game_info(body.game)
+    if body.level not in rooms.COMPUTER_LEVELS:
+        raise rooms.unknown_level(body.level)
+    name = PRACTICE_NAMES.get(user.language, PRACTICE_NAMES["de"]).format(game=info.title)
+    room = await rooms.create_room(db, user, name=name, game=body.game)
+    for _ in range(min(rooms.players_to_start(body.game)) - 1):
+        await rooms.add_computer(db, room.id, user.id, body.level)
+    await db.commit()
+    match_id = await tables.start_match(room.id)
+    room = await rooms.room_for_member(db, room.id, user.id)
+    await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user.id)
+    await db.commit()
+    return PracticeOut(room=out, match_id=match_id)
 
 
 def _runtime(request: Request) -> Tables:

@@ -679,7 +679,8 @@ async def remove_member(session: AsyncSession, room_id: int, actor_id: int, user
     await removals.note_removal(session, room_id, user_id, actor_id)
 
 
-def _unknown_level(level: str) -> InvalidError:
+def unknown_level(level: str) -> InvalidError:
+    """The refusal ``unknown_level`` of a level no computer player has."""
     known = ", ".join(COMPUTER_LEVELS)
     return InvalidError(
         "unknown_level",
@@ -701,7 +702,7 @@ async def add_computer(
     room = await _lock_room(session, room_id)
     _check_host(room, actor_id)
     if level not in COMPUTER_LEVELS:
-        raise _unknown_level(level)
+        raise unknown_level(level)
     await _check_can_seat(session, room)
     taken = {name_key(member_name(u, m)) for u, m in await members(session, room_id)}
     number = 1
