@@ -155,3 +155,21 @@ def test_a_bad_practice_request_changes_nothing(guest: Guest) -> None:
     assert me_.get("/api/rooms").json() == before
     logged_out = httpx.post(f"{me_.base_url}/api/practice", json={"game": "doppelkopf"})
     assert logged_out.status_code == 401
+
+
+def test_a_practice_match_ended_early_is_in_the_archive(guest: Guest) -> None:
+    """The archive and the statistics read a match with computer players (their ids are
+    negative: no account) without trouble."""
+    me_ = guest("Archivarin")
+    body = me_.post("/api/practice", json={"game": "dreierles"}).json()
+    room, match_id = body["room"], body["match_id"]
+    ended = me_.post(f"/api/rooms/{room['id']}/end")  # she alone decides
+    assert ended.status_code == 200 and ended.json()["ended"], ended.text
+    listed = me_.get("/api/history/matches")
+    assert listed.status_code == 200, listed.text
+    match = next(m for m in listed.json()["matches"] if m["id"] == match_id)
+    assert [p["name"] for p in match["players"]] == ["Archivarin", "Computer 1", "Computer 2"]
+    assert [p["user_id"] < 0 for p in match["players"]] == [False, True, True]
+    for path in (f"/api/history/matches/{match_id}", "/api/history/stats",
+                 f"/archive/matches/{match_id}", "/archive"):  # fmt: skip
+        assert me_.get(path).status_code == 200, path
