@@ -78,3 +78,21 @@ def test_a_practice_room_is_started_from_the_start_page(
     expect(page.locator("#seats .seat.computer .computer-label")).to_have_count(3)
     # the computer players move at their pace until it is Bea's turn
     expect(page.locator("#turn")).to_have_text(re.compile("^Du bist am Zug"), timeout=30_000)
+
+
+def test_the_room_form_sets_the_computer_players_pace(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Cleo")
+    page.goto(f"{base}/rooms/new?game=dreierles")
+    pace = page.get_by_label("Tempo der Computerspieler")
+    expect(pace).to_have_value("800-1500")  # the default: like people at a table
+    pace.select_option(label="flott (0,3–0,6 s)")
+    page.get_by_label("Name des Raums").fill("Schnelle Runde")
+    page.get_by_role("button", name="Raum anlegen").click()
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
+    room = page.url.rsplit("/", 1)[1]
+    answer = page.request.get(f"{base}/api/rooms/{room}")
+    assert answer.json()["computer_pause_ms"] == [300, 600]
