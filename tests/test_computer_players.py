@@ -248,3 +248,55 @@ def test_the_strong_level_thinks_off_the_event_loop() -> None:
         thinker.close()
     assert answers == [choose(infos[0], "stark", 17)]
     assert ticks > 10  # the loop went on while the worker started and thought
+
+
+def test_computer_players_wait_while_the_table_is_paused(live_server: str) -> None:
+    """The one person decides on a pause alone (computer players have no say); while the
+    table is paused no computer player moves; once it goes on, they do."""
+
+    async def scenario() -> None:
+        (anna,), room, _ = await make_room(live_server, "doppelkopf", ["Anna"],
+                                           computer_pause_ms=[400, 400])  # fmt: skip
+        await seat_computers(anna, room, ["einsteiger"] * 3)
+        await start(anna, room)
+        await anna.connect(room)
+        async with asyncio.timeout(30):
+            while not anna.my_turn():
+                await anna.next_message()
+        await anna.send({"type": "action", "action": "gesund", "v": anna.version, "id": "g"})
+        await anna.expect_ack("g")  # a computer player is to move, after its pause
+        await anna.send({"type": "pause", "pause": True, "id": "p"})
+        paused = await anna.expect("snapshot")
+        assert paused["pause"]["paused"] is True
+        version = anna.version
+        await asyncio.sleep(1.2)  # three times the computer player's pause
+        assert anna.version == version
+        assert not [m for m in anna.messages if m["type"] == "event" and m["v"] > version]
+        await anna.send({"type": "pause", "pause": False, "id": "q"})
+        going = await anna.expect("snapshot")
+        assert going["pause"]["paused"] is False
+        event = await anna.expect("event", timeout=10)
+        assert event["v"] == version + 1 and event["seat"] != anna.seat
+        await anna.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_revanche_with_computer_players_needs_the_people_only(live_server: str) -> None:
+    async def scenario() -> None:
+        (anna,), room, _ = await make_room(live_server, "doppelkopf", ["Anna"],
+                                           computer_pause_ms=[0, 0], rounds=1)  # fmt: skip
+        await seat_computers(anna, room, ["einsteiger"] * 3)
+        first = await start(anna, room)
+        await anna.connect(room)
+        await play_until_deal_end(anna, random.Random(8))
+        assert anna.snapshot is not None and anna.snapshot["match"]["finished"]
+        answer = await anna.http.post(f"/api/rooms/{room}/rematch")
+        assert answer.status_code == 200, answer.text
+        second = answer.json()["match_id"]
+        assert second is not None and second != first  # she alone had to accept
+        new = await anna.expect("new_match")
+        assert new["match_id"] == second
+        await anna.aclose()
+
+    asyncio.run(scenario())
