@@ -62,6 +62,16 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
     )
     assert moves >= 13  # her reservation and her twelve cards (and any call she made)
     expect(page.locator("#result-dialog")).to_be_visible()
+    # the score sheet marks their columns too
+    expect(page.locator("#sheet th .computer-mark")).to_have_count(3)
+    # and so do the archive's sheet and the replay of the deal
+    match_id = page.request.get(f"{base}/api/history/matches").json()["matches"][0]["id"]
+    deals = page.request.get(f"{base}/api/history/matches/{match_id}").json()["deals"]
+    page.goto(f"{base}/archive/matches/{match_id}")
+    expect(page.locator("#sheet th .computer-mark")).to_have_count(3)
+    assert "Computer (stark)" in page.locator("#sheet thead").inner_text()
+    page.goto(f"{base}/archive/deals/{deals[0]['id']}")
+    expect(page.locator(".replay-seat-head .computer-mark")).to_have_count(3)
 
 
 def test_a_practice_room_is_started_from_the_start_page(

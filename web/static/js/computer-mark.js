@@ -6,6 +6,20 @@
 import { el } from "./forms.js";
 import { t } from "./i18n.js";
 
+/**
+ * The computer players the page names, `{name: level}`, from its
+ * `<script type="application/json" id="computers">` (the archive's pages; `{}`: none).
+ * @returns {Record<string, string>}
+ */
+export function computersOnPage() {
+  const element = document.getElementById("computers");
+  try {
+    return element ? JSON.parse(element.textContent || "{}") : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The levels of computer players a room may seat, in the order the host chooses them. */
 export const COMPUTER_LEVELS = ["einsteiger", "stark"];
 

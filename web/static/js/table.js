@@ -497,6 +497,16 @@ function seatUser(/** @type {number} */ seat) {
   return index >= 0 ? match.player_ids[index] : null;
 }
 
+/** The computer players of `match` by name, with their levels (the sheet marks them). */
+function computersByName(/** @type {any} */ match) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  (match.computers || []).forEach((/** @type {string|null} */ level, /** @type {number} */ i) => {
+    if (level) out[match.players[i]] = level;
+  });
+  return out;
+}
+
 /** The level of the computer player at `seat` ("einsteiger", "stark"), or null: a person. */
 function seatComputer(/** @type {number} */ seat) {
   const match = state.snapshot && state.snapshot.match;
@@ -598,7 +608,7 @@ function render() {
   renderHand();
   const last = /** @type {HTMLButtonElement} */ ($("show-last-trick"));
   last.disabled = !state.view.last_trick;
-  if (match) renderSheet($("sheet"), match.sheet, game);
+  if (match) renderSheet($("sheet"), match.sheet, game, computersByName(match));
   measureDock();
   markOverflows();
 }
