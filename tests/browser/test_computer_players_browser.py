@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.browser.axe import describe, run_axe, serious
 from tests.browser.conftest import DESKTOP, NewPerson
 from tests.browser.table_driver import Person, play_until, register_by_api
 from tests.support import LiveServer
@@ -41,6 +42,8 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
     ]  # fmt: skip
     expect(page.locator("#add-computer")).to_have_count(0)  # every seat is taken
     page.screenshot(path=str(artifacts / "computer-players-room.png"))
+    found = serious(run_axe(page))
+    assert not found, "\n".join(describe(found))
     page.locator("#start-match").click()
     page.wait_for_url(re.compile(rf"/rooms/{room}/table$"))
     expect(page.locator("#turn")).not_to_have_text("Verbinde mit dem Tisch…")
@@ -53,6 +56,8 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
     expect(page.locator("#seats .seat.computer .computer-icon")).to_have_count(3)
     expect(page.locator("#seats .seat.computer.offline")).to_have_count(0)
     page.screenshot(path=str(artifacts / "computer-players-table.png"))
+    found = serious(run_axe(page))
+    assert not found, "\n".join(describe(found))
     anna = Person("Anna", page)
     moves = play_until(
         [anna],
