@@ -13,6 +13,8 @@ trip to another process would cost more than the decision itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib
 import multiprocessing
 import os
 from collections.abc import Mapping
@@ -21,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from server.bots import choose
+from server.bots.players import game_module_name
 
 #: Levels that decide on the event loop (measured far below 5 ms a decision).
 INLINE_LEVELS = frozenset({"random", "einsteiger"})
@@ -38,6 +41,19 @@ class Thinker:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or default_processes()
         self._pool: ProcessPoolExecutor | None = None
+
+    async def prepare(self, game: str) -> None:
+        """Import ``game``'s rule-based player (in a thread), before a table of that game
+        with computer players starts: its first decision then does not pay for the
+        import on the loop (tens to hundreds of milliseconds)."""
+        name = game_module_name(game)
+
+        def load() -> None:
+            # a game without a player: the player says so when it is asked to play
+            with contextlib.suppress(ModuleNotFoundError):
+                importlib.import_module(name)
+
+        await asyncio.to_thread(load)
 
     async def decide(self, info: Mapping[str, Any], level: str, seed: int) -> str:
         """The action text the computer player of ``level`` makes in ``info`` (its

@@ -178,6 +178,8 @@ class TableManager:
             if any(levels):
                 config["computers"] = levels
             game = room.game
+        if any(levels):
+            await self.thinker.prepare(game)
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
         table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)),
                       self.thinker)  # fmt: skip
@@ -259,6 +261,8 @@ class TableManager:
                 self.thinker,
             )
             table.chat.extend(line.to_json() for line in match.chat)
+            if table.levels:
+                await self.thinker.prepare(match.game)
             async with self.sessions() as session:  # the open requests around the match
                 room = await get_room(session, match.room_id)
                 if room is not None:
