@@ -300,3 +300,10 @@ def test_a_revanche_with_computer_players_needs_the_people_only(live_server: str
         await anna.aclose()
 
     asyncio.run(scenario())
+
+
+def test_the_pool_has_the_cores_less_one() -> None:
+    from server.tables.computers import Thinker, default_processes
+
+    assert default_processes() == max(1, (os.cpu_count() or 2) - 1)
+    assert Thinker().processes == default_processes() and Thinker(3).processes == 3
