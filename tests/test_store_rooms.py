@@ -554,6 +554,9 @@ def test_computer_players_have_seats_but_no_account(store_db: TestDatabase) -> N
             )  # fmt: skip
             await rooms.join_room(db, room, bernd, rooms.PLAYER)
             await rooms.add_computer(db, room.id, anna.id, "einsteiger")
+            with refused(ConflictError, "name_taken"):  # a computer player's name is taken
+                await rooms.check_name_free_in_rooms(db, bernd.id, "computer 1")
+            await rooms.check_name_free_in_rooms(db, bernd.id, "Bernd")  # his own is free
             seated = await rooms.players_in_order(db, room.id)
             assert seat_names(seated) == ["Anna", "Computer 1", "Bernd", "Computer 2"]
             keys = [rooms.member_key(u, m) for u, m in seated]

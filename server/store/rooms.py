@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine.base import Option, OptionValue
@@ -545,15 +545,17 @@ async def _check_name_free(session: AsyncSession, room_id: int, user: User) -> N
 
 async def check_name_free_in_rooms(session: AsyncSession, user_id: int, name: str) -> None:
     """Raise ``name_taken`` when someone who shares an open or running room with
-    ``user_id`` has a name alike ``name`` (before the user takes that name)."""
+    ``user_id`` (a computer player too) has a name alike ``name`` (before the user takes
+    that name)."""
     mine = select(RoomMember.room_id).where(RoomMember.user_id == user_id)
     result = await session.execute(
-        select(User.display_name, Room.name)
-        .join(RoomMember, RoomMember.user_id == User.id)
+        select(func.coalesce(User.display_name, RoomMember.name), Room.name)
+        .select_from(RoomMember)
+        .outerjoin(User, RoomMember.user_id == User.id)
         .join(Room, Room.id == RoomMember.room_id)
         .where(
             RoomMember.room_id.in_(mine),
-            RoomMember.user_id != user_id,
+            or_(RoomMember.user_id.is_(None), RoomMember.user_id != user_id),
             Room.status.in_(("open", "playing")),
         )
     )
