@@ -67,7 +67,8 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
     )
     assert moves >= 13  # her reservation and her twelve cards (and any call she made)
     expect(page.locator("#result-dialog")).to_be_visible()
-    # the score sheet marks their columns too
+    # the result's ledger and the score sheet mark them too
+    expect(page.locator("#result-dialog td.ledger-player .computer-mark")).to_have_count(3)
     expect(page.locator("#sheet th .computer-mark")).to_have_count(3)
     # and so do the archive's sheet and the replay of the deal
     match_id = page.request.get(f"{base}/api/history/matches").json()["matches"][0]["id"]

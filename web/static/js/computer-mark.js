@@ -20,6 +20,23 @@ export function computersOnPage() {
   }
 }
 
+/**
+ * Mark the computer players' rows of a deal's ledger table (`ledger.js` `ledgerTable`:
+ * rows with `data-player`, the name in `td.ledger-player`); return the table.
+ * @template {HTMLElement} T
+ * @param {T} table
+ * @param {Record<string, string>} computers the computer players by name, with their level
+ * @returns {T}
+ */
+export function markLedgerRows(table, computers) {
+  for (const row of table.querySelectorAll("tr[data-player]")) {
+    const level = computers[/** @type {HTMLElement} */ (row).dataset.player || ""];
+    const cell = row.querySelector("td.ledger-player");
+    if (level && cell && !cell.querySelector(".computer-mark")) cell.append(" ", computerMark(level));
+  }
+  return table;
+}
+
 /** The levels of computer players a room may seat, in the order the host chooses them. */
 export const COMPUTER_LEVELS = ["einsteiger", "stark"];
 

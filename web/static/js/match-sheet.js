@@ -14,7 +14,7 @@ import { contractLabel, embeddedInfo, loadGame } from "./game-info.js";
 import { t } from "./i18n.js";
 import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
 import { amountText, potName, renderSheet, signed } from "./table-sheet.js";
-import { computersOnPage } from "./computer-mark.js";
+import { computersOnPage, markLedgerRows } from "./computer-mark.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -114,7 +114,7 @@ export function renderDeals(target, match, deals, sheetInfo = null) {
       item.append(el("div", "deal-settlement", ledgerLine(deal.ledger, sheetInfo)));
       const more = el("details", "deal-ledger");
       more.append(el("summary", "", t("archive.deal_how")));
-      more.append(ledgerTable(deal.ledger, ledgerColumns(deal.ledger, sheetInfo)));
+      more.append(markLedgerRows(ledgerTable(deal.ledger, ledgerColumns(deal.ledger, sheetInfo)), computersOnPage()));
       item.append(more);
     } else if (deal.settlement) {
       // a deal stored before the ledger: its points as stored

@@ -17,7 +17,7 @@
 
 import { ApiError, api } from "./api.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
-import { computerMark, computersOnPage } from "./computer-mark.js";
+import { computerMark, computersOnPage, markLedgerRows } from "./computer-mark.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
 import { has, phaseName, t } from "./i18n.js";
@@ -399,7 +399,10 @@ export async function mountReplay(root, replay, options = {}) {
     moved.replaceChildren();
     if (ledger) {
       for (const reason of ledger.reasons || []) list.append(el("li", "ledger-deal", dealReasonText(reason)));
-      const shown = ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, Boolean(replay.stake_cents)));
+      const shown = markLedgerRows(
+        ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, Boolean(replay.stake_cents))),
+        computers,
+      );
       table.className = shown.className;
       table.replaceChildren(...shown.childNodes);
       moved.hidden = true;

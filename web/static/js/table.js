@@ -10,7 +10,7 @@
  * once (answering `ack` if it had arrived before).
  */
 
-import { computerMark } from "./computer-mark.js";
+import { computerMark, markLedgerRows } from "./computer-mark.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
@@ -1133,7 +1133,8 @@ function showResult(view) {
     // what each person gets from the deal, as the ledger wrote it (the sheet's numbers)
     const sheet = match ? match.sheet || {} : {};
     const stake = typeof sheet.stake_cents === "number" ? sheet.stake_cents > 0 : false;
-    box.append(ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, stake)));
+    const rows = ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, stake));
+    box.append(match ? markLedgerRows(rows, computersByName(match)) : rows);
   } else if (ledgerAware(match)) {
     // the server writes the deal's ledger with the snapshot that follows
     box.append(el("p", "muted ledger-pending", t("ledger.pending")));
