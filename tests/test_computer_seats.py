@@ -173,3 +173,13 @@ def test_a_practice_match_ended_early_is_in_the_archive(guest: Guest) -> None:
     for path in (f"/api/history/matches/{match_id}", "/api/history/stats",
                  f"/archive/matches/{match_id}", "/archive"):  # fmt: skip
         assert me_.get(path).status_code == 200, path
+
+
+def test_the_room_page_says_the_computer_players_pace_where_they_sit(guest: Guest) -> None:
+    host = guest("Tempo")
+    room = create(host, "doppelkopf")
+    assert 'data-rule="computer-pace"' not in host.get(f"/rooms/{room['id']}").text
+    assert add(host, room, "einsteiger").status_code == 201
+    page = host.get(f"/rooms/{room['id']}").text
+    assert 'data-rule="computer-pace"' in page and "0,8–1,5 s" in page
+    assert "0.8–1.5 s" in host.get(f"/rooms/{room['id']}?lang=en").text

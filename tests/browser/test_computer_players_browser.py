@@ -41,6 +41,10 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
         "Computer (stark)", "Computer (Einsteiger)", "Computer (Einsteiger)"
     ]  # fmt: skip
     expect(page.locator("#add-computer")).to_have_count(0)  # every seat is taken
+    page.reload()  # the settings say the computer players' pace
+    expect(page.locator('#rules li[data-rule="computer-pace"]')).to_have_text(
+        "Tempo der Computerspieler: 0 s"
+    )
     page.screenshot(path=str(artifacts / "computer-players-room.png"))
     found = serious(run_axe(page))
     assert not found, "\n".join(describe(found))
