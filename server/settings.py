@@ -47,6 +47,10 @@ Environment variables:
     a full collection does not walk the open sockets and tables
     (``server/api/heap.py``); for measuring what freezing saves (``bench/gc_pause.py``)
     or ruling it out (default ``true``).
+``STAMMTISCH_COMPUTER_PROCESSES``
+    Worker processes in which the searching computer players (level ``stark``) think, off
+    the event loop (``server/tables/computers.py``); default: the machine's cores less
+    one, at least one. They are started at the first such decision.
 """
 
 from __future__ import annotations
@@ -82,6 +86,8 @@ class Settings:
     auth_limits: bool = True
     request_timeout: float = 20.0
     gc_freeze: bool = True
+    #: Worker processes for the computer players' thinking (0: the cores less one).
+    computer_processes: int = 0
 
     def __post_init__(self) -> None:
         origins = (
@@ -107,6 +113,7 @@ class Settings:
             auth_limits=_parse_bool(env, "STAMMTISCH_AUTH_LIMITS", True),
             request_timeout=_parse_number(env, "STAMMTISCH_REQUEST_TIMEOUT", float, 20.0),
             gc_freeze=_parse_bool(env, "STAMMTISCH_GC_FREEZE", True),
+            computer_processes=_parse_number(env, "STAMMTISCH_COMPUTER_PROCESSES", int, 0),
         )
 
 

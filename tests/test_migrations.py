@@ -51,7 +51,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0010_game_preferences"
+    assert head_revision() == "0011_computer_players"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
@@ -471,3 +471,56 @@ def test_the_ledger_is_rebuilt_on_upgrade_on_sqlite(sqlite_db_url: str) -> None:
 @pytest.mark.postgres
 def test_the_ledger_is_rebuilt_on_upgrade_on_postgres(postgres_url: str) -> None:
     on_postgres(postgres_url, _the_ledger_is_rebuilt_on_upgrade)
+
+
+def _members_get_their_own_key(connection: Connection, config: Any) -> None:
+    """Upgrade to 0010, store two rooms' members, upgrade to head: every person's row has
+    an id of its own and ``kind`` person; a computer player's row (no account) can be
+    stored; downgrading removes the computer players and keeps the people."""
+    config.attributes["connection"] = connection
+    command.upgrade(config, "0010_game_preferences")
+    for room, user, role, seat in (
+        (1, 1, "player", 0),
+        (1, 2, "player", 1),
+        (2, 1, "spectator", None),
+    ):
+        connection.execute(
+            text(
+                "INSERT INTO room_members (room_id, user_id, role, seat_order) "
+                "VALUES (:room, :user, :role, :seat)"
+            ),
+            {"room": room, "user": user, "role": role, "seat": seat},
+        )  # fmt: skip
+    command.upgrade(config, "head")
+    rows = connection.execute(
+        text("SELECT id, room_id, user_id, kind, level FROM room_members ORDER BY room_id, user_id")
+    ).all()
+    assert len({r[0] for r in rows}) == 3 and all(r[0] is not None for r in rows)
+    assert [(r[1], r[2], r[3], r[4]) for r in rows] == [
+        (1, 1, "person", None), (1, 2, "person", None), (2, 1, "person", None)
+    ]  # fmt: skip
+    connection.execute(
+        text(
+            "INSERT INTO room_members (room_id, user_id, role, seat_order, kind, level, name) "
+            "VALUES (1, NULL, 'player', 2, 'computer', 'stark', 'Computer 1')"
+        )
+    )
+    # a person is a member of a room once
+    with pytest.raises(sa.exc.IntegrityError), connection.begin_nested():
+        connection.execute(
+            text("INSERT INTO room_members (room_id, user_id, role) VALUES (1, 1, 'player')")
+        )
+    command.downgrade(config, "0010_game_preferences")
+    back = connection.execute(
+        text("SELECT room_id, user_id FROM room_members ORDER BY room_id, user_id")
+    ).all()
+    assert [tuple(r) for r in back] == [(1, 1), (1, 2), (2, 1)]
+
+
+def test_members_get_their_own_key_on_sqlite(sqlite_db_url: str) -> None:
+    on_sqlite(sqlite_db_url, _members_get_their_own_key)
+
+
+@pytest.mark.postgres
+def test_members_get_their_own_key_on_postgres(postgres_url: str) -> None:
+    on_postgres(postgres_url, _members_get_their_own_key)

@@ -147,7 +147,7 @@ def test_create_rooms_with_default_options(guest: Guest) -> None:
     )
     assert doppelkopf["members"] == [
         {"user_id": me(host), "display_name": "Wirt", "role": "player", "seat_order": 0,
-         "is_host": True},
+         "is_host": True, "kind": "person", "level": None, "computer_id": None},
     ]  # fmt: skip
     assert len(token_of(doppelkopf)) >= 32
     assert (doppelkopf["seats"], doppelkopf["seats_free"]) == (4, 3)
@@ -237,7 +237,10 @@ def test_invite_preview_and_join(guest: Guest, anonymous: httpx.Client) -> None:
     assert shown["game"] == "dreierles" and shown["game_title"] == "Dreierles"
     assert (shown["stake_cents"], shown["rounds"]) == (20, 6)
     assert shown["host_name"] == "Wirt"
-    assert shown["members"] == [{"display_name": "Wirt", "role": "player", "is_host": True}]
+    assert shown["members"] == [
+        {"display_name": "Wirt", "role": "player", "is_host": True, "kind": "person",
+         "level": None}
+    ]  # fmt: skip
     assert shown["allow_spectators"] is False
     assert (shown["seats"], shown["seats_free"]) == (4, 3)
     assert shown["your_role"] is None
@@ -283,7 +286,8 @@ def test_spectators_only_where_allowed(guest: Guest) -> None:
     assert joined.status_code == 200
     spectator = [m for m in joined.json()["members"] if m["display_name"] == "Kiebitz"]
     assert spectator == [{"user_id": me(watcher), "display_name": "Kiebitz",
-                          "role": "spectator", "seat_order": None, "is_host": False}]  # fmt: skip
+                          "role": "spectator", "seat_order": None, "is_host": False,
+                          "kind": "person", "level": None, "computer_id": None}]  # fmt: skip
     assert joined.json()["seats_free"] == 3
 
 

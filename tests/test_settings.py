@@ -97,3 +97,11 @@ def test_api_docs_setting() -> None:
     assert Settings.from_env({"STAMMTISCH_API_DOCS": "true"}).api_docs is True
     with pytest.raises(SettingsError, match="STAMMTISCH_API_DOCS"):
         Settings.from_env({"STAMMTISCH_API_DOCS": "sometimes"})
+
+
+def test_computer_processes_setting() -> None:
+    assert Settings.from_env({}).computer_processes == 0  # the pool's default: cores − 1
+    assert Settings.from_env({"STAMMTISCH_COMPUTER_PROCESSES": "3"}).computer_processes == 3
+    for raw in ("0", "-1", "zwei", "1.5"):
+        with pytest.raises(SettingsError, match="STAMMTISCH_COMPUTER_PROCESSES"):
+            Settings.from_env({"STAMMTISCH_COMPUTER_PROCESSES": raw})

@@ -33,8 +33,8 @@ async def new_room(db: AsyncSession, host: User, game: str = "doppelkopf", **kw:
     return await rooms.create_room(db, host, name=f"{game} am Mittwoch", game=game, **kw)
 
 
-def seat_names(seated: list[tuple[User, Any]]) -> list[str]:
-    return [user.display_name for user, _member in seated]
+def seat_names(seated: list[tuple[User | None, Any]]) -> list[str]:
+    return [rooms.member_name(user, member) for user, member in seated]
 
 
 # --------------------------------------------------------------------------- creation
@@ -64,7 +64,9 @@ def test_create_room_with_defaults(store_db: TestDatabase) -> None:
             assert dl_again.rounds == 4
             assert len(dl.invite_token) >= 32 and dl.invite_token != dk.invite_token
             seated = await rooms.players_in_order(db, dk.id)
-            assert [(u.id, m.role, m.seat_order) for u, m in seated] == [(host.id, "player", 0)]
+            assert [(u and u.id, m.role, m.seat_order) for u, m in seated] == [
+                (host.id, "player", 0)
+            ]
             assert [r.id for r in await rooms.rooms_of_user(db, host.id)] == [dl.id, dk.id]
             assert await rooms.room_by_invite(db, "nope") is None
 
@@ -224,7 +226,7 @@ def test_three_player_games_seat_four(store_db: TestDatabase) -> None:
             spectator = await rooms.join_room(db, room, e, "spectator")
             assert (spectator.role, spectator.seat_order) == ("spectator", None)
             everyone = await rooms.members(db, room.id)
-            assert [(u.display_name, m.role) for u, m in everyone] == [
+            assert [(rooms.member_name(u, m), m.role) for u, m in everyone] == [
                 ("A", "player"),
                 ("B", "player"),
                 ("C", "player"),
@@ -441,6 +443,7 @@ def test_match_options_and_pause_are_stored_and_go_into_the_match_config(
             assert rooms.match_config(default) == {
                 **{o.name: o.default for o in rooms.match_options("doppelkopf")},
                 "next_deal_pause_seconds": 0,
+                "computer_pause_ms": [800, 1500],
             }
             assert default.match_options is not None
             assert default.match_options["pflichtsolo_rule"] is True
@@ -536,5 +539,52 @@ def test_leave_room(store_db: TestDatabase) -> None:
             await db.flush()
             await rooms.leave_room(db, room.id, carl.id)
             assert room.rematch is None and await rooms.members(db, room.id) == []
+
+    run_with_sessions(store_db, scenario)
+
+
+def test_computer_players_have_seats_but_no_account(store_db: TestDatabase) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            anna, bernd = await guests(db, "Anna", "Bernd")
+            room = await new_room(db, anna, "doppelkopf")
+            strong = await rooms.add_computer(db, room.id, anna.id, "stark")
+            assert (strong.user_id, strong.kind, strong.level, strong.name) == (
+                None, rooms.COMPUTER, "stark", "Computer 1"
+            )  # fmt: skip
+            await rooms.join_room(db, room, bernd, rooms.PLAYER)
+            await rooms.add_computer(db, room.id, anna.id, "einsteiger")
+            with refused(ConflictError, "name_taken"):  # a computer player's name is taken
+                await rooms.check_name_free_in_rooms(db, bernd.id, "computer 1")
+            await rooms.check_name_free_in_rooms(db, bernd.id, "Bernd")  # his own is free
+            seated = await rooms.players_in_order(db, room.id)
+            assert seat_names(seated) == ["Anna", "Computer 1", "Bernd", "Computer 2"]
+            keys = [rooms.member_key(u, m) for u, m in seated]
+            assert keys[1] == -strong.id and keys[0] == anna.id
+            with refused(ConflictError, "room_full"):
+                await rooms.add_computer(db, room.id, anna.id, "stark")
+            with refused(ForbiddenError, "not_host"):
+                await rooms.add_computer(db, room.id, bernd.id, "stark")
+            with refused(InvalidError, "unknown_level"):
+                await rooms.add_computer(db, room.id, anna.id, "random")
+            await rooms.reorder_seats(db, room.id, anna.id, keys[::-1])
+            assert seat_names(await rooms.players_in_order(db, room.id)) == [
+                "Computer 2", "Bernd", "Computer 1", "Anna"
+            ]  # fmt: skip
+            await rooms.remove_computer(db, room.id, anna.id, strong.id)
+            with refused(NotFoundError, "computer_not_found"):
+                await rooms.remove_computer(db, room.id, anna.id, strong.id)
+            seated = await rooms.players_in_order(db, room.id)
+            assert [(rooms.member_name(u, m), m.seat_order) for u, m in seated] == [
+                ("Computer 2", 0), ("Bernd", 1), ("Anna", 2)
+            ]  # fmt: skip
+            # computer players neither offer a Revanche nor vote: only people are asked
+            assert await rooms._player_ids(db, room.id) == [bernd.id, anna.id]
+            # the host's role passes to a person; the last person takes the computers along
+            await rooms.leave_room(db, room.id, anna.id)
+            assert room.host_id == bernd.id
+            await rooms.leave_room(db, room.id, bernd.id)
+            assert await rooms.members(db, room.id) == []
+            await db.commit()
 
     run_with_sessions(store_db, scenario)

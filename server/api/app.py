@@ -48,6 +48,7 @@ from server.store.db import (
     make_session_factory,
     require_database_at_head,
 )
+from server.tables.computers import Thinker
 from server.tables.manager import TableManager
 
 logger = logging.getLogger(__name__)
@@ -167,7 +168,9 @@ def create_app(
                     status.revision,
                     __version__,
                 )
-                tables = TableManager(runtime.sessions)
+                tables = TableManager(
+                    runtime.sessions, thinker=Thinker(settings.computer_processes or None)
+                )
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
             if settings.gc_freeze:

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.api.deps import Db, OptionalUser, parse_id
-from server.api.pages import game_info_json, login_first, not_found, render
+from server.api.pages import game_info_json, login_first, not_found, render, script_json
 from server.engine.registry import list_games
 from server.store import rooms
 from server.store.models import DealRow, Match, User
@@ -38,6 +38,16 @@ async def _member_of_match(db: AsyncSession, match_id: int, user: User) -> Match
     if match is None or await rooms.membership(db, match.room_id, user.id) is None:
         return None
     return match
+
+
+def computers_json(match: Match) -> str:
+    """The match's computer players, ``{name: level}`` (``{}``: none), for the
+    ``<script type="application/json" id="computers">`` element: the sheet and the replay
+    mark their names (icon and text)."""
+    levels = match.config.get("computers") or []
+    return script_json(
+        {name: level for name, level in zip(match.players, levels, strict=False) if level}
+    )
 
 
 def _games() -> list[dict[str, str]]:
@@ -65,7 +75,11 @@ async def match_page(match_id: str, request: Request, db: Db, user: OptionalUser
     return render(
         request,
         "archive_match.html",
-        {"match_id": match.id, "game_info_json": game_info_json(match.game)},
+        {
+            "match_id": match.id,
+            "game_info_json": game_info_json(match.game),
+            "computers_json": computers_json(match),
+        },
         user=user,
     )
 
@@ -92,6 +106,7 @@ async def deal_page(deal_id: str, request: Request, db: Db, user: OptionalUser) 
             "match_id": row.match_id,
             "upload": False,
             "game_info_json": game_info_json(match.game),
+            "computers_json": computers_json(match),
         },
         user=user,
     )
@@ -105,7 +120,13 @@ async def upload_page(request: Request, user: OptionalUser) -> Response:
     return render(
         request,
         "archive_replay.html",
-        {"deal_id": None, "match_id": None, "upload": True, "game_info_json": None},
+        {
+            "deal_id": None,
+            "match_id": None,
+            "upload": True,
+            "game_info_json": None,
+            "computers_json": "{}",
+        },
         user=user,
     )
 

@@ -274,6 +274,18 @@ def _pause_text(_: Gettext, seconds: int) -> str:
     return _("rooms.pause_wait") if seconds == 0 else _("rooms.pause_seconds", seconds=seconds)
 
 
+def computer_pace_text(lang: str, pause_ms: list[int]) -> str:
+    """The computer players' pace in seconds, as the room page shows it: "0,8–1,5 s"
+    (the decimal comma in German)."""
+
+    def seconds(ms: int) -> str:
+        text = f"{ms / 1000:g}"
+        return text.replace(".", ",") if lang == "de" else text
+
+    least, most = pause_ms
+    return f"{seconds(least)} s" if least == most else f"{seconds(least)}–{seconds(most)} s"
+
+
 @dataclass(frozen=True, slots=True)
 class GameCard:
     """One game as the start page shows it, in the page's language."""
@@ -477,6 +489,10 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
             "pause_text": _pause_text(
                 partial(catalogs.gettext, lang), room.next_deal_pause_seconds
             ),
+            # only where computer players sit: their pace
+            "computer_pace_text": computer_pace_text(lang, room.computer_pause_ms)
+            if any(m.kind == rooms.COMPUTER for m in room.members)
+            else None,
             "players": [m for m in room.members if m.role == rooms.PLAYER],
             "spectators": [m for m in room.members if m.role != rooms.PLAYER],
             "room_json": script_json(

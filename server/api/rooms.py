@@ -72,6 +72,8 @@ def _plain_number(value: object) -> object:
 #: not plain digits) is refused (422 ``invalid_request``) before the database is asked.
 RowId = Annotated[int, BeforeValidator(_plain_number), Path(ge=1, le=MAX_ID)]
 UserId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
+#: A player in the seat order: a person's user id, or a computer player's negative id.
+PlayerId = Annotated[StrictInt, Field(ge=-MAX_ID, le=MAX_ID)]
 #: An option's name or text value (the longest is far shorter). The bound also makes
 #: pydantic refuse text that is not valid Unicode (an unpaired surrogate), which the
 #: store's refusal would otherwise quote in a message that cannot be sent.
@@ -140,6 +142,19 @@ class CreateRoomRequest(BaseModel):
         default_factory=dict
     )
     next_deal_pause_seconds: StrictInt = 0
+    #: how long a computer player waits before its move: the least and the most, in ms
+    computer_pause_ms: list[StrictInt] = Field(
+        default_factory=lambda: list(rooms.DEFAULT_COMPUTER_PAUSE_MS), max_length=2
+    )
+
+
+class PracticeRequest(BaseModel):
+    """A practice room: the game, and the level of its computer players."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=40)
+    level: Annotated[StrictStr, StringConstraints(max_length=40)] = "einsteiger"
 
 
 class JoinRequest(BaseModel):
@@ -151,21 +166,34 @@ class JoinRequest(BaseModel):
 
 
 class SeatsRequest(BaseModel):
-    """The new seat order: every player's user id, once."""
+    """The new seat order: every player's id (a computer player's is negative), once."""
 
     model_config = ConfigDict(extra="forbid")
 
-    order: list[UserId] = Field(max_length=16)
+    order: list[PlayerId] = Field(max_length=16)
+
+
+class ComputerRequest(BaseModel):
+    """A computer player to seat: its level (``einsteiger`` or ``stark``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: Annotated[StrictStr, StringConstraints(max_length=40)]
 
 
 class MemberOut(BaseModel):
-    """A member of a room."""
+    """A member of a room: a person (``kind`` ``person``, ``user_id`` the account) or a
+    computer player (``kind`` ``computer``, its ``level``; ``user_id`` negative: it has no
+    account, and ``computer_id``, its id for removing it)."""
 
     user_id: int
     display_name: str
     role: str
     seat_order: int | None
     is_host: bool
+    kind: str = rooms.PERSON
+    level: str | None = None
+    computer_id: int | None = None
 
 
 class RematchOut(BaseModel):
@@ -191,6 +219,7 @@ class RoomOut(BaseModel):
     timer_seconds: int | None
     match_options: dict[str, OptionValue]
     next_deal_pause_seconds: int
+    computer_pause_ms: list[int]
     status: str
     host_id: int
     invite_url: str
@@ -219,11 +248,14 @@ class PreviewOption(BaseModel):
 
 
 class PreviewMember(BaseModel):
-    """A member as the invite preview shows them."""
+    """A member as the invite preview shows them (``kind``: ``person`` or ``computer``,
+    with its ``level``)."""
 
     display_name: str
     role: str
     is_host: bool
+    kind: str = rooms.PERSON
+    level: str | None = None
 
 
 class InvitePreview(BaseModel):
@@ -250,6 +282,13 @@ class InvitePreview(BaseModel):
 class StartOut(BaseModel):
     """The match that was started."""
 
+    match_id: int
+
+
+class PracticeOut(BaseModel):
+    """A practice room and its running match."""
+
+    room: RoomOut
     match_id: int
 
 
@@ -359,7 +398,7 @@ def your_turn(tables: Tables | None, room: Room, user_id: int) -> bool:
 
 def _room_out(
     room: Room,
-    members: Sequence[tuple[User, RoomMember]],
+    members: Sequence[tuple[User | None, RoomMember]],
     tables: Tables | None = None,
     user_id: int | None = None,
 ) -> RoomOut:
@@ -377,6 +416,7 @@ def _room_out(
         timer_seconds=room.timer_seconds,
         match_options=rooms.resolve_match_options(room.game, room.match_options or {}),
         next_deal_pause_seconds=room.next_deal_pause_seconds,
+        computer_pause_ms=[room.computer_pause_min_ms, room.computer_pause_max_ms],
         status=room.status,
         host_id=room.host_id,
         invite_url=invite_url(room),
@@ -384,11 +424,14 @@ def _room_out(
         seats_free=max(0, limit - players) if room.status == "open" else 0,
         members=[
             MemberOut(
-                user_id=user.id,
-                display_name=user.display_name,
+                user_id=rooms.member_key(user, member),
+                display_name=rooms.member_name(user, member),
                 role=member.role,
                 seat_order=member.seat_order,
-                is_host=user.id == room.host_id,
+                is_host=user is not None and user.id == room.host_id,
+                kind=member.kind,
+                level=member.level,
+                computer_id=None if user is not None else member.id,
             )
             for user, member in members
         ],
@@ -511,6 +554,7 @@ async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> Roo
         timer_seconds=body.timer_seconds,
         match_options=body.match_options,
         next_deal_pause_seconds=body.next_deal_pause_seconds,
+        computer_pause_ms=body.computer_pause_ms,
     )
     out = await _load_room_out(db, room)
     await db.commit()
@@ -556,8 +600,8 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
     members = await rooms.members(db, room.id)
     out = _room_out(room, members)
     helps = {o.name: o for o in rooms.per_room_options(room.game)}
-    host_name = next((u.display_name for u, _m in members if u.id == room.host_id), "")
-    mine = next((m.role for u, m in members if user is not None and u.id == user.id), None)
+    host_name = next((u.display_name for u, _m in members if u and u.id == room.host_id), "")
+    mine = next((m.role for u, m in members if u and user is not None and u.id == user.id), None)
     return InvitePreview(
         name=room.name,
         game=room.game,
@@ -579,7 +623,13 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
         status=room.status,
         host_name=host_name,
         members=[
-            PreviewMember(display_name=m.display_name, role=m.role, is_host=m.is_host)
+            PreviewMember(
+                display_name=m.display_name,
+                role=m.role,
+                is_host=m.is_host,
+                kind=m.kind,
+                level=m.level,
+            )
             for m in out.members
         ],
         allow_spectators=room.allow_spectators,
@@ -619,12 +669,62 @@ async def remove_member(room_id: RowId, member_id: RowId, db: Db, user: CurrentU
     return out
 
 
+@router.post("/rooms/{room_id}/computers", response_model=RoomOut, status_code=201)
+async def add_computer(room_id: RowId, body: ComputerRequest, db: Db, user: CurrentUser) -> RoomOut:
+    """Seat a computer player of ``level`` (``einsteiger``, ``stark``) on the next free
+    seat (host only, while the room is open and has a free seat)."""
+    await rooms.add_computer(db, room_id, user.id, body.level)
+    room = await rooms.room_for_member(db, room_id, user.id)
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
+@router.delete("/rooms/{room_id}/computers/{computer_id}", response_model=RoomOut)
+async def remove_computer(room_id: RowId, computer_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
+    """Take a computer player out of the room (host only, while the room is open)."""
+    await rooms.remove_computer(db, room_id, user.id, computer_id)
+    room = await rooms.room_for_member(db, room_id, user.id)
+    out = await _load_room_out(db, room)
+    await db.commit()
+    return out
+
+
 @router.post("/rooms/{room_id}/start", response_model=StartOut)
 async def start(room_id: RowId, request: Request, db: Db, user: CurrentUser) -> StartOut:
     """Start the match (host only, room open, a playable number of players)."""
     await rooms.check_can_start(db, room_id, user.id)
     await db.commit()  # end the read transaction before the runtime writes
     return StartOut(match_id=await _runtime(request).start_match(room_id))
+
+
+#: The practice room's name, by the language of the person who practises.
+PRACTICE_NAMES = {"de": "Übung: {game}", "en": "Practice: {game}"}
+
+
+@router.post("/practice", response_model=PracticeOut, status_code=201)
+async def practice(
+    body: PracticeRequest, request: Request, db: Db, user: CurrentUser
+) -> PracticeOut:
+    """A practice room, started at once: the caller and computer players of ``level`` on
+    the other seats (as many as the game's smallest table needs), with the game's default
+    rules; the answer is the room and its running match. Raises ``unknown_game``,
+    ``game_not_playable`` or ``unknown_level``; nothing is stored then."""
+    tables = _runtime(request)
+    info = rooms.game_info(body.game)
+    if body.level not in rooms.COMPUTER_LEVELS:
+        raise rooms.unknown_level(body.level)
+    name = PRACTICE_NAMES.get(user.language, PRACTICE_NAMES["de"]).format(game=info.title)
+    room = await rooms.create_room(db, user, name=name, game=body.game)
+    for _ in range(min(rooms.players_to_start(body.game)) - 1):
+        await rooms.add_computer(db, room.id, user.id, body.level)
+    await db.commit()
+    match_id = await tables.start_match(room.id)
+    room = await rooms.room_for_member(db, room.id, user.id)
+    await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user.id)
+    await db.commit()
+    return PracticeOut(room=out, match_id=match_id)
 
 
 def _runtime(request: Request) -> Tables:

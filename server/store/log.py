@@ -184,6 +184,25 @@ AUTO_ACTION = "auto"
 FORCED_ACTION = "forced"
 #: The stored client ids that no client sent.
 TABLE_ACTIONS = frozenset({AUTO_ACTION, FORCED_ACTION})
+#: The start of the ``client_id`` stored with a computer player's move:
+#: ``computer:<level>:<seed>`` (the seed reproduces the decision from the information set,
+#: :func:`server.bots.choose`); ``computer:<level>:<seed>:default`` when the player failed
+#: and the table made the turn timer's move for it.
+COMPUTER_ACTION = "computer:"
+
+
+def computer_tag(level: str, seed: int, fallback: bool = False) -> str:
+    """The ``client_id`` stored with a computer player's move (:data:`COMPUTER_ACTION`)."""
+    return f"{COMPUTER_ACTION}{level}:{seed}" + (":default" if fallback else "")
+
+
+def is_table_action(client_id: str | None) -> bool:
+    """Whether a stored ``client_id`` is the table's own (the turn timer's, a forced move,
+    a computer player's), not the id of a message some client sent."""
+    return client_id is not None and (
+        client_id in TABLE_ACTIONS or client_id.startswith(COMPUTER_ACTION)
+    )
+
 
 _ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 _INSERT_ACTION = insert(ActionRow)

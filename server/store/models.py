@@ -4,8 +4,9 @@ Every table here has an Alembic revision in ``migrations/versions/`` that create
 ``tests/test_migrations.py`` checks that the two agree.
 
 * accounts: ``users`` (registered or guest) and ``sessions`` (a hash of the cookie token);
-* rooms: ``rooms`` (game, options, stake, invite token) and ``room_members`` (players with
-  their seat order, spectators);
+* rooms: ``rooms`` (game, options, stake, invite token, the computer players' pace) and
+  ``room_members`` (players with their seat order, people or computer players without an
+  account; spectators);
 * play: ``matches`` (one Partie/evening of a room), ``deals`` (the deal record: options,
   seats, dealer, dealt cards; the outcome once finished), ``actions`` (the append-only log,
   primary key deal + sequence number; rows are never updated; each row keeps the id the
@@ -27,6 +28,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Identity,
     Integer,
     MetaData,
     String,
@@ -116,20 +118,34 @@ class Room(Base):
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: players who agreed to end the running match early (None: nobody)
     end_votes: Mapped[list[int] | None] = mapped_column(JSON)
+    #: how long a computer player waits before its move: a random time in this range
+    computer_pause_min_ms: Mapped[int] = mapped_column(Integer, default=800, server_default="800")
+    computer_pause_max_ms: Mapped[int] = mapped_column(Integer, default=1500, server_default="1500")
 
 
 class RoomMember(Base):
-    """A member of a room: a player (with a place in the seat order) or a spectator."""
+    """A member of a room: a player (with a place in the seat order) or a spectator.
+
+    A person's row names the person's account (``user_id``, unique per room); a computer
+    player's row (``kind`` ``computer``) has no account: it is a player with a ``level``
+    and a ``name`` of its own."""
 
     __tablename__ = "room_members"
+    __table_args__ = (UniqueConstraint("room_id", "user_id"),)
 
-    room_id: Mapped[int] = mapped_column(
-        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
-    )
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, Identity(), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    #: the person's account (None: a computer player)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     role: Mapped[str] = mapped_column(String(16))  # player, spectator
     seat_order: Mapped[int | None] = mapped_column(Integer)
     joined_at: Mapped[datetime] = _now()
+    #: ``person`` or ``computer``
+    kind: Mapped[str] = mapped_column(String(16), default="person", server_default="person")
+    #: a computer player's level (``einsteiger``, ``stark``; None for a person)
+    level: Mapped[str | None] = mapped_column(String(16))
+    #: a computer player's name in the room (None for a person: the account's name)
+    name: Mapped[str | None] = mapped_column(String(40))
 
 
 class Match(Base):

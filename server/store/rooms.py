@@ -31,7 +31,15 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``not_a_player``         only the room's players may offer a Revanche or vote to end
 ``room_not_finished``    a Revanche before the match is over
 ``end_by_agreement``     a player leaves a running match only by ending it by agreement
+``unknown_level``        no such level of computer players (``einsteiger``, ``stark``)
+``computer_not_found``   no such computer player in the room
+``bad_computer_pause``   the computer players' pause not 0–10000 ms, or its least above
+                         its most
 ======================== ==========================================================
+
+A member is a person (with an account) or a computer player (``kind`` ``computer``, no
+account, a ``level`` and a ``name`` of its own). Where the API and the match need one id
+per player, a computer player's is negative: :func:`member_key` (the row id, negated).
 """
 
 from __future__ import annotations
@@ -41,9 +49,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.engine.base import Option, OptionValue
@@ -64,6 +72,17 @@ from server.store.names import name_key
 Role = Literal["player", "spectator"]
 PLAYER: Role = "player"
 SPECTATOR: Role = "spectator"
+#: The kinds of members.
+PERSON = "person"
+COMPUTER = "computer"
+#: The levels of computer players a room may seat (:data:`server.bots.LEVELS` has them).
+COMPUTER_LEVELS = ("einsteiger", "stark")
+#: The computer players' pause before a move, in milliseconds: the allowed range and the
+#: default (least, most).
+COMPUTER_PAUSE_RANGE = (0, 10_000)
+DEFAULT_COMPUTER_PAUSE_MS = (800, 1500)
+#: A member with the account of a person (None: a computer player) and its row.
+Member = tuple[User | None, RoomMember]
 
 MAX_ROOM_NAME = 80
 MAX_STAKE_CENTS = 10_000
@@ -186,12 +205,31 @@ def resolve_match_options(game: str, given: Mapping[str, object]) -> dict[str, O
 def match_config(room: Room) -> dict[str, object]:
     """What the room adds to its match's stored config besides ``options``, ``stake_cents``,
     ``rounds``, ``timer_seconds``: the match options (top-level keys, as
-    :meth:`server.engine.match.Match.read_match_options` reads them) and
-    ``next_deal_pause_seconds``."""
+    :meth:`server.engine.match.Match.read_match_options` reads them),
+    ``next_deal_pause_seconds`` and ``computer_pause_ms`` (least and most)."""
     return {
         **resolve_match_options(room.game, room.match_options or {}),
         "next_deal_pause_seconds": room.next_deal_pause_seconds,
+        "computer_pause_ms": [room.computer_pause_min_ms, room.computer_pause_max_ms],
     }
+
+
+def check_computer_pause(pause: Sequence[object]) -> tuple[int, int]:
+    """The computer players' pause ``[least, most]`` in milliseconds, checked; raises
+    ``bad_computer_pause``."""
+    low, high = COMPUTER_PAUSE_RANGE
+    values = list(pause)
+    if len(values) == 2 and all(_check_int(v, low, high) for v in values):
+        least, most = (int(cast(int, v)) for v in values)
+        if least <= most:
+            return least, most
+    raise InvalidError(
+        "bad_computer_pause",
+        f"The computer players' pause is two numbers of milliseconds from {low} to "
+        f"{high}, the least first.",
+        f"Die Bedenkzeit der Computerspieler sind zwei Zahlen in Millisekunden von {low} "
+        f"bis {high}, die kleinere zuerst.",
+    )
 
 
 def _check_int(value: object, low: int, high: int) -> bool:
@@ -224,6 +262,7 @@ async def create_room(
     timer_seconds: int | None = None,
     match_options: Mapping[str, object] | None = None,
     next_deal_pause_seconds: int = 0,
+    computer_pause_ms: Sequence[object] = DEFAULT_COMPUTER_PAUSE_MS,
 ) -> Room:
     """Create a room hosted by ``host``, who becomes its first player (seat 0).
 
@@ -231,9 +270,11 @@ async def create_room(
     are all per-room options of the game, resolved (defaults filled in); so are the match
     options (:func:`resolve_match_options`). ``next_deal_pause_seconds`` (0–120): how
     long the table waits after a deal before dealing the next (0: until everybody tapped
-    "Weiter").
+    "Weiter"). ``computer_pause_ms``: how long a computer player waits before its move,
+    a random time between the two numbers (:func:`check_computer_pause`).
     """
     clean_name = _clean_room_name(name)
+    pause_min, pause_max = check_computer_pause(computer_pause_ms)
     resolved = resolve_room_options(game, options or {})
     evening = resolve_match_options(game, match_options or {})
     if not _check_int(next_deal_pause_seconds, *PAUSE_RANGE):
@@ -278,6 +319,8 @@ async def create_room(
         status="open",
         match_options=evening,
         next_deal_pause_seconds=next_deal_pause_seconds,
+        computer_pause_min_ms=pause_min,
+        computer_pause_max_ms=pause_max,
     )
     session.add(room)
     await session.flush()
@@ -364,47 +407,64 @@ async def _lock_room(session: AsyncSession, room_id: int) -> Room:
 # --------------------------------------------------------------------------- members
 
 
+def member_key(user: User | None, member: RoomMember) -> int:
+    """The member's id as a player: a person's user id, a computer player's row id
+    negated (it has no account). The seat order and the match's ``player_ids`` use it."""
+    return user.id if user is not None else -member.id
+
+
+def member_name(user: User | None, member: RoomMember) -> str:
+    """The member's name: a person's display name, a computer player's own name."""
+    return user.display_name if user is not None else member.name or "Computer"
+
+
 async def membership(session: AsyncSession, room_id: int, user_id: int) -> RoomMember | None:
     """Return ``user_id``'s membership of ``room_id`` (role, seat order), or None."""
-    return await session.get(RoomMember, (room_id, user_id))
+    return await session.scalar(
+        select(RoomMember).where(RoomMember.room_id == room_id, RoomMember.user_id == user_id)
+    )
 
 
-async def members(session: AsyncSession, room_id: int) -> list[tuple[User, RoomMember]]:
-    """Return all members: players in seat order, then spectators in joining order."""
+async def members(session: AsyncSession, room_id: int) -> list[Member]:
+    """Return all members: players in seat order (people and computer players), then
+    spectators in joining order."""
     return (await members_of_rooms(session, [room_id])).get(room_id, [])
 
 
 async def members_of_rooms(
     session: AsyncSession, room_ids: Sequence[int]
-) -> dict[int, list[tuple[User, RoomMember]]]:
+) -> dict[int, list[Member]]:
     """Return the members of each room in ``room_ids`` (ordered as in :func:`members`)."""
     if not room_ids:
         return {}
     result = await session.execute(
         select(User, RoomMember)
-        .join(RoomMember, RoomMember.user_id == User.id)
+        .select_from(RoomMember)
+        .outerjoin(User, RoomMember.user_id == User.id)
         .where(RoomMember.room_id.in_(list(room_ids)))
         .order_by(
             RoomMember.room_id,
             (RoomMember.role != PLAYER),
             RoomMember.seat_order,
             RoomMember.joined_at,
-            RoomMember.user_id,
+            RoomMember.id,
         )
     )
-    grouped: dict[int, list[tuple[User, RoomMember]]] = {}
+    grouped: dict[int, list[Member]] = {}
     for user, member in result:
         grouped.setdefault(member.room_id, []).append((user, member))
     return grouped
 
 
-async def players_in_order(session: AsyncSession, room_id: int) -> list[tuple[User, RoomMember]]:
-    """Return the players of ``room_id`` with their users, in seat order."""
+async def players_in_order(session: AsyncSession, room_id: int) -> list[Member]:
+    """Return the players of ``room_id`` (with their accounts; None for a computer
+    player), in seat order."""
     result = await session.execute(
         select(User, RoomMember)
-        .join(RoomMember, RoomMember.user_id == User.id)
+        .select_from(RoomMember)
+        .outerjoin(User, RoomMember.user_id == User.id)
         .where(RoomMember.room_id == room_id, RoomMember.role == PLAYER)
-        .order_by(RoomMember.seat_order, RoomMember.user_id)
+        .order_by(RoomMember.seat_order, RoomMember.id)
     )
     return [(user, member) for user, member in result]
 
@@ -477,22 +537,25 @@ def _name_taken(name: str) -> ConflictError:
 
 async def _check_name_free(session: AsyncSession, room_id: int, user: User) -> None:
     key = name_key(user.display_name)
-    for other, _member in await members(session, room_id):
-        if other.id != user.id and name_key(other.display_name) == key:
-            raise _name_taken(other.display_name)
+    for other, member in await members(session, room_id):
+        name = member_name(other, member)
+        if (other is None or other.id != user.id) and name_key(name) == key:
+            raise _name_taken(name)
 
 
 async def check_name_free_in_rooms(session: AsyncSession, user_id: int, name: str) -> None:
     """Raise ``name_taken`` when someone who shares an open or running room with
-    ``user_id`` has a name alike ``name`` (before the user takes that name)."""
+    ``user_id`` (a computer player too) has a name alike ``name`` (before the user takes
+    that name)."""
     mine = select(RoomMember.room_id).where(RoomMember.user_id == user_id)
     result = await session.execute(
-        select(User.display_name, Room.name)
-        .join(RoomMember, RoomMember.user_id == User.id)
+        select(func.coalesce(User.display_name, RoomMember.name), Room.name)
+        .select_from(RoomMember)
+        .outerjoin(User, RoomMember.user_id == User.id)
         .join(Room, Room.id == RoomMember.room_id)
         .where(
             RoomMember.room_id.in_(mine),
-            RoomMember.user_id != user_id,
+            or_(RoomMember.user_id.is_(None), RoomMember.user_id != user_id),
             Room.status.in_(("open", "playing")),
         )
     )
@@ -565,8 +628,9 @@ def _check_host(room: Room, actor_id: int) -> None:
 
 async def reorder_seats(
     session: AsyncSession, room_id: int, actor_id: int, order: Sequence[int]
-) -> list[tuple[User, RoomMember]]:
-    """Set the seat order to ``order`` (user ids); return the players in the new order.
+) -> list[Member]:
+    """Set the seat order to ``order`` (:func:`member_key`: user ids, a computer player's
+    negative id); return the players in the new order.
 
     Only the host may do this, only while the room is open, and ``order`` must list
     every current player exactly once.
@@ -577,14 +641,14 @@ async def reorder_seats(
     if room.status != "open":
         raise _not_open(room)
     players = await players_in_order(session, room_id)
-    current = sorted(user.id for user, _member in players)
+    current = sorted(member_key(user, member) for user, member in players)
     if len(order) != len(current) or sorted(order) != current:
         raise InvalidError(
             "bad_seat_order",
             "The seat order must list every player of the room exactly once.",
             "Die Sitzordnung muss jeden Spieler des Raums genau einmal nennen.",
         )
-    by_user = {user.id: member for user, member in players}
+    by_user = {member_key(user, member): member for user, member in players}
     for index, user_id in enumerate(order):
         by_user[user_id].seat_order = index
     await session.flush()
@@ -617,9 +681,74 @@ async def remove_member(session: AsyncSession, room_id: int, actor_id: int, user
     await removals.note_removal(session, room_id, user_id, actor_id)
 
 
-async def check_can_start(
-    session: AsyncSession, room_id: int, actor_id: int
-) -> list[tuple[User, RoomMember]]:
+def unknown_level(level: str) -> InvalidError:
+    """The refusal ``unknown_level`` of a level no computer player has."""
+    known = ", ".join(COMPUTER_LEVELS)
+    return InvalidError(
+        "unknown_level",
+        f"There is no level '{level}' of computer players (there are: {known}).",
+        f"Eine Spielstärke '{level}' gibt es für Computerspieler nicht (es gibt: {known}).",
+    )
+
+
+async def add_computer(
+    session: AsyncSession, room_id: int, actor_id: int, level: str
+) -> RoomMember:
+    """Seat a computer player of ``level`` on the room's next free seat; return its row.
+
+    Host only, while the room is open and has a free seat. The computer player is named
+    ``Computer n`` with the smallest ``n`` no member's name is alike. Raises
+    room_not_found, not_host, unknown_level, room_not_open or room_full.
+    """
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    _check_host(room, actor_id)
+    if level not in COMPUTER_LEVELS:
+        raise unknown_level(level)
+    await _check_can_seat(session, room)
+    taken = {name_key(member_name(u, m)) for u, m in await members(session, room_id)}
+    number = 1
+    while name_key(f"Computer {number}") in taken:
+        number += 1
+    computer = RoomMember(
+        room_id=room_id,
+        user_id=None,
+        role=PLAYER,
+        seat_order=await _player_count(session, room_id),
+        kind=COMPUTER,
+        level=level,
+        name=f"Computer {number}",
+    )
+    session.add(computer)
+    await session.flush()
+    await _renumber(session, room_id)
+    return computer
+
+
+async def remove_computer(
+    session: AsyncSession, room_id: int, actor_id: int, computer_id: int
+) -> None:
+    """Take the computer player ``computer_id`` (its row id) out of the room; host only,
+    while the room is open. Raises room_not_found, not_host, room_not_open or
+    computer_not_found."""
+    await room_for_member(session, room_id, actor_id)
+    room = await _lock_room(session, room_id)
+    _check_host(room, actor_id)
+    if room.status != "open":
+        raise _not_open(room)
+    computer = await session.get(RoomMember, computer_id)
+    if computer is None or computer.room_id != room_id or computer.kind != COMPUTER:
+        raise NotFoundError(
+            "computer_not_found",
+            "There is no such computer player in this room.",
+            "Diesen Computerspieler gibt es in diesem Raum nicht.",
+        )
+    await session.delete(computer)
+    await session.flush()
+    await _renumber(session, room_id)
+
+
+async def check_can_start(session: AsyncSession, room_id: int, actor_id: int) -> list[Member]:
     """Check that ``actor_id`` may start the match now; return the players in seat order.
 
     Raises room_not_found (not a member), not_host, room_not_open or not_enough_players.
@@ -656,7 +785,9 @@ def _not_a_player() -> ForbiddenError:
 
 
 async def _player_ids(session: AsyncSession, room_id: int) -> list[int]:
-    return [user.id for user, _member in await players_in_order(session, room_id)]
+    """The user ids of the people among the room's players (computer players neither
+    offer nor accept a Revanche, nor vote to end a match)."""
+    return [user.id for user, _member in await players_in_order(session, room_id) if user]
 
 
 async def rematch_vote(session: AsyncSession, room_id: int, actor_id: int) -> bool:
@@ -718,8 +849,12 @@ async def leave_room(session: AsyncSession, room_id: int, actor_id: int) -> None
         await _renumber(session, room_id)
         if room.host_id == actor_id:
             rest = await players_in_order(session, room_id)
-            if rest:
-                room.host_id = rest[0][0].id
+            people = [user for user, _member in rest if user is not None]
+            if people:
+                room.host_id = people[0].id
+            else:  # nobody left to play with the computer players
+                for _user, computer in rest:
+                    await session.delete(computer)
     if room.rematch is not None:
         room.rematch = None  # the same people are no longer there
     await session.flush()

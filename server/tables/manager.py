@@ -30,7 +30,15 @@ from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
-from server.store.rooms import end_early, get_room, match_config, players_in_order
+from server.store.rooms import (
+    end_early,
+    get_room,
+    match_config,
+    member_key,
+    member_name,
+    players_in_order,
+)
+from server.tables.computers import Thinker
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
@@ -57,9 +65,14 @@ class TableManager:
     """Owns the writer and every live table of this process."""
 
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], rng: random.Random | None = None
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        rng: random.Random | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.sessions = sessions
+        #: decides the computer players' moves (a process pool for the searching level)
+        self.thinker = thinker or Thinker()
         self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
         self.rng = rng or random.SystemRandom()
         self.tables: dict[int, Table] = {}
@@ -130,6 +143,7 @@ class TableManager:
         """Close every connection and let the writer finish what is queued."""
         for table in self.tables.values():
             await table.close()
+        self.thinker.close()
         await self.writer.stop()
 
     def table(self, room_id: int) -> Table | None:
@@ -147,8 +161,10 @@ class TableManager:
             if room is None:
                 raise NotFoundError("room_not_found", "no such room", "diesen Raum gibt es nicht")
             seated = await players_in_order(session, room_id)
-            names = unique_names([user.display_name for user, _ in seated])
-            user_ids = [user.id for user, _ in seated]
+            names = unique_names([member_name(user, member) for user, member in seated])
+            user_ids = [member_key(user, member) for user, member in seated]
+            # each player's computer level (None: a person), kept with the match
+            levels = [None if user is not None else member.level for user, member in seated]
             config: dict[str, Any] = {
                 "options": dict(room.options),
                 "stake_cents": room.stake_cents,
@@ -159,9 +175,14 @@ class TableManager:
                 "first_dealer": self.rng.randrange(len(names)),
                 **match_config(room),
             }
+            if any(levels):
+                config["computers"] = levels
             game = room.game
+        if any(levels):
+            await self.thinker.prepare(game)
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
-        table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)))
+        table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)),
+                      self.thinker)  # fmt: skip
 
         async def store(session: AsyncSession) -> int:
             return await log.create_match(session, room_id, game, names, user_ids, config)
@@ -237,8 +258,11 @@ class TableManager:
                 self.writer,
                 self.rng,
                 dict(zip(match.player_ids, match.players, strict=True)),
+                self.thinker,
             )
             table.chat.extend(line.to_json() for line in match.chat)
+            if table.levels:
+                await self.thinker.prepare(match.game)
             async with self.sessions() as session:  # the open requests around the match
                 room = await get_room(session, match.room_id)
                 if room is not None:
@@ -252,7 +276,7 @@ class TableManager:
                 seats = deal.record["seats"]
                 for (seat, _text), client_id in zip(deal.actions, deal.client_ids, strict=True):
                     version += 1
-                    if client_id is not None and client_id not in log.TABLE_ACTIONS:
+                    if client_id is not None and not log.is_table_action(client_id):
                         table.applied[(user_of[seats[seat]], client_id, version - 1)] = version
                 version += deal.outcome is not None
             table.version = version

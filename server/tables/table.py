@@ -58,6 +58,22 @@ outcome and ``between_deals``; one such snapshot goes to everybody right after t
 are not stored: after a restart in that state (the current deal has no action yet and
 follows a finished one) everybody is asked again and the pause starts afresh. After the
 match's last deal nothing waits: the final sheet goes out at once.
+
+**Computer players** (the match config's ``computers``: each player's level, None for a
+person) move through the same path as a person: whenever the turn changes
+(:meth:`arm_timer`) and a computer player is to move, a task of the table builds the seat's
+information set (:func:`server.bots.info.info_for`) under the lock, lets the
+:class:`~server.tables.computers.Thinker` decide with a fresh seed (off the loop for the
+searching level), waits out the rest of the room's pace (``computer_pause_ms``: a random
+time in that range from when the turn began, and after a finished trick at least
+:data:`TRICK_SHOWN` seconds, while the browsers show it), and then, under the lock and
+only if nothing happened meanwhile, checks, stores and publishes the move like a person's.
+The move is stored with the client id ``computer:<level>:<seed>``
+(:func:`server.store.log.computer_tag`): the seed in the log reproduces the decision. A
+player that fails (a bug) gets the turn timer's move instead, marked ``:default``. Computer
+players are never waited for between deals (a table of computer players only goes on after
+their pace), and they do not decide on a pause. The table knows no game: it calls
+:mod:`server.bots` with the information set only.
 """
 
 from __future__ import annotations
@@ -73,11 +89,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from server.bots.info import info_for
 from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
 from server.engine.match import Match
 from server.store import log
 from server.store.names import clean_chat_text
+from server.tables.computers import Thinker
 from server.tables.connection import Connection
 from server.tables.matches import ClosedDeal, LiveMatch, undo_last
 from server.tables.protocol import (
@@ -109,6 +127,15 @@ SAVE_PATIENCE = 60.0
 RETRY_FIRST, RETRY_LONGEST = 0.2, 5.0
 #: Resent actions remembered (client id, version) -> version of its event.
 REMEMBERED_IDS = 2000
+#: A computer player's pause before its move, in seconds (least, most), unless the room
+#: chose another (the match config's ``computer_pause_ms``).
+COMPUTER_PAUSE = (0.8, 1.5)
+#: Seconds a computer player waits at least after a trick was completed (the browsers show
+#: the finished trick for 0.9 s and then let it slide to its winner), unless the room's pace
+#: is 0 (no pause at all: tests).
+TRICK_SHOWN = 1.4
+#: Seconds before a computer player's move is tried again after it could not be stored.
+COMPUTER_RETRY = 2.0
 
 T = TypeVar("T")
 
@@ -181,6 +208,7 @@ class Table:
         writer: Writer,
         rng: random.Random,
         names: dict[int, str],
+        thinker: Thinker | None = None,
     ) -> None:
         self.room_id = room_id
         self.live = live
@@ -230,6 +258,22 @@ class Table:
         #: The room's open requests around the match, as the rooms API stored them
         #: (:meth:`show_requests`): the Revanche offer and who agrees to end the match.
         self.requests: JSON = dict(NO_REQUESTS)
+        #: The computer players: player id -> level (from the match config's ``computers``).
+        self.levels: dict[int, str] = {
+            player: level
+            for player, level in zip(live.player_ids, live.config.get("computers") or [],
+                                     strict=False)
+            if level
+        }  # fmt: skip
+        pace = live.config.get("computer_pause_ms")
+        #: A computer player's pause before its move, in seconds (least, most).
+        self.computer_pause: tuple[float, float] = (
+            COMPUTER_PAUSE if not pace else (pace[0] / 1000, pace[1] / 1000)
+        )
+        self.thinker = thinker or Thinker()
+        #: The task of the computer player to move, and the version it moves at.
+        self._computer: asyncio.Task[None] | None = None
+        self._computer_version = -1
 
     # ------------------------------------------------------------------ who is who
 
@@ -240,6 +284,16 @@ class Table:
     def online(self) -> list[int]:
         """User ids with at least one open connection."""
         return sorted({c.user_id for c in self.connections})
+
+    def computer_at(self, seat: int) -> str | None:
+        """The level of the computer player at ``seat`` of the current deal (None: a
+        person)."""
+        deal = self.live.deal
+        if not self.levels or deal is None:
+            return None
+        name = deal.seat_names[seat]
+        live = self.live
+        return self.levels.get(live.player_ids[live.players.index(name)])
 
     # ------------------------------------------------------------------ messages
 
@@ -297,6 +351,8 @@ class Table:
             "timer_seconds": self.timer_seconds,
             "next_deal_pause_seconds": self.pause_seconds,
             "setup": setup,
+            # each player's computer level in the order of ``players`` (None: a person)
+            "computers": [self.levels.get(player) for player in live.player_ids],
         }
         shared = {
             "room": encode(self.room_id),
@@ -536,8 +592,12 @@ class Table:
         forced: bool = False,
         origin: Connection | None = None,
         msg_id: MsgId = None,
+        tag: str | None = None,
     ) -> int:
         """Store, apply and publish a checked move (under the lock); return its version.
+
+        ``tag``: the client id stored with a move the table made for a computer player
+        (:func:`server.store.log.computer_tag`).
 
         Raises :class:`StorageError` when it could not be stored: then the table is as it
         was and nobody was told anything.
@@ -549,6 +609,8 @@ class Table:
         seq = len(deal.history)
         if auto:
             client_id: str | None = log.FORCED_ACTION if forced else log.AUTO_ACTION
+        elif tag is not None:
+            client_id = tag
         else:
             client_id = None if msg_id is None else encode(msg_id)
         entry: log.ActionEntry = (live.deal_id, seq, actor, deal.move_text(move), client_id)
@@ -617,9 +679,12 @@ class Table:
     def _pause(self, between: BetweenDeals) -> None:
         """Wait between deals (under the lock): show ``between`` (the finished deal) and
         tell everybody who the table waits for (``deal_end``)."""
-        between.waiting = sorted(between.seats)
+        # computer players are never waited for; without people, their pace
+        between.waiting = sorted(user for user in between.seats if user not in self.levels)
         self.between = between
-        if self.pause_seconds and not self.paused:
+        if not self.paused and not between.waiting:
+            self._wait_between(self._computer_delay(None))
+        elif self.pause_seconds and not self.paused:
             self._wait_between(self.pause_seconds)
         self.arm_timer()  # no turn timer while nobody is to move
         message = self._deal_end_message()
@@ -694,8 +759,9 @@ class Table:
         """The players who decide on a pause: those of the deal in play (of the finished
         deal shown between two deals); a sitting-out dealer and spectators do not."""
         if self.between is not None:
-            return set(self.between.seats)
-        return {user for user in self.live.player_ids if self.live.seat_of(user) is not None}
+            return set(self.between.seats) - set(self.levels)
+        return {user for user in self.live.player_ids
+                if self.live.seat_of(user) is not None and user not in self.levels}  # fmt: skip
 
     async def ask_pause(self, conn: Connection, pause: bool, msg_id: MsgId = None) -> None:
         """``conn``'s player asks for a pause (``pause``) or to go on; asking for what the
@@ -749,7 +815,9 @@ class Table:
             return
         left, self._left_when_paused = self._left_when_paused, None
         if between is not None:
-            if self.pause_seconds:
+            if not between.waiting:
+                self._wait_between(self._computer_delay(None) if left is None else left)
+            elif self.pause_seconds:
                 self._wait_between(self.pause_seconds if left is None else left)
         else:
             self.arm_timer(left)
@@ -849,6 +917,99 @@ class Table:
             delay = self.timer_seconds if seconds is None else seconds
             self._turn_deadline = asyncio.get_running_loop().time() + delay
             self._timer = asyncio.create_task(self._expire(self.version, delay))
+        self._drive()
+
+    # ------------------------------------------------------------------ computer players
+
+    def _computer_to_move(self, version: int | None = None) -> tuple[int, str] | None:
+        """The seat and level of the computer player to move now (at ``version``, if
+        given), or None."""
+        deal = self.live.deal
+        if (not self.levels or self.finished or self.between is not None or self.paused
+                or deal is None or deal.finished or deal.to_move is None
+                or (version is not None and version != self.version)):  # fmt: skip
+            return None
+        level = self.computer_at(deal.to_move)
+        return None if level is None else (deal.to_move, level)
+
+    def _drive(self) -> None:
+        """The turn changed (under the lock): if a computer player is to move, its task
+        starts (one per version; a task of an earlier version is dropped)."""
+        task = self._computer
+        if task is not None and not task.done():
+            if self._computer_version == self.version:
+                return
+            task.cancel()
+        self._computer = None
+        turn = self._computer_to_move()
+        if turn is None:
+            return
+        self._computer_version = self.version
+        self._computer = asyncio.create_task(self._computer_moves(self.version, *turn))
+
+    def _computer_delay(self, view: JSON | None) -> float:
+        """How long the computer player waits (from when its turn began): a random time
+        in the room's pace, and after a completed trick at least :data:`TRICK_SHOWN`."""
+        least, most = self.computer_pause
+        delay = self.rng.uniform(least, most)
+        if most > 0 and view is not None and view.get("last_trick") \
+                and not (view.get("trick") or {}).get("cards"):  # fmt: skip
+            delay = max(delay, TRICK_SHOWN)
+        return delay
+
+    async def _computer_moves(self, version: int, seat: int, level: str) -> None:
+        """A computer player's turn: decide (outside the lock), wait out the pace, then
+        make the move like a person's, if the table is still where it was."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        async with self.lock:
+            deal = self.live.deal
+            if self._computer_to_move(version) != (seat, level) or deal is None:
+                return
+            info = info_for(deal, seat)
+            seed = self.rng.getrandbits(48)
+            delay = self._computer_delay(info["view"])
+        text: str | None
+        try:
+            text = await self.thinker.decide(info, level, seed)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug of the player: said loudly, the default move is made
+            logger.exception("room %s: the computer player (%s) at seat %s failed",
+                             self.room_id, level, seat)  # fmt: skip
+            text = None
+        wait = delay - (loop.time() - began)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with self.lock:
+            deal = self.live.deal
+            if self._computer_to_move(version) != (seat, level) or deal is None:
+                return
+            self._computer = None  # this task; the move below starts the next one
+            try:
+                try:
+                    move = deal.parse(text) if text is not None else None
+                    if move is not None:
+                        deal.check(move, seat)
+                except EngineError:
+                    logger.exception("room %s: the computer player (%s) chose %r, which the "
+                                     "game refuses", self.room_id, level, text)  # fmt: skip
+                    move = None
+                tag = log.computer_tag(level, seed, fallback=move is None)
+                if move is None:
+                    move = deal.default_move()
+                await self._perform(move, seat, auto=False, tag=tag)
+            except StorageError:
+                logger.warning("room %s: a computer player's move could not be stored; "
+                               "trying again", self.room_id)  # fmt: skip
+                self._spawn(self._computer_again(version))
+
+    async def _computer_again(self, version: int) -> None:
+        """Try a computer player's turn again after :data:`COMPUTER_RETRY` seconds."""
+        await asyncio.sleep(COMPUTER_RETRY)
+        async with self.lock:
+            if version == self.version:
+                self._drive()
 
     async def _expire(self, version: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -950,6 +1111,8 @@ class Table:
         """Stop the timer and close every connection (server shutdown)."""
         if self._timer is not None:
             self._timer.cancel()
+        if self._computer is not None:
+            self._computer.cancel()
         if self.between is not None and self.between.task is not None:
             self.between.task.cancel()
         for conn in list(self.connections):

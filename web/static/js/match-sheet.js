@@ -14,6 +14,7 @@ import { contractLabel, embeddedInfo, loadGame } from "./game-info.js";
 import { t } from "./i18n.js";
 import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
 import { amountText, potName, renderSheet, signed } from "./table-sheet.js";
+import { computersOnPage, markLedgerRows } from "./computer-mark.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -113,7 +114,7 @@ export function renderDeals(target, match, deals, sheetInfo = null) {
       item.append(el("div", "deal-settlement", ledgerLine(deal.ledger, sheetInfo)));
       const more = el("details", "deal-ledger");
       more.append(el("summary", "", t("archive.deal_how")));
-      more.append(ledgerTable(deal.ledger, ledgerColumns(deal.ledger, sheetInfo)));
+      more.append(markLedgerRows(ledgerTable(deal.ledger, ledgerColumns(deal.ledger, sheetInfo)), computersOnPage()));
       item.append(more);
     } else if (deal.settlement) {
       // a deal stored before the ledger: its points as stored
@@ -151,7 +152,7 @@ async function start() {
   const sheet = data.sheet ? { ...data.sheet, settlement: data.settlement || data.sheet.settlement || null } : null;
   // the game's module reads what only its sheet carries (it draws without it too)
   const game = await loadGame(match.game).catch(() => null);
-  renderSheet($("sheet"), sheet, game);
+  renderSheet($("sheet"), sheet, game, computersOnPage());
   renderChart($("chart"), data.series, { title: t("archive.chart.title_match", { room: match.room_name }) });
   const pots = data.pots || [];
   $("pots-panel").hidden = !pots.length;

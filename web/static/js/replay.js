@@ -17,6 +17,7 @@
 
 import { ApiError, api } from "./api.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
+import { computerMark, computersOnPage, markLedgerRows } from "./computer-mark.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
 import { has, phaseName, t } from "./i18n.js";
@@ -129,6 +130,8 @@ export async function mountReplay(root, replay, options = {}) {
   const pack = game.pack;
   const clockwise = game.clockwise;
   const name = (/** @type {number} */ seat) => replay.seats[seat] ?? "?";
+  // the computer players of the match (an uploaded record names none)
+  const computers = computersOnPage();
   /** step index → trick that it completes */
   const completes = new Map((replay.tricks || []).map((/** @type {any} */ tr) => [tr.step, tr]));
   let index = 0;
@@ -153,6 +156,7 @@ export async function mountReplay(root, replay, options = {}) {
     box.dataset.seat = String(seat);
     const head = el("div", "replay-seat-head");
     head.append(el("span", "replay-seat-name", player));
+    if (computers[player]) head.append(computerMark(computers[player]));
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label muted", label));
     if (player === replay.dealer) head.append(el("span", "tag", t("archive.replay.dealer")));
@@ -395,7 +399,10 @@ export async function mountReplay(root, replay, options = {}) {
     moved.replaceChildren();
     if (ledger) {
       for (const reason of ledger.reasons || []) list.append(el("li", "ledger-deal", dealReasonText(reason)));
-      const shown = ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, Boolean(replay.stake_cents)));
+      const shown = markLedgerRows(
+        ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, Boolean(replay.stake_cents))),
+        computers,
+      );
       table.className = shown.className;
       table.replaceChildren(...shown.childNodes);
       moved.hidden = true;

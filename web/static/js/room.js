@@ -5,18 +5,21 @@
  * Around the table: after a finished match a player offers or accepts the Revanche (the
  * new match starts when all accepted), during a match a player agrees to end it early,
  * and anybody leaves the room where allowed (a player of a running match only by ending
- * it by agreement).
+ * it by agreement). The host seats computer players ("Computer hinzufügen", with a level),
+ * moves and removes them like members; each shows its mark (icon and text).
  */
 
 import { api, ApiError, showError } from "./api.js";
 import { el, pageData } from "./forms.js";
 import { t } from "./i18n.js";
+import { COMPUTER_LEVELS, computerMark } from "./computer-mark.js";
 
 const POLL_MS = 2000;
 
 /**
  * @typedef {{user_id: number, display_name: string, role: string, seat_order: number|null,
- *            is_host: boolean}} Member
+ *            is_host: boolean, kind?: string, level?: string|null,
+ *            computer_id?: number|null}} Member
  * @typedef {{id: number, status: string, host_id: number, seats: number, seats_free: number,
  *            invite_url: string, members: Member[],
  *            rematch: {by: number, accepted: number[]}|null, end_votes: number[]}} Room
@@ -77,6 +80,11 @@ function iconButton(symbol, label, onClick, disabled = false) {
 function memberLine(room, member, players) {
   const line = el("li", member.role === "player" ? "seat" : "");
   line.append(el("span", "person-name", member.display_name));
+  const computer = member.kind === "computer" && member.level ? member.level : null;
+  if (computer) {
+    line.classList.add("computer");
+    line.append(" ", computerMark(computer));
+  }
   const marks = [];
   if (member.is_host) marks.push(t("role.host"));
   if (member.user_id === data.me) marks.push(t("room.you"));
@@ -99,7 +107,13 @@ function memberLine(room, member, players) {
       iconButton("↓", t("room.move_down", { name }), () => move(1), index === players.length - 1),
     );
   }
-  if (!member.is_host) {
+  if (computer) {
+    controls.append(
+      iconButton("✕", t("room.remove", { name: member.display_name }), () =>
+        act(() => api("DELETE", `/api/rooms/${roomId}/computers/${member.computer_id}`)),
+      ),
+    );
+  } else if (!member.is_host) {
     controls.append(
       iconButton("✕", t("room.remove", { name: member.display_name }), () => {
         if (!confirm(t("room.remove_confirm", { name: member.display_name }))) return;
@@ -134,6 +148,7 @@ function startArea(room, players) {
       }),
     );
     area.append(button);
+    if (room.seats_free > 0) area.append(addComputer());
   }
   const needed = Math.min(...data.start_with);
   const hint = ready
@@ -142,6 +157,36 @@ function startArea(room, players) {
       : t("room.wait_for_host")
     : t("room.need_players", { count: players.length, needed });
   area.append(el("p", "hint", hint));
+}
+
+/** The level the host chose last for a computer player (kept across the page's redraws). */
+let chosenLevel = COMPUTER_LEVELS[0];
+
+/**
+ * The host's "Computer hinzufügen": a level to choose and the button that seats a computer
+ * player of that level on the next free seat.
+ */
+function addComputer() {
+  const row = el("div", "add-computer");
+  const label = el("label", "", t("computer.level"));
+  label.setAttribute("for", "computer-level");
+  const select = /** @type {HTMLSelectElement} */ (el("select"));
+  select.id = "computer-level";
+  for (const level of COMPUTER_LEVELS) {
+    const option = /** @type {HTMLOptionElement} */ (el("option", "", t(`computer.level.${level}`)));
+    option.value = level;
+    option.selected = level === chosenLevel;
+    select.append(option);
+  }
+  select.addEventListener("change", () => (chosenLevel = select.value));
+  const button = el("button", "", t("computer.add"));
+  button.setAttribute("type", "button");
+  button.id = "add-computer";
+  button.addEventListener("click", () =>
+    act(() => api("POST", `/api/rooms/${roomId}/computers`, { level: select.value })),
+  );
+  row.append(label, " ", select, " ", button);
+  return row;
 }
 
 /**

@@ -302,6 +302,8 @@ onSubmit(form, async (values) => {
     options: chosenOptions(),
     match_options: chosenOptions("matchOption"),
     next_deal_pause_seconds: Number(values.pause || 0),
+    // how long a computer player waits before its move: "least-most" milliseconds
+    computer_pause_ms: (values.computer_pace || "800-1500").split("-").map(Number),
     // a game without a stake per point: the room stores none
     stake: applies ? values.stake : "0",
     rounds: roundCount,

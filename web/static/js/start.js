@@ -2,7 +2,8 @@
  * The start page, logged out: log in, register or play as a guest. Afterwards the page
  * goes to `?next=` (when it is a local path) or shows itself logged in. Logged in, the
  * "du bist dran" markers of "Meine Räume" are re-read from GET /api/rooms every few
- * seconds while the page is visible.
+ * seconds while the page is visible. Each playable game offers a practice room with
+ * computer players ("Üben mit Computerspielern"), started at once.
  */
 
 import { api } from "./api.js";
@@ -44,6 +45,19 @@ if (guest) {
   onSubmit(guest, async (values) => {
     await api("POST", "/api/guest", { display_name: values.display_name });
     done();
+  });
+}
+
+// "Üben mit Computerspielern": a practice room of the game, started at once, then its table
+for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (
+  document.querySelectorAll("form.practice[data-game]")
+)) {
+  onSubmit(form, async (values) => {
+    const answer = await api("POST", "/api/practice", {
+      game: form.dataset.game,
+      level: values.level,
+    });
+    location.assign(`/rooms/${answer.room.id}/table`);
   });
 }
 

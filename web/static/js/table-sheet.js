@@ -19,6 +19,7 @@
  * `sheetLine`). Built with DOM nodes only; no game is named here.
  */
 
+import { computerMark } from "./computer-mark.js";
 import { el } from "./forms.js";
 import { contractLabel } from "./game-info.js";
 import { has, t } from "./i18n.js";
@@ -160,8 +161,10 @@ function potColumns(sheet, columns) {
  * @param {any} raw the `match.sheet` of a snapshot, or the archive's sheet
  * @param {SheetGame | null} [loaded] the sheet's game (game-info.js `loadGame`), for what
  *   only its module knows of its sheet; without it the sheet is drawn from its description
+ * @param {Record<string, string>} [computers] the computer players by name, with their
+ *   level: their columns' heads carry the mark (icon and text)
  */
-export function renderSheet(target, raw, loaded = null) {
+export function renderSheet(target, raw, loaded = null, computers = {}) {
   target.replaceChildren();
   if (!raw || !raw.players) return;
   const game = loaded && loaded.module && (!raw.game || loaded.ctx.game === raw.game) ? loaded : null;
@@ -181,7 +184,11 @@ export function renderSheet(target, raw, loaded = null) {
     const label = column.key === "number" ? "#" : has(column.label) ? t(column.label) : column.key;
     head.append(el("th", column.key === "number" ? "num" : "", label));
   }
-  for (const p of players) head.append(el("th", "num", p));
+  for (const p of players) {
+    const cell = el("th", "num", p);
+    if (computers[p]) cell.append(el("br"), computerMark(computers[p]));
+    head.append(cell);
+  }
   const potsShown = potColumns(sheet, columns);
   const pots = merged ? [] : potsShown;
   for (const pot of pots) head.append(el("th", "num pot", potName(pot)));

@@ -10,6 +10,7 @@
  * once (answering `ack` if it had arrived before).
  */
 
+import { computerMark, markLedgerRows } from "./computer-mark.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
@@ -496,6 +497,24 @@ function seatUser(/** @type {number} */ seat) {
   return index >= 0 ? match.player_ids[index] : null;
 }
 
+/** The computer players of `match` by name, with their levels (the sheet marks them). */
+function computersByName(/** @type {any} */ match) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  (match.computers || []).forEach((/** @type {string|null} */ level, /** @type {number} */ i) => {
+    if (level) out[match.players[i]] = level;
+  });
+  return out;
+}
+
+/** The level of the computer player at `seat` ("einsteiger", "stark"), or null: a person. */
+function seatComputer(/** @type {number} */ seat) {
+  const match = state.snapshot && state.snapshot.match;
+  if (!match || !match.computers) return null;
+  const index = match.players.indexOf(seatName(seat));
+  return index >= 0 ? match.computers[index] || null : null;
+}
+
 /** How long a chat line stays beside its speaker's seat (ms). */
 const BUBBLE_MS = 6000;
 /** The latest chat line of each seat while it is shown beside the seat: seat -> line. */
@@ -589,7 +608,7 @@ function render() {
   renderHand();
   const last = /** @type {HTMLButtonElement} */ ($("show-last-trick"));
   last.disabled = !state.view.last_trick;
-  if (match) renderSheet($("sheet"), match.sheet, game);
+  if (match) renderSheet($("sheet"), match.sheet, game, computersByName(match));
   measureDock();
   markOverflows();
 }
@@ -627,7 +646,9 @@ function renderSeats() {
   box.replaceChildren();
   view.seats.forEach((/** @type {string} */ name, /** @type {number} */ seat) => {
     const user = seatUser(seat);
-    const online = user !== null && state.online.includes(user);
+    const computer = seatComputer(seat);
+    // a computer player is always there
+    const online = computer !== null || (user !== null && state.online.includes(user));
     const div = el("div", `seat seat-${position(seat)}`);
     if (view.to_move === seat && view.phase !== "finished") div.classList.add("to-move");
     if (!online) div.classList.add("offline");
@@ -639,6 +660,10 @@ function renderSeats() {
     who.append(el("span", "", name));
     if (seat === view.seat) who.append(el("span", "you", ` (${t("table.you")})`));
     head.append(who);
+    if (computer) {
+      div.classList.add("computer");
+      head.append(computerMark(computer));
+    }
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label", label));
     for (const marker of seatMarkers(seat)) {
@@ -1108,7 +1133,8 @@ function showResult(view) {
     // what each person gets from the deal, as the ledger wrote it (the sheet's numbers)
     const sheet = match ? match.sheet || {} : {};
     const stake = typeof sheet.stake_cents === "number" ? sheet.stake_cents > 0 : false;
-    box.append(ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, stake)));
+    const rows = ledgerTable(ledger, ledgerColumns(ledger, game.info.sheet, stake));
+    box.append(match ? markLedgerRows(rows, computersByName(match)) : rows);
   } else if (ledgerAware(match)) {
     // the server writes the deal's ledger with the snapshot that follows
     box.append(el("p", "muted ledger-pending", t("ledger.pending")));
