@@ -189,6 +189,9 @@ TABLE_ACTIONS = frozenset({AUTO_ACTION, FORCED_ACTION})
 #: :func:`server.bots.choose`); ``computer:<level>:<seed>:default`` when the player failed
 #: and the table made the turn timer's move for it.
 COMPUTER_ACTION = "computer:"
+#: The start of the ``client_id`` stored with a move a computer player made for an absent
+#: person (a stand-in, "Vertretung"): ``standin:<level>:<seed>``, as :data:`COMPUTER_ACTION`.
+STANDIN_ACTION = "standin:"
 
 
 def computer_tag(level: str, seed: int, fallback: bool = False) -> str:
@@ -196,11 +199,23 @@ def computer_tag(level: str, seed: int, fallback: bool = False) -> str:
     return f"{COMPUTER_ACTION}{level}:{seed}" + (":default" if fallback else "")
 
 
+def standin_tag(level: str, seed: int) -> str:
+    """The ``client_id`` stored with a stand-in's move for a person (:data:`STANDIN_ACTION`)."""
+    return f"{STANDIN_ACTION}{level}:{seed}"
+
+
+def is_standin_action(client_id: str | None) -> bool:
+    """Whether a stored move was made by a stand-in for the person at its seat."""
+    return client_id is not None and client_id.startswith(STANDIN_ACTION)
+
+
 def is_table_action(client_id: str | None) -> bool:
     """Whether a stored ``client_id`` is the table's own (the turn timer's, a forced move,
-    a computer player's), not the id of a message some client sent."""
+    a computer player's or a stand-in's), not the id of a message some client sent."""
     return client_id is not None and (
-        client_id in TABLE_ACTIONS or client_id.startswith(COMPUTER_ACTION)
+        client_id in TABLE_ACTIONS
+        or client_id.startswith(COMPUTER_ACTION)
+        or client_id.startswith(STANDIN_ACTION)
     )
 
 
