@@ -51,7 +51,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0011_computer_players"
+    assert head_revision() == "0012_standin"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 
@@ -524,3 +524,43 @@ def test_members_get_their_own_key_on_sqlite(sqlite_db_url: str) -> None:
 @pytest.mark.postgres
 def test_members_get_their_own_key_on_postgres(postgres_url: str) -> None:
     on_postgres(postgres_url, _members_get_their_own_key)
+
+
+def _rooms_get_the_standin(connection: Connection, config: Any) -> None:
+    """Upgrade to 0011, store a room, upgrade to head: the room has the stand-in on, of
+    level einsteiger, after 60 s offline; a new room may turn it off; downgrading keeps
+    the rooms."""
+    config.attributes["connection"] = connection
+    command.upgrade(config, "0011_computer_players")
+    connection.execute(
+        text(
+            "INSERT INTO rooms (id, invite_token, host_id, name, game, options, stake_cents, "
+            "rounds, allow_spectators, status, created_at) VALUES (1, 'tok', 1, 'Stube', "
+            "'doppelkopf', '{}', 10, 4, false, 'open', CURRENT_TIMESTAMP)"
+        )
+    )
+    command.upgrade(config, "head")
+    rows = connection.execute(
+        text("SELECT id, standin, standin_level, standin_delay_seconds FROM rooms")
+    ).all()
+    assert [(r[0], bool(r[1]), r[2], r[3]) for r in rows] == [(1, True, "einsteiger", 60)]
+    connection.execute(
+        text(
+            "INSERT INTO rooms (id, invite_token, host_id, name, game, options, stake_cents, "
+            "rounds, allow_spectators, status, created_at, standin, standin_level, "
+            "standin_delay_seconds) VALUES (2, 'tok2', 1, 'Stube 2', 'doppelkopf', '{}', 10, "
+            "4, false, 'open', CURRENT_TIMESTAMP, false, 'stark', 5)"
+        )
+    )
+    command.downgrade(config, "0011_computer_players")
+    back = connection.execute(text("SELECT id, name FROM rooms ORDER BY id")).all()
+    assert [tuple(r) for r in back] == [(1, "Stube"), (2, "Stube 2")]
+
+
+def test_rooms_get_the_standin_on_sqlite(sqlite_db_url: str) -> None:
+    on_sqlite(sqlite_db_url, _rooms_get_the_standin)
+
+
+@pytest.mark.postgres
+def test_rooms_get_the_standin_on_postgres(postgres_url: str) -> None:
+    on_postgres(postgres_url, _rooms_get_the_standin)

@@ -146,6 +146,12 @@ class CreateRoomRequest(BaseModel):
     computer_pause_ms: list[StrictInt] = Field(
         default_factory=lambda: list(rooms.DEFAULT_COMPUTER_PAUSE_MS), max_length=2
     )
+    #: the stand-in ("Vertretung"): on or off, its level, the seconds offline before it plays
+    standin: StrictBool = True
+    standin_level: Annotated[StrictStr, StringConstraints(max_length=40)] = (
+        rooms.DEFAULT_STANDIN_LEVEL
+    )
+    standin_delay_seconds: StrictInt = rooms.DEFAULT_STANDIN_DELAY
 
 
 class PracticeRequest(BaseModel):
@@ -220,6 +226,9 @@ class RoomOut(BaseModel):
     match_options: dict[str, OptionValue]
     next_deal_pause_seconds: int
     computer_pause_ms: list[int]
+    standin: bool
+    standin_level: str
+    standin_delay_seconds: int
     status: str
     host_id: int
     invite_url: str
@@ -417,6 +426,9 @@ def _room_out(
         match_options=rooms.resolve_match_options(room.game, room.match_options or {}),
         next_deal_pause_seconds=room.next_deal_pause_seconds,
         computer_pause_ms=[room.computer_pause_min_ms, room.computer_pause_max_ms],
+        standin=room.standin,
+        standin_level=room.standin_level,
+        standin_delay_seconds=room.standin_delay_seconds,
         status=room.status,
         host_id=room.host_id,
         invite_url=invite_url(room),
@@ -555,6 +567,9 @@ async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> Roo
         match_options=body.match_options,
         next_deal_pause_seconds=body.next_deal_pause_seconds,
         computer_pause_ms=body.computer_pause_ms,
+        standin=body.standin,
+        standin_level=body.standin_level,
+        standin_delay_seconds=body.standin_delay_seconds,
     )
     out = await _load_room_out(db, room)
     await db.commit()

@@ -35,6 +35,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -121,6 +122,13 @@ class Room(Base):
     #: how long a computer player waits before its move: a random time in this range
     computer_pause_min_ms: Mapped[int] = mapped_column(Integer, default=800, server_default="800")
     computer_pause_max_ms: Mapped[int] = mapped_column(Integer, default=1500, server_default="1500")
+    #: the stand-in ("Vertretung"): a computer player of ``standin_level`` plays for a
+    #: person who is away (offline for ``standin_delay_seconds``, out of time, or asked)
+    standin: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    standin_level: Mapped[str] = mapped_column(
+        String(16), default="einsteiger", server_default="einsteiger"
+    )
+    standin_delay_seconds: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
 
 
 class RoomMember(Base):

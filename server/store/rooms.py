@@ -35,6 +35,7 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``computer_not_found``   no such computer player in the room
 ``bad_computer_pause``   the computer players' pause not 0–10000 ms, or its least above
                          its most
+``bad_standin_delay``    the stand-in's offline delay not 1–600 seconds
 ======================== ==========================================================
 
 A member is a person (with an account) or a computer player (``kind`` ``computer``, no
@@ -81,6 +82,11 @@ COMPUTER_LEVELS = ("einsteiger", "stark")
 #: default (least, most).
 COMPUTER_PAUSE_RANGE = (0, 10_000)
 DEFAULT_COMPUTER_PAUSE_MS = (800, 1500)
+#: The stand-in ("Vertretung"): the seconds a person is offline before it plays for him
+#: (the allowed range and the default) and its default level.
+STANDIN_DELAY_RANGE = (1, 600)
+DEFAULT_STANDIN_DELAY = 60
+DEFAULT_STANDIN_LEVEL = "einsteiger"
 #: A member with the account of a person (None: a computer player) and its row.
 Member = tuple[User | None, RoomMember]
 
@@ -206,12 +212,33 @@ def match_config(room: Room) -> dict[str, object]:
     """What the room adds to its match's stored config besides ``options``, ``stake_cents``,
     ``rounds``, ``timer_seconds``: the match options (top-level keys, as
     :meth:`server.engine.match.Match.read_match_options` reads them),
-    ``next_deal_pause_seconds`` and ``computer_pause_ms`` (least and most)."""
+    ``next_deal_pause_seconds``, ``computer_pause_ms`` (least and most) and ``standin``
+    (``{"level", "delay_seconds"}``, None when the room has no stand-in)."""
     return {
         **resolve_match_options(room.game, room.match_options or {}),
         "next_deal_pause_seconds": room.next_deal_pause_seconds,
         "computer_pause_ms": [room.computer_pause_min_ms, room.computer_pause_max_ms],
+        "standin": (
+            {"level": room.standin_level, "delay_seconds": room.standin_delay_seconds}
+            if room.standin
+            else None
+        ),
     }
+
+
+def check_standin(level: object, delay_seconds: object) -> tuple[str, int]:
+    """The stand-in's level and offline delay, checked; raises ``unknown_level`` or
+    ``bad_standin_delay``."""
+    if level not in COMPUTER_LEVELS:
+        raise unknown_level(str(level))
+    low, high = STANDIN_DELAY_RANGE
+    if not _check_int(delay_seconds, low, high):
+        raise InvalidError(
+            "bad_standin_delay",
+            f"The stand-in plays after {low} to {high} seconds offline.",
+            f"Die Vertretung spielt nach {low} bis {high} Sekunden offline.",
+        )
+    return str(level), int(cast(int, delay_seconds))
 
 
 def check_computer_pause(pause: Sequence[object]) -> tuple[int, int]:
@@ -263,6 +290,9 @@ async def create_room(
     match_options: Mapping[str, object] | None = None,
     next_deal_pause_seconds: int = 0,
     computer_pause_ms: Sequence[object] = DEFAULT_COMPUTER_PAUSE_MS,
+    standin: bool = True,
+    standin_level: str = DEFAULT_STANDIN_LEVEL,
+    standin_delay_seconds: int = DEFAULT_STANDIN_DELAY,
 ) -> Room:
     """Create a room hosted by ``host``, who becomes its first player (seat 0).
 
@@ -271,10 +301,14 @@ async def create_room(
     options (:func:`resolve_match_options`). ``next_deal_pause_seconds`` (0–120): how
     long the table waits after a deal before dealing the next (0: until everybody tapped
     "Weiter"). ``computer_pause_ms``: how long a computer player waits before its move,
-    a random time between the two numbers (:func:`check_computer_pause`).
+    a random time between the two numbers (:func:`check_computer_pause`). ``standin``
+    ("Vertretung"): a computer player of ``standin_level`` plays for a person who is
+    offline for ``standin_delay_seconds``, whose turn timer ran out, or who asked for it
+    (:func:`check_standin`).
     """
     clean_name = _clean_room_name(name)
     pause_min, pause_max = check_computer_pause(computer_pause_ms)
+    standin_level, standin_delay_seconds = check_standin(standin_level, standin_delay_seconds)
     resolved = resolve_room_options(game, options or {})
     evening = resolve_match_options(game, match_options or {})
     if not _check_int(next_deal_pause_seconds, *PAUSE_RANGE):
@@ -321,6 +355,9 @@ async def create_room(
         next_deal_pause_seconds=next_deal_pause_seconds,
         computer_pause_min_ms=pause_min,
         computer_pause_max_ms=pause_max,
+        standin=bool(standin),
+        standin_level=standin_level,
+        standin_delay_seconds=standin_delay_seconds,
     )
     session.add(room)
     await session.flush()
