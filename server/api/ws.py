@@ -35,6 +35,7 @@ from server.tables.protocol import (
     Pause,
     Ping,
     ProtocolError,
+    StandIn,
     encode,
     read_message,
 )
@@ -183,6 +184,8 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.next_deal_please(conn, msg.id)
                 elif isinstance(msg, Pause):  # a pause, or going on, by agreement
                     await table.ask_pause(conn, msg.pause, msg.id)
+                elif isinstance(msg, StandIn):  # "Vertretung für 5 Minuten", or its end
+                    await table.ask_standin(conn, msg.on, msg.id)
             except (ProtocolError, EngineError, StorageError) as exc:
                 await reply(error_json(exc, msg_id))
             except WebSocketDisconnect:

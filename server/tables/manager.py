@@ -281,6 +281,7 @@ class TableManager:
                 version += deal.outcome is not None
             table.version = version
             table.auto_actions = auto_actions(last)
+            table.standin_actions = standin_actions(last)
             async with table.lock:
                 # the finished deal shown in the pause before the current one, if any
                 shown: tuple[Deal, int, list[int]] | None = None
@@ -291,6 +292,7 @@ class TableManager:
                         and live.deal.finished:  # fmt: skip
                     shown = (live.deal, live.deal_number, auto_actions(last))
                     table.auto_actions = []
+                    table.standin_actions = []
                     await self._complete(table)
                 if live.deal is None or (live.deal.finished and not live.engine.finished):
                     await table.start_next_deal()  # we stopped between two deals
@@ -332,6 +334,14 @@ def auto_actions(deal: log.StoredDeal | None) -> list[int]:
         return []
     return [index for index, client_id in enumerate(deal.client_ids)
             if client_id == log.AUTO_ACTION]  # fmt: skip
+
+
+def standin_actions(deal: log.StoredDeal | None) -> list[int]:
+    """Indexes of the stored deal's actions that a stand-in played for a person."""
+    if deal is None:
+        return []
+    return [index for index, client_id in enumerate(deal.client_ids)
+            if log.is_standin_action(client_id)]  # fmt: skip
 
 
 def replay_stored(deal: log.StoredDeal) -> Deal:

@@ -116,8 +116,17 @@ class Pause(_Message):
     id: ClientId = None
 
 
-ClientMessage = Hello | Action | Chat | Ping | Next | Pause
-TYPES = {"hello", "action", "chat", "ping", "next", "pause"}
+class StandIn(_Message):
+    """A player asks for a stand-in ("Vertretung für 5 Minuten", ``on: true``) or ends
+    the one he asked for (``on: false``)."""
+
+    type: Literal["standin"]
+    on: StrictBool
+    id: ClientId = None
+
+
+ClientMessage = Hello | Action | Chat | Ping | Next | Pause | StandIn
+TYPES = {"hello", "action", "chat", "ping", "next", "pause", "standin"}
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
@@ -157,12 +166,16 @@ def encoded_object(fields: dict[str, str]) -> str:
     return "{" + ",".join(f'"{key}":{value}' for key, value in fields.items()) + "}"
 
 
-def event_prefix(version: int, seat: int, auto: bool, turn: Any = None) -> str:
+def event_prefix(
+    version: int, seat: int, auto: bool, turn: Any = None, standin: bool = False
+) -> str:
     """What the ``event`` messages of one action share, for :func:`event_text` (``turn``:
-    the seat to move next and the seconds left on its timer, alike for every seat)."""
+    the seat to move next and the seconds left on its timer, alike for every seat;
+    ``standin``: a stand-in made the move for the person at ``seat``, said only then)."""
+    mark = ',"standin":true' if standin else ""
     return (
-        f'{{"type":"event","v":{encode(version)},"seat":{encode(seat)},"auto":{encode(auto)},'
-        f'"turn":{encode(turn)},'
+        f'{{"type":"event","v":{encode(version)},"seat":{encode(seat)},"auto":{encode(auto)}'
+        f'{mark},"turn":{encode(turn)},'
     )
 
 

@@ -110,6 +110,7 @@ from server.tables.protocol import (
     join_objects,
     with_id,
 )
+from server.tables.standins import ASKED_SECONDS, StandIns
 from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
@@ -274,6 +275,10 @@ class Table:
         #: The task of the computer player to move, and the version it moves at.
         self._computer: asyncio.Task[None] | None = None
         self._computer_version = -1
+        #: The room's stand-in ("Vertretung"; None: off) and whom it plays for.
+        self.standins = StandIns.from_config(live.config)
+        #: Indexes of the current deal's actions that a stand-in played.
+        self.standin_actions: list[int] = []
 
     # ------------------------------------------------------------------ who is who
 
@@ -284,6 +289,13 @@ class Table:
     def online(self) -> list[int]:
         """User ids with at least one open connection."""
         return sorted({c.user_id for c in self.connections})
+
+    def user_at(self, seat: int) -> int:
+        """The player id of whoever sits at ``seat`` of the current deal."""
+        deal = self.live.deal
+        assert deal is not None
+        live = self.live
+        return live.player_ids[live.players.index(deal.seat_names[seat])]
 
     def computer_at(self, seat: int) -> str | None:
         """The level of the computer player at ``seat`` of the current deal (None: a
@@ -353,6 +365,8 @@ class Table:
             "setup": setup,
             # each player's computer level in the order of ``players`` (None: a person)
             "computers": [self.levels.get(player) for player in live.player_ids],
+            # the room's stand-in ({"level", "delay_seconds"}; None: off)
+            "standin": live.config.get("standin"),
         }
         shared = {
             "room": encode(self.room_id),
@@ -364,8 +378,10 @@ class Table:
             "between_deals": encode(waiting),
             "pause": encode(self._pause_state()),
             "requests": encode(self.requests),
+            "standins": encode(self._standin_state()),
         }
-        views: dict[int | None, tuple[str, str]] = {}
+        standin_actions = [] if between is not None else self.standin_actions
+        views: dict[int | None, tuple[str, str, str]] = {}
 
         def make(conn: Connection) -> str:
             seat = seat_of(conn.user_id)
@@ -377,13 +393,16 @@ class Table:
                     self._told[seat] = (deal, self.version, own)
                     self._told_shared = (deal, self.version, common)
                     view = join_objects(encode(common), encode(own))
-                seen = views[seat] = (view, encode(auto_seen(deal, auto_actions, seat)))
-            view, autos = seen
-            you = {"user_id": conn.user_id, "role": conn.role, "seat": seat}
+                seen = views[seat] = (view, encode(auto_seen(deal, auto_actions, seat)),
+                                      encode(auto_seen(deal, standin_actions, seat)))  # fmt: skip
+            view, autos, standins = seen
+            you = {"user_id": conn.user_id, "role": conn.role, "seat": seat,
+                   "standin_moves": self._played_for(conn.user_id)}  # fmt: skip
             return encoded_object(
                 {"type": '"snapshot"', "room": shared["room"], "v": shared["v"],
                  "you": encode(you), "match": shared["match"], "view": view,
                  "turn": shared["turn"], "auto_actions": autos,
+                 "standin_actions": standins, "standins": shared["standins"],
                  "between_deals": shared["between_deals"], "pause": shared["pause"],
                  "requests": shared["requests"],
                  "online": shared["online"], "chat": shared["chat"]}
@@ -450,6 +469,7 @@ class Table:
         origin: Connection | None,
         msg_id: MsgId,
         forced: bool = False,
+        standin: bool = False,
     ) -> None:
         """Send every connection the event of action ``index`` as its seat sees it.
 
@@ -460,6 +480,7 @@ class Table:
         (``origin``) gets its copy with the action message's ``id``: that is its
         acknowledgement, one frame instead of two. ``forced``: the table plays the next
         move itself right after this one (``turn.forced``, see :meth:`_perform`).
+        ``standin``: a stand-in made the move for the person at ``seat`` (``standin``).
         """
         deal = self.live.deal
         assert deal is not None
@@ -468,7 +489,7 @@ class Table:
         turn = self.turn()
         if forced:  # nobody needs to act: the table's own move follows at once
             turn = {**turn, "forced": True}
-        prefix = event_prefix(version, seat, auto, turn)
+        prefix = event_prefix(version, seat, auto, turn, standin)
         # what changed in the shared part of the view, worked out once (None: not known)
         public: list[tuple[str, str] | None] = []
         encoded: dict[int | None, str] = {}
@@ -513,6 +534,7 @@ class Table:
     def _presence(self) -> None:
         message = encode({"type": "presence", "online": self.online()})
         self._broadcast(lambda _conn: message)
+        self._watch_away()
 
     # ------------------------------------------------------------------ commands
 
@@ -581,7 +603,11 @@ class Table:
                     "du hast einen älteren Stand gesehen",
                 )
             move = deal.parse(text)  # _perform checks it before anything is stored
-            return await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
+            acted = await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
+            standins = self.standins
+            if standins is not None and standins.moved_himself(conn.user_id):
+                self._say_standins()  # his own move: the seat is his again
+            return acted
 
     async def _perform(
         self,
@@ -597,7 +623,8 @@ class Table:
         """Store, apply and publish a checked move (under the lock); return its version.
 
         ``tag``: the client id stored with a move the table made for a computer player
-        (:func:`server.store.log.computer_tag`).
+        (:func:`server.store.log.computer_tag`) or a stand-in
+        (:func:`server.store.log.standin_tag`: the move is marked and kept for the person).
 
         Raises :class:`StorageError` when it could not be stored: then the table is as it
         was and nobody was told anything.
@@ -633,10 +660,20 @@ class Table:
             self._remember(origin.user_id, client_id, acted)
         if auto and not forced:
             self.auto_actions.append(seq)
+        standin = log.is_standin_action(client_id)
+        if standin and self.standins is not None:
+            self.standin_actions.append(seq)
+            user = self.user_at(actor)
+            self.standins.record(user, {"deal": live.deal_number, "index": seq, "seat": actor,
+                                        "action": deal.action_seen_by(seq, actor)})  # fmt: skip
+            if self.standins.timed_out_at == self.version - 1:
+                self.standins.timed_out_at = None
         # a move the game lets the table play by itself follows at once: the event says so
         follows = None if ended or self.paused else live.engine.forced_move(deal)
         self.arm_timer()  # before the event, which says how long the next turn has
-        self._publish_event(seq, actor, auto, origin, msg_id, follows is not None)
+        self._publish_event(seq, actor, auto, origin, msg_id, follows is not None, standin)
+        if standin:
+            self._say_standins()
         if follows is not None:
             to_move = deal.to_move
             assert to_move is not None
@@ -652,6 +689,7 @@ class Table:
             self.finished = live.engine.finished
             self.version += 1
             self.auto_actions = []
+            self.standin_actions = []
             if self.finished:
                 self._broadcast(self._snapshots())
             else:
@@ -917,20 +955,142 @@ class Table:
             delay = self.timer_seconds if seconds is None else seconds
             self._turn_deadline = asyncio.get_running_loop().time() + delay
             self._timer = asyncio.create_task(self._expire(self.version, delay))
+        self._watch_away()
         self._drive()
+
+    # ------------------------------------------------------------------ stand-ins
+
+    def _standin_state(self) -> JSON | None:
+        """Whose seat a stand-in plays for (``standins`` of snapshots; None: off)."""
+        standins = self.standins
+        if standins is None:
+            return None
+        return standins.state(asyncio.get_running_loop().time())
+
+    def _played_for(self, user: int) -> list[JSON]:
+        """The moves a stand-in made for ``user`` since his last own move."""
+        return [] if self.standins is None else list(self.standins.played.get(user, []))
+
+    def _say_standins(self) -> None:
+        """Tell everybody whose seat is marked "vertreten" (``standin``); the person a
+        stand-in plays for gets the moves it made for him with it."""
+        state = self._standin_state()
+        if state is None:
+            return
+        message = encode({"type": "standin", **state})
+        played = self.standins.played if self.standins is not None else {}
+
+        def make(conn: Connection) -> str:
+            if conn.user_id in played:
+                return encode({"type": "standin", **state, "moves": played[conn.user_id]})
+            return message
+
+        self._broadcast(make)
+
+    def _watch_away(self) -> None:
+        """Start the offline watch of every person of the match with no connection (he is
+        away once it runs out), and forget it for everybody who is back (under the lock)."""
+        standins = self.standins
+        if standins is None or self.finished:
+            return
+        online = {conn.user_id for conn in self.connections}
+        for user in self.live.player_ids:
+            if user in self.levels:
+                continue
+            if user in online:
+                if user in standins.away or user in standins.watches:
+                    standins.returned(user)
+                    self._drive()  # a stand-in about to move for him stands back
+            elif user not in standins.away and user not in standins.watches:
+                standins.watches[user] = asyncio.create_task(self._away_after(user))
+
+    async def _away_after(self, user: int) -> None:
+        """``user`` has been offline for the room's delay: the stand-in plays for him."""
+        standins = self.standins
+        assert standins is not None
+        await asyncio.sleep(standins.delay)
+        async with self.lock:
+            if standins.watches.get(user) is not asyncio.current_task():
+                return
+            del standins.watches[user]
+            if any(conn.user_id == user for conn in self.connections) or self.finished:
+                return
+            standins.away.add(user)
+            standins.marked.add(user)
+            self._say_standins()
+            self._drive()
+
+    async def ask_standin(self, conn: Connection, on: bool, msg_id: MsgId = None) -> None:
+        """``conn``'s player asks for a stand-in for :data:`ASKED_SECONDS` ("Vertretung
+        für 5 Minuten", ``on``) or ends it early (``on`` false: the seat is his again).
+        Everybody is told (``standin``; the sender's copy with the message's id). Raises
+        :class:`ProtocolError` (``standin_off``, ``not_a_player``, ``match_finished``);
+        nothing changes then."""
+        async with self.lock:
+            standins = self.standins
+            if standins is None:
+                raise ProtocolError(
+                    "standin_off",
+                    "this room has no stand-in",
+                    "in diesem Raum gibt es keine Vertretung",
+                )
+            user = conn.user_id
+            if user not in self.live.player_ids or user in self.levels:
+                raise ProtocolError(
+                    "not_a_player",
+                    "only a player of the match may ask for a stand-in",
+                    "eine Vertretung kann nur ein Spieler der Partie bekommen",
+                )
+            if self.finished:
+                raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            if on:
+                standins.end_asked(user)
+                loop = asyncio.get_running_loop()
+                standins.asked[user] = loop.time() + ASKED_SECONDS
+                standins.marked.add(user)
+                standins.endings[user] = asyncio.create_task(self._asked_over(user))
+            else:
+                standins.end_asked(user)
+                if user not in standins.away:
+                    standins.marked.discard(user)
+            state = self._standin_state()
+            message = encode({"type": "standin", **(state or {})})
+            own = with_id(message, msg_id)
+            self._broadcast(lambda c: own if c is conn else message)
+            self._drive()
+
+    async def _asked_over(self, user: int) -> None:
+        """The stand-in ``user`` asked for has played its time."""
+        await asyncio.sleep(ASKED_SECONDS)
+        async with self.lock:
+            standins = self.standins
+            if standins is None or standins.endings.get(user) is not asyncio.current_task():
+                return
+            standins.end_asked(user)
+            if user not in standins.away:
+                standins.marked.discard(user)
+            self._say_standins()
+            self._drive()
 
     # ------------------------------------------------------------------ computer players
 
-    def _computer_to_move(self, version: int | None = None) -> tuple[int, str] | None:
+    def _computer_to_move(self, version: int | None = None) -> tuple[int, str, bool] | None:
         """The seat and level of the computer player to move now (at ``version``, if
-        given), or None."""
+        given), and whether it is a stand-in for the person at that seat; or None."""
         deal = self.live.deal
-        if (not self.levels or self.finished or self.between is not None or self.paused
+        if ((not self.levels and self.standins is None) or self.finished
+                or self.between is not None or self.paused
                 or deal is None or deal.finished or deal.to_move is None
                 or (version is not None and version != self.version)):  # fmt: skip
             return None
-        level = self.computer_at(deal.to_move)
-        return None if level is None else (deal.to_move, level)
+        seat = deal.to_move
+        level = self.computer_at(seat)
+        if level is not None:
+            return seat, level, False
+        standins = self.standins
+        if standins is not None and standins.plays_for(self.user_at(seat), self.version):
+            return seat, standins.level, True
+        return None
 
     def _drive(self) -> None:
         """The turn changed (under the lock): if a computer player is to move, its task
@@ -957,14 +1117,15 @@ class Table:
             delay = max(delay, TRICK_SHOWN)
         return delay
 
-    async def _computer_moves(self, version: int, seat: int, level: str) -> None:
-        """A computer player's turn: decide (outside the lock), wait out the pace, then
-        make the move like a person's, if the table is still where it was."""
+    async def _computer_moves(self, version: int, seat: int, level: str, standin: bool) -> None:
+        """A computer player's turn (``standin``: a stand-in's for the person at ``seat``):
+        decide (outside the lock), wait out the pace, then make the move like a person's,
+        if the table is still where it was (and, for a stand-in, he is still away)."""
         loop = asyncio.get_running_loop()
         began = loop.time()
         async with self.lock:
             deal = self.live.deal
-            if self._computer_to_move(version) != (seat, level) or deal is None:
+            if self._computer_to_move(version) != (seat, level, standin) or deal is None:
                 return
             info = info_for(deal, seat)
             seed = self.rng.getrandbits(48)
@@ -983,7 +1144,7 @@ class Table:
             await asyncio.sleep(wait)
         async with self.lock:
             deal = self.live.deal
-            if self._computer_to_move(version) != (seat, level) or deal is None:
+            if self._computer_to_move(version) != (seat, level, standin) or deal is None:
                 return
             self._computer = None  # this task; the move below starts the next one
             try:
@@ -995,7 +1156,10 @@ class Table:
                     logger.exception("room %s: the computer player (%s) chose %r, which the "
                                      "game refuses", self.room_id, level, text)  # fmt: skip
                     move = None
-                tag = log.computer_tag(level, seed, fallback=move is None)
+                if standin:
+                    tag = log.standin_tag(level, seed) + (":default" if move is None else "")
+                else:
+                    tag = log.computer_tag(level, seed, fallback=move is None)
                 if move is None:
                     move = deal.default_move()
                 await self._perform(move, seat, auto=False, tag=tag)
@@ -1021,6 +1185,14 @@ class Table:
             seat = deal.to_move
             assert seat is not None
             self._timer = None  # this task is the timer; do not cancel it from inside
+            standins = self.standins
+            if standins is not None and self.computer_at(seat) is None:
+                # the stand-in makes this move instead of the passive one, and is marked
+                standins.timed_out_at = self.version
+                standins.marked.add(self.user_at(seat))
+                self._say_standins()
+                self._drive()
+                return
             try:
                 await self._perform(deal.default_move(), seat, auto=True)
             except StorageError:
@@ -1113,6 +1285,8 @@ class Table:
             self._timer.cancel()
         if self._computer is not None:
             self._computer.cancel()
+        if self.standins is not None:
+            self.standins.cancel()
         if self.between is not None and self.between.task is not None:
             self.between.task.cancel()
         for conn in list(self.connections):
