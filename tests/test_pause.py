@@ -44,7 +44,7 @@ def test_a_pause_agreed_by_all(play_db_url: str, tmp_path: Path) -> None:
 
     async def pause_mid_deal(base: str) -> tuple[list[Client], int]:
         clients, room, _ = await make_room(base, "dreierles", NAMES)
-        await set_room(db_url, room, timer_seconds=TIMER)
+        await set_room(db_url, room, timer_seconds=TIMER, standin=False)
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)
@@ -110,7 +110,7 @@ def test_a_pause_agreed_by_all(play_db_url: str, tmp_path: Path) -> None:
 def test_the_timer_stands_still_while_paused(live_server: str, migrated_db_url: str) -> None:
     async def run() -> None:
         clients, room, token = await make_room(live_server, "dreierles", NAMES)
-        await set_room(migrated_db_url, room, timer_seconds=TIMER)
+        await set_room(migrated_db_url, room, timer_seconds=TIMER, standin=False)
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)

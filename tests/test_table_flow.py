@@ -102,7 +102,7 @@ def test_the_timer_plays_with_nobody_at_the_table_and_after_a_restart(
 
     async def unattended(base: str) -> tuple[list[Client], int]:
         clients, room, _ = await make_room(base, "dreierles", ["Anna", "Bernd", "Catrin"])
-        await set_room(db_url, room, timer_seconds=1)
+        await set_room(db_url, room, timer_seconds=1, standin=False)
         await start(clients[0], room)
         actions = await until_stored(db_url, 2)  # nobody has the table open
         assert all(client_id == log.AUTO_ACTION for _, _, client_id in actions)
@@ -249,7 +249,7 @@ def test_with_a_timer_the_pause_ends_by_itself(live_server: str, migrated_db_url
     async def scenario() -> None:
         clients, room, _ = await make_room(live_server, "dreierles", ["Anna", "Bernd", "Catrin"],
                                            rounds=2)  # fmt: skip
-        await set_room(migrated_db_url, room, timer_seconds=2)
+        await set_room(migrated_db_url, room, timer_seconds=2, standin=False)
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)

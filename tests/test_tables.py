@@ -538,7 +538,9 @@ def test_two_starts_at_once_make_one_match(play_server: tuple[str, str]) -> None
 def test_turn_timer_plays_the_first_legal_action(live_server: str, migrated_db_url: str) -> None:
     async def scenario() -> None:
         names = ["Anna", "Bernd", "Catrin"]
-        clients, room, _ = await make_room(live_server, "dreierles", names, timer_seconds=10)
+        clients, room, _ = await make_room(
+            live_server, "dreierles", names, timer_seconds=10, standin=False
+        )  # the passive move, no stand-in
         await start(clients[0], room)
         await connect_all(clients, room)
         assert clients[0].snapshot["match"]["timer_seconds"] == 10  # type: ignore[index]
@@ -571,7 +573,9 @@ def test_turn_timer_says_gut_where_the_first_legal_action_would_announce(
 
     async def scenario() -> None:
         names = ["Anna", "Bernd", "Catrin"]
-        clients, room, _ = await make_room(live_server, "doppen", names, timer_seconds=10, rounds=3)
+        clients, room, _ = await make_room(
+            live_server, "doppen", names, timer_seconds=10, rounds=3, standin=False
+        )
         await start(clients[0], room)
         await connect_all(clients, room)
         await act(clients, lambda _legal: "bid dreier")

@@ -57,7 +57,7 @@ async def play_card(mover: Client, clients: list[Client], card: str) -> dict[str
 def test_a_take_back_is_seen_by_all_and_stored(live_server: str, migrated_db_url: str) -> None:
     async def run() -> None:
         clients, room, _ = await make_room(live_server, "tarock-zu-dritt", NAMES)
-        await set_room(migrated_db_url, room, timer_seconds=TIMER)
+        await set_room(migrated_db_url, room, timer_seconds=TIMER, standin=False)
         await start(clients[0], room)
         for client in clients:
             await client.connect(room)

@@ -717,8 +717,11 @@ class Table:
     def _pause(self, between: BetweenDeals) -> None:
         """Wait between deals (under the lock): show ``between`` (the finished deal) and
         tell everybody who the table waits for (``deal_end``)."""
-        # computer players are never waited for; without people, their pace
-        between.waiting = sorted(user for user in between.seats if user not in self.levels)
+        # computer players are never waited for, nor a person a stand-in plays for;
+        # without people, their pace
+        between.waiting = sorted(
+            user for user in between.seats if user not in self.levels and not self._stood_in(user)
+        )
         self.between = between
         if not self.paused and not between.waiting:
             self._wait_between(self._computer_delay(None))
@@ -971,6 +974,23 @@ class Table:
         """The moves a stand-in made for ``user`` since his last own move."""
         return [] if self.standins is None else list(self.standins.played.get(user, []))
 
+    def _stood_in(self, user: int) -> bool:
+        """Whether a stand-in plays for ``user`` now (away, or asked for), so that the
+        table does not wait for his "Weiter" between deals."""
+        standins = self.standins
+        return standins is not None and (user in standins.away or user in standins.asked)
+
+    def _not_waiting_for(self, user: int) -> None:
+        """Between deals, stop waiting for ``user``, whom a stand-in plays for now."""
+        between = self.between
+        if between is None or self.paused or user not in between.waiting:
+            return
+        between.waiting.remove(user)
+        message = self._deal_end_message()
+        self._broadcast(lambda _conn: message)
+        if not between.waiting:
+            self._deal_on()
+
     def _say_standins(self) -> None:
         """Tell everybody whose seat is marked "vertreten" (``standin``); the person a
         stand-in plays for gets the moves it made for him with it."""
@@ -1018,6 +1038,7 @@ class Table:
             standins.away.add(user)
             standins.marked.add(user)
             self._say_standins()
+            self._not_waiting_for(user)
             self._drive()
 
     async def ask_standin(self, conn: Connection, on: bool, msg_id: MsgId = None) -> None:
@@ -1057,6 +1078,8 @@ class Table:
             message = encode({"type": "standin", **(state or {})})
             own = with_id(message, msg_id)
             self._broadcast(lambda c: own if c is conn else message)
+            if on:
+                self._not_waiting_for(user)
             self._drive()
 
     async def _asked_over(self, user: int) -> None:
