@@ -59,7 +59,7 @@ const SVG = "http://www.w3.org/2000/svg";
  * hidden from screen readers (the label says it).
  * @returns {SVGSVGElement}
  */
-function computerIcon() {
+export function computerIcon() {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("class", "computer-icon");
   svg.setAttribute("viewBox", "0 0 16 16");

@@ -309,6 +309,10 @@ onSubmit(form, async (values) => {
     rounds: roundCount,
     timer_seconds: values.timer ? Number(values.timer) : null,
     allow_spectators: form.allow_spectators.checked,
+    // the stand-in ("Vertretung"): on or off, its level, the seconds offline before it plays
+    standin: form.standin.checked,
+    standin_level: values.standin_level || "einsteiger",
+    standin_delay_seconds: Number(values.standin_delay || 60),
   });
   location.assign(`/rooms/${room.id}`);
 });

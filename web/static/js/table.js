@@ -11,6 +11,7 @@
  */
 
 import { computerMark, markLedgerRows } from "./computer-mark.js";
+import { standinMark, standinMovesText } from "./standin.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
@@ -74,6 +75,10 @@ const state = {
   /** @type {Set<number>} */ autoSeats: new Set(),
   /** a pause by agreement: whether the table is paused and who asks to change that */
   pause: /** @type {{paused: boolean, asking: number[]}} */ ({ paused: false, asking: [] }),
+  /** the stand-in: whose seat it plays for (user ids) and the time left of one asked for */
+  standins: /** @type {{users: number[], asked: Record<string, number>} | null} */ (null),
+  /** the moves a stand-in made for us since our last own move */
+  standinMoves: /** @type {Array<{action: string}>} */ ([]),
   /** whether it was my turn at the last render (to alert once per turn) */
   mine: false,
 };
@@ -246,6 +251,9 @@ function receive(message) {
       // what the timer played in the deal shown (also after a reload): marked again
       for (const entry of message.auto_actions || []) takeAuto(entry.seat, entry.action);
       state.snapshot = message;
+      // the stand-in: whose seat it plays for, and what it played for us while we were away
+      state.standins = message.standins || null;
+      state.standinMoves = (message.you && message.you.standin_moves) || [];
       state.v = message.v;
       state.online = message.online || [];
       state.chat = message.chat || [];
@@ -297,6 +305,7 @@ function receive(message) {
       const forced = !!state.turn.forced; // the event before said: the table moves itself
       takeTurn(message.turn);
       if (message.auto) markAuto(message, forced);
+      if (message.standin) markStandin(message);
       if (message.view && message.view.phase === "finished" && message.view.outcome) {
         showResult(message.view);
       }
@@ -350,6 +359,12 @@ function receive(message) {
     case "presence":
       state.online = message.online || [];
       renderSeats();
+      break;
+    case "standin":
+      state.standins = { users: message.users || [], asked: message.asked || {} };
+      if (!state.standins.users.includes(userId)) state.standinMoves = [];
+      else if (message.moves) state.standinMoves = message.moves;
+      render();
       break;
     case "chat":
       state.chat.push(message);
@@ -440,6 +455,17 @@ function markAuto(message, forced = false) {
   const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
   const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""), game.name, pack);
   showNotice(t(forced ? "forced.played" : "tableui.auto_played", { player, action: what }), "info");
+}
+
+/**
+ * An event a stand-in played for an absent person: a toast says what it played for whom.
+ * @param {any} message
+ */
+function markStandin(message) {
+  const [verb, arg] = String(message.action || "").split(" ");
+  const player = typeof message.seat === "number" && message.view ? message.view.seats[message.seat] : "";
+  const what = verb === "play" && arg ? nameOf(arg, pack) : actionLabel(String(message.action || ""), game.name, pack);
+  showNotice(t("standin.played", { player, action: what }), "info");
 }
 
 /** The banner of a forced deal (spec13 §3): "Bernd muss den Herzsolo wiederholen". */
@@ -584,6 +610,25 @@ function renderPause() {
   button.hidden = !(you && you.role === "player") || !match || match.finished;
   button.textContent = t(paused ? (mine ? "pause.stay" : "pause.go_on") : (mine ? "pause.withdraw" : "pause.ask"));
   button.setAttribute("aria-pressed", String(mine));
+  renderStandin();
+}
+
+/** The stand-in: the note of what it played for us, and the button that asks for it. */
+function renderStandin() {
+  const note = $("standin-note");
+  const describe = (/** @type {string} */ action) => {
+    const [verb, arg] = action.split(" ");
+    return verb === "play" && arg ? nameOf(arg, pack) : actionLabel(action, game.name, pack);
+  };
+  note.textContent = standinMovesText(state.standinMoves || [], describe);
+  note.hidden = !note.textContent;
+  const button = /** @type {HTMLButtonElement} */ ($("ask-standin"));
+  const you = state.snapshot && state.snapshot.you;
+  const match = state.snapshot && state.snapshot.match;
+  const mine = !!(state.standins && String(userId) in state.standins.asked);
+  button.hidden = !(you && you.role === "player") || !match || match.finished || !match.standin;
+  button.textContent = t(mine ? "standin.end" : "standin.ask");
+  button.setAttribute("aria-pressed", String(mine));
 }
 
 /** The requests around the match (Revanche, ending by agreement), answered here. */
@@ -663,6 +708,10 @@ function renderSeats() {
     if (computer) {
       div.classList.add("computer");
       head.append(computerMark(computer));
+    }
+    if (user !== null && state.standins && state.standins.users.includes(user)) {
+      div.classList.add("stood-in");
+      head.append(standinMark(name));
     }
     const label = game.seatLabel(seat);
     if (label) head.append(el("span", "seat-label", label));
@@ -1330,6 +1379,11 @@ function setUpPanels() {
     // asking for what the table does already withdraws one's ask
     const pause = mine ? state.pause.paused : !state.pause.paused;
     if (!send({ type: "pause", pause })) showNotice(t("table.offline_action"));
+  });
+  // the stand-in: "Vertretung für 5 Minuten", or ending the one we asked for
+  $("ask-standin").addEventListener("click", () => {
+    const mine = !!(state.standins && String(userId) in state.standins.asked);
+    if (!send({ type: "standin", on: !mine })) showNotice(t("table.offline_action"));
   });
   // quick phrases: "Sagen" opens them, one tap sends one as a chat line
   const talk = $("talk");

@@ -1,0 +1,55 @@
+"""The stand-in ("Vertretung") in a real browser: Bernd's page goes away mid-deal; after
+the room's delay a computer player plays for him and the others see his seat marked
+"vertreten"; when he comes back he reads what was played for him, and his next own move
+gives him the seat back (the mark and the note go).
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import NewPerson
+from tests.browser.table_driver import play_until
+from tests.browser.test_table_browser import seat_people
+from tests.support import LiveServer
+
+PREFER = ["Weiter", "Fertig"]
+
+
+def test_the_seat_shows_vertreten_and_the_returning_player_sees_what_was_played(
+    new_person: NewPerson, module_server: LiveServer
+) -> None:
+    rng = random.Random(4)
+    base = module_server.base_url
+    room, people = seat_people(
+        new_person,
+        base,
+        ["Anna", "Bernd", "Clara"],
+        "dreierles",
+        standin_delay_seconds=1,
+        computer_pause_ms=[200, 400],
+    )
+    anna, bernd, clara = people
+    expect(bernd.page.locator("#ask-standin")).to_have_text("Vertretung für 5 Minuten")
+    bernd.page.goto("about:blank")  # his phone is gone
+    bernd_seat = anna.page.locator(".seat", has_text="Bernd")
+    # the others play on; after the delay Bernd's seat is marked and the stand-in plays
+    play_until([anna, clara], lambda: bernd_seat.locator(".standin-mark").count() > 0, rng,
+               prefer=PREFER)  # fmt: skip
+    expect(bernd_seat.locator(".standin-mark")).to_have_text("vertreten")
+    expect(clara.page.locator(".seat", has_text="Bernd").locator(".standin-mark")).to_be_visible()
+    # until the stand-in has moved for him (the others see it said), the others moving too
+    said = anna.page.locator("#notice", has_text="Die Vertretung spielt für Bernd")
+    play_until([anna, clara], lambda: said.count() > 0 and said.is_visible(), rng,
+               prefer=PREFER, timeout=60)  # fmt: skip
+    # Bernd comes back: he reads what the stand-in played for him
+    bernd.page.goto(f"{base}/rooms/{room}/table")
+    note = bernd.page.locator("#standin-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Deine Vertretung hat für dich gespielt")
+    expect(bernd.page.locator(".seat.stood-in .standin-mark")).to_have_text("vertreten")
+    # his next own move gives him the seat back
+    play_until(people, lambda: note.is_hidden(), rng, prefer=PREFER, timeout=120)
+    expect(anna.page.locator(".standin-mark")).to_have_count(0)
