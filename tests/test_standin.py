@@ -9,18 +9,24 @@ the stand-in is to move resumes it; a person may ask for a stand-in himself."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
+import re
 import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
+from sqlalchemy.pool import NullPool
 
 from server.bots import choose
 from server.bots.info import info_for
 from server.engine.record import load_record
+from server.store.db import make_engine
+from server.store.models import DealRow
 from tests.support import server_process
 from tests.table_client import Client, make_room, start
 from tests.test_computer_players import logged, seat_computers
@@ -135,10 +141,27 @@ def test_the_standin_plays_for_a_player_offline_and_he_gets_his_seat_back(
         standins = [i for i, c in enumerate(ids) if c.startswith("standin:einsteiger:")]
         assert standins == [m["index"] for m in played]
         assert check_standins(deals) == len(standins)
+        # the archive's replay of the deal marks the same moves (steps count from 1)
+        page = await anna.http.get(f"/archive/deals/{await first_deal_id(db_url)}")
+        assert page.status_code == 200
+        embedded = re.search(r'<script type="application/json" id="standins">([^<]*)</script>',
+                             page.text)  # fmt: skip
+        assert embedded is not None
+        assert json.loads(embedded.group(1)) == [index + 1 for index in standins]
         await anna.aclose()
         await bert.aclose()
 
     asyncio.run(scenario())
+
+
+async def first_deal_id(db_url: str) -> int:
+    """The id of the first stored deal."""
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            return int((await db.execute(select(func.min(DealRow.id)))).scalar_one())
+    finally:
+        await engine.dispose()
 
 
 def test_a_timed_out_turn_is_played_by_the_standin_not_the_passive_move(

@@ -26,8 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.api.deps import Db, OptionalUser, parse_id
 from server.api.pages import game_info_json, login_first, not_found, render, script_json
 from server.engine.registry import list_games
-from server.store import rooms
-from server.store.models import DealRow, Match, User
+from server.store import log, rooms
+from server.store.models import ActionRow, DealRow, Match, User
 
 router = APIRouter(tags=["pages"])
 
@@ -48,6 +48,17 @@ def computers_json(match: Match) -> str:
     return script_json(
         {name: level for name, level in zip(match.players, levels, strict=False) if level}
     )
+
+
+async def standins_json(db: AsyncSession, deal_id: int) -> str:
+    """The replay's steps (1 = the deal's first action) that a stand-in played for an
+    absent person ("vertreten"), for the ``<script type="application/json"
+    id="standins">`` element: the replay marks them."""
+    rows = await db.execute(
+        select(ActionRow.seq, ActionRow.client_id).where(ActionRow.deal_id == deal_id)
+    )
+    return script_json(sorted(seq + 1 for seq, client_id in rows.all()
+                              if log.is_standin_action(client_id)))  # fmt: skip
 
 
 def _games() -> list[dict[str, str]]:
@@ -107,6 +118,7 @@ async def deal_page(deal_id: str, request: Request, db: Db, user: OptionalUser) 
             "upload": False,
             "game_info_json": game_info_json(match.game),
             "computers_json": computers_json(match),
+            "standins_json": await standins_json(db, row.id),
         },
         user=user,
     )
@@ -126,6 +138,7 @@ async def upload_page(request: Request, user: OptionalUser) -> Response:
             "upload": True,
             "game_info_json": None,
             "computers_json": "{}",
+            "standins_json": "[]",
         },
         user=user,
     )

@@ -1,11 +1,13 @@
 """The stand-in ("Vertretung") in a real browser: Bernd's page goes away mid-deal; after
 the room's delay a computer player plays for him and the others see his seat marked
 "vertreten"; when he comes back he reads what was played for him, and his next own move
-gives him the seat back (the mark and the note go).
+gives him the seat back (the mark and the note go); the archive's replay of the deal marks
+the stand-in's moves.
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 from playwright.sync_api import expect
@@ -53,3 +55,16 @@ def test_the_seat_shows_vertreten_and_the_returning_player_sees_what_was_played(
     # his next own move gives him the seat back
     play_until(people, lambda: note.is_hidden(), rng, prefer=PREFER, timeout=120)
     expect(anna.page.locator(".standin-mark")).to_have_count(0)
+    # the deal's replay in the archive marks the stand-in's moves
+    play_until(people, lambda: anna.page.locator("#result-dialog").is_visible(), rng,
+               prefer=PREFER, timeout=180)  # fmt: skip
+    page = anna.page
+    match_id = page.request.get(f"{base}/api/history/matches").json()["matches"][0]["id"]
+    deals = page.request.get(f"{base}/api/history/matches/{match_id}").json()["deals"]
+    page.goto(f"{base}/archive/deals/{deals[0]['id']}")
+    steps = json.loads(page.locator("#standins").text_content() or "[]")
+    assert steps, "the replay names no stand-in move"
+    page.goto(f"{base}/archive/deals/{deals[0]['id']}#step={steps[0]}")
+    page.reload()
+    expect(page.locator("#step-text .standin-mark")).to_have_text("vertreten")
+    expect(page.locator("#step-text")).to_contain_text("Bernd")

@@ -18,6 +18,7 @@
 import { ApiError, api } from "./api.js";
 import { cardBackSvg, cardSvg } from "./cards.js";
 import { computerMark, computersOnPage, markLedgerRows } from "./computer-mark.js";
+import { standinMark, standinStepsOnPage } from "./standin.js";
 import { el } from "./forms.js";
 import { loadGame } from "./game-info.js";
 import { has, phaseName, t } from "./i18n.js";
@@ -132,6 +133,8 @@ export async function mountReplay(root, replay, options = {}) {
   const name = (/** @type {number} */ seat) => replay.seats[seat] ?? "?";
   // the computer players of the match (an uploaded record names none)
   const computers = computersOnPage();
+  // the steps a stand-in played for an absent person (an uploaded record names none)
+  const standins = standinStepsOnPage();
   /** step index → trick that it completes */
   const completes = new Map((replay.tricks || []).map((/** @type {any} */ tr) => [tr.step, tr]));
   let index = 0;
@@ -252,6 +255,7 @@ export async function mountReplay(root, replay, options = {}) {
     const done = completes.get(index);
     if (done) text += " – " + t("archive.replay.trick_to", { n: done.number, player: name(done.winner) });
     $("step-text").textContent = text;
+    if (standins.has(index)) $("step-text").append(" ", standinMark(name(step.actor)));
     buttons.first.disabled = buttons.prev.disabled = index === 0;
     buttons.next.disabled = buttons.last.disabled = index === last;
     renderSeats(step);

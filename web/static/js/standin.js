@@ -31,3 +31,18 @@ export function standinMovesText(moves, describe) {
   const list = moves.map((move) => describe(move.action)).join(", ");
   return t("standin.played_for_you", { n: moves.length, moves: list });
 }
+
+/**
+ * The replay's steps a stand-in played, from the page's
+ * `<script type="application/json" id="standins">` (none: an empty set).
+ * @returns {Set<number>}
+ */
+export function standinStepsOnPage() {
+  const element = document.getElementById("standins");
+  try {
+    const steps = element ? JSON.parse(element.textContent || "[]") : [];
+    return new Set(Array.isArray(steps) ? steps : []);
+  } catch {
+    return new Set();
+  }
+}
