@@ -93,10 +93,10 @@ def test_the_standin_plays_for_a_player_offline_and_he_gets_his_seat_back(
     rng = random.Random(7)
 
     async def scenario() -> None:
-        anna, bert, room = await two_people_two_computers(base, standin_delay_seconds=1)
+        anna, bert, room = await two_people_two_computers(base, standin_delay_seconds=2)
         await start(anna, room)
         snapshot = await anna.connect(room)
-        assert snapshot["match"]["standin"] == {"level": "einsteiger", "delay_seconds": 1}
+        assert snapshot["match"]["standin"] == {"level": "einsteiger", "delay_seconds": 2}
         assert snapshot["standins"] == {"users": [], "asked": {}}
         await bert.connect(room)
         # Bert makes his first move himself, then his phone drops off mid-deal

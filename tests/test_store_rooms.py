@@ -118,6 +118,11 @@ def test_create_room_with_options(migrated_db_url: str) -> None:
         ({"match_options": {"counting": "whole"}}, InvalidError, "not_a_match_option"),
         ({"match_options": {"final_round_special": 1}}, InvalidError, "bad_option"),
         ({"match_options": {"solo_replay": False}}, InvalidError, "not_a_match_option"),
+        ({"standin_level": "meister"}, InvalidError, "unknown_level"),
+        ({"standin_level": 1}, InvalidError, "unknown_level"),
+        ({"standin_delay_seconds": 0}, InvalidError, "bad_standin_delay"),
+        ({"standin_delay_seconds": 601}, InvalidError, "bad_standin_delay"),
+        ({"standin_delay_seconds": True}, InvalidError, "bad_standin_delay"),
     ],
 )
 def test_create_room_refusals(
@@ -129,6 +134,25 @@ def test_create_room_refusals(
             args: dict[str, Any] = {"name": "Stammtisch", "game": "dreierles", **kw}
             with refused(kind, code):
                 await rooms.create_room(db, host, **args)
+
+    run_with_sessions(TestDatabase(migrated_db_url), scenario)
+
+
+def test_the_standin_goes_into_the_match_config(migrated_db_url: str) -> None:
+    """A room's stand-in (on by default: einsteiger after 60 s) is copied into the match
+    config; a room without it has ``standin`` None there."""
+
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            (host,) = await guests(db, "Wirt")
+            plain = await new_room(db, host)
+            assert (plain.standin, plain.standin_level, plain.standin_delay_seconds) == (
+                True, "einsteiger", 60
+            )  # fmt: skip
+            strong = await new_room(db, host, standin_level="stark", standin_delay_seconds=5)
+            off = await new_room(db, host, standin=False)
+            assert rooms.match_config(strong)["standin"] == {"level": "stark", "delay_seconds": 5}
+            assert rooms.match_config(off)["standin"] is None
 
     run_with_sessions(TestDatabase(migrated_db_url), scenario)
 
@@ -444,6 +468,7 @@ def test_match_options_and_pause_are_stored_and_go_into_the_match_config(
                 **{o.name: o.default for o in rooms.match_options("doppelkopf")},
                 "next_deal_pause_seconds": 0,
                 "computer_pause_ms": [800, 1500],
+                "standin": {"level": "einsteiger", "delay_seconds": 60},
             }
             assert default.match_options is not None
             assert default.match_options["pflichtsolo_rule"] is True
