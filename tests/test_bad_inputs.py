@@ -610,7 +610,7 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
             add(f"{what} {label}", "GET", path, (404, None))
     add("largest room id", "GET", f"/api/rooms/{2**31 - 1}", (404, "room_not_found"))
     add("largest match id", "GET", f"/api/history/matches/{2**31 - 1}", (404, "match_not_found"))
-    for label, number in [("2^31", 2**31), ("2^63", 2**63), ("-1", -1), ("letters", "abc"),
+    for label, number in [("2^31", 2**31), ("2^63", 2**63), ("-2^31", -(2**31)), ("letters", "abc"),
                           ("decimal", 1.5), ("empty", "")]:  # fmt: skip
         add(f"history filter with={label}", "GET", f"/api/history/matches?with={number}",
             INVALID)  # fmt: skip
