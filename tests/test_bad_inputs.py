@@ -610,7 +610,7 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
             add(f"{what} {label}", "GET", path, (404, None))
     add("largest room id", "GET", f"/api/rooms/{2**31 - 1}", (404, "room_not_found"))
     add("largest match id", "GET", f"/api/history/matches/{2**31 - 1}", (404, "match_not_found"))
-    for label, number in [("2^31", 2**31), ("2^63", 2**63), ("-1", -1), ("letters", "abc"),
+    for label, number in [("2^31", 2**31), ("2^63", 2**63), ("-2^31", -(2**31)), ("letters", "abc"),
                           ("decimal", 1.5), ("empty", "")]:  # fmt: skip
         add(f"history filter with={label}", "GET", f"/api/history/matches?with={number}",
             INVALID)  # fmt: skip
@@ -750,12 +750,15 @@ def http_cases(world: World, record: dict[str, Any]) -> list[HttpCase]:
         cases.append(HttpCase(f"new room: {label}", "POST", "/api/rooms", answers,
                               content=surrogate_json(body),
                               headers={"Content-Type": "application/json"}))  # fmt: skip
-    for label, order in [("2^63", [2**63]), ("-1", [-1]), ("0", [0]), ("string", ["1"]),
-                         ("float", [1.5]), ("nested", [[1]]), ("true", [True]),
-                         ("17 entries", list(range(1, 18))), ("object", {}),
+    for label, order in [("2^63", [2**63]), ("-2^31", [-(2**31)]), ("0", [0]),
+                         ("string", ["1"]), ("float", [1.5]), ("nested", [[1]]),
+                         ("true", [True]), ("17 entries", list(range(1, 18))), ("object", {}),
                          ("2^31", [2**31])]:  # fmt: skip
         add(f"seat order {label}", "PUT", f"/api/rooms/{room}/seats", INVALID,
             json_body={"order": order})  # fmt: skip
+    # a negative id is a computer player's (well formed): this room's match has begun
+    add("seat order -1", "PUT", f"/api/rooms/{room}/seats", (409, "room_not_open"),
+        json_body={"order": [-1]})  # fmt: skip
     for label, role in [("admin", "admin"), ("number", 1), ("null", None),
                         ("surrogate", "\ud800")]:  # fmt: skip
         cases.append(HttpCase(f"join role {label}", "POST", "/api/invite/x/join",

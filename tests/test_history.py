@@ -132,11 +132,15 @@ def test_the_archive_of_a_dreierles_match(play_server: tuple[str, str]) -> None:
         assert entry["status"] == "finished" and entry["finished_at"] is not None
         assert entry["game"] == "dreierles" and entry["game_title"] == "Dreierles"
         assert entry["room_id"] == room and entry["room_name"] == "dreierles test"
-        assert entry["players"] == [{"user_id": c.user_id, "name": c.name} for c in clients]
+        assert entry["players"] == [
+            {"user_id": c.user_id, "name": c.name, "computer": None} for c in clients
+        ]
         assert entry["totals"] == sheet["totals"] and entry["deals_finished"] == 3
         assert entry["started_at"] <= entry["finished_at"]
-        assert listing["fellows"] == [{"user_id": bernd.user_id, "name": "Bernd"},
-                                      {"user_id": catrin.user_id, "name": "Catrin"}]  # fmt: skip
+        assert listing["fellows"] == [
+            {"user_id": bernd.user_id, "name": "Bernd", "computer": None},
+            {"user_id": catrin.user_id, "name": "Catrin", "computer": None},
+        ]
         spectated = (await get(sepp, "/api/history/matches")).json()
         assert [m["id"] for m in spectated["matches"]] == [match_id]
 
@@ -294,7 +298,7 @@ def test_filters_and_a_doppelkopf_evening(play_server: tuple[str, str]) -> None:
         assert dk_match["totals"] == sheet["counters"]  # Doppelkopf counts down
         names = {c.user_id: c.name for c in [*tarock, *dk]}
         assert listing["fellows"] == [
-            {"user_id": u, "name": n}
+            {"user_id": u, "name": n, "computer": None}
             for n, u in sorted((n, u) for u, n in names.items() if u != anna.user_id)
         ]
         bernd, dora = tarock[1].user_id, dk[0].user_id

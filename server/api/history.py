@@ -15,7 +15,7 @@ into the match object (:func:`server.tables.matches.rebuild`), never scored here
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -32,7 +32,7 @@ from server.engine.record import FORMAT, KEYS, VERSION, parse_record_text
 from server.engine.registry import GAMES, get_rules, new_match
 from server.engine.replay import replay_steps
 from server.store import history, log
-from server.store.history import MatchSummary
+from server.store.history import MatchSummary, StandIn
 from server.store.log import StoredDeal
 from server.tables.matches import rebuild
 
@@ -109,7 +109,24 @@ def _totals(match: MatchSummary) -> dict[str, int]:
     return dict(_empty_sheet(match)["start"])
 
 
+def computer_levels(match: MatchSummary) -> dict[int, str | None]:
+    """The match's computer players: player id (negative, no account) -> level from the
+    match config's ``computers`` (``None`` where the config does not name one)."""
+    levels = match.config.get("computers") or []
+    return {
+        uid: (levels[i] if i < len(levels) else None)
+        for i, uid in enumerate(match.player_ids)
+        if uid < 0
+    }
+
+
+def _computer_mark(level: str | None) -> JSON:
+    """The ``computer`` field of a computer player (a person has ``null``)."""
+    return {"level": level}
+
+
 def _match_json(match: MatchSummary) -> JSON:
+    computers = computer_levels(match)
     return {
         "id": match.id,
         "room_id": match.room_id,
@@ -120,7 +137,11 @@ def _match_json(match: MatchSummary) -> JSON:
         "started_at": _iso(match.started_at),
         "finished_at": _iso(match.finished_at),
         "players": [
-            {"user_id": uid, "name": name}
+            {
+                "user_id": uid,
+                "name": name,
+                "computer": _computer_mark(computers[uid]) if uid in computers else None,
+            }
             for uid, name in zip(match.player_ids, match.players, strict=True)
         ],
         "totals": _totals(match),
@@ -173,6 +194,24 @@ def _series(sheet: JSON) -> JSON:
     return {"labels": [str(i) for i in range(len(sheet["rows"]) + 1)], "players": series}
 
 
+def _stood_in(match: MatchSummary, deal: StoredDeal, standins: Sequence[StandIn]) -> list[JSON]:
+    """Whom a stand-in moved for in ``deal``: ``[{seat, user_id, name, level, actions}]``
+    (the person at the seat, the stand-in's level, how many of his moves it made)."""
+    ids = dict(zip(match.players, match.player_ids, strict=True))
+    seats = deal.record["seats"]
+    return [
+        {
+            "seat": s.seat,
+            "user_id": ids.get(seats[s.seat]),
+            "name": seats[s.seat],
+            "level": s.level,
+            "actions": s.actions,
+        }
+        for s in standins
+        if 0 <= s.seat < len(seats)
+    ]
+
+
 # --------------------------------------------------------------------------- matches
 
 
@@ -181,22 +220,37 @@ async def list_matches(
     db: Db,
     user: CurrentUser,
     game: Annotated[str | None, Query(max_length=40)] = None,
-    with_user: Annotated[int | None, Query(alias="with", ge=0, le=MAX_ID)] = None,
+    with_user: Annotated[int | None, Query(alias="with", ge=-MAX_ID, le=MAX_ID)] = None,
 ) -> JSON:
     """My past and running matches, newest first; ``game`` and ``with`` (a fellow player's
-    user id) filter them. ``fellows`` lists everyone who shared a match with me."""
+    user id, a computer player's negative id) filter them. ``fellows`` lists everyone who
+    shared a match with me: the persons by their current names, then the computer players
+    by the names they had in the match (with their level and room)."""
     matches = await history.visible_matches(db, user.id)
-    fellow_ids = {uid for m in matches for uid in m.player_ids if uid != user.id}
-    names = await history.user_names(db, fellow_ids)
+    people = {uid for m in matches for uid in m.player_ids if uid != user.id and uid > 0}
+    names = await history.user_names(db, people)
+    fellows: list[JSON] = [
+        {"user_id": uid, "name": names.get(uid, "?"), "computer": None} for uid in people
+    ]
+    computers: dict[int, JSON] = {}
+    for m in matches:  # newest first: a computer player's latest name
+        levels = computer_levels(m)
+        for uid, name in zip(m.player_ids, m.players, strict=True):
+            if uid in levels and uid not in computers:
+                mark = {**_computer_mark(levels[uid]), "room_id": m.room_id,
+                        "room_name": m.room_name}  # fmt: skip
+                computers[uid] = {"user_id": uid, "name": name, "computer": mark}
+    fellows.sort(key=lambda f: (str(f["name"]).casefold(), f["user_id"]))
+    fellows += sorted(
+        computers.values(),
+        key=lambda f: (str(f["computer"]["room_name"]).casefold(), str(f["name"]).casefold(),
+                       f["user_id"]),
+    )  # fmt: skip
     shown = [
         m
         for m in matches
         if (game is None or m.game == game) and (with_user is None or with_user in m.player_ids)
     ]
-    fellows = sorted(
-        ({"user_id": uid, "name": names.get(uid, "?")} for uid in fellow_ids),
-        key=lambda f: (str(f["name"]).casefold(), f["user_id"]),
-    )
     return {"matches": [_match_json(m) for m in shown], "fellows": fellows}
 
 
@@ -214,6 +268,7 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
     deals (contract, declarer, points; whether the replay is open) and the table's chat."""
     match = await _member_match(db, user.id, match_id)
     deals = (await history.deals_of_matches(db, [match.id]))[match.id]
+    standins = await history.standins_of_matches(db, [match.id])
     pots = await history.pots_of_match(db, match.id)
     chat = (await log.chat_of(db, [match.id]))[match.id]
     sheet = _sheet(match, deals)
@@ -236,6 +291,7 @@ async def match_detail(match_id: str, db: Db, user: CurrentUser) -> JSON:
                 else {e["player"]: e["points"] for e in ledger["entries"]},
                 "ledger": ledger,
                 "replay_available": row is not None,
+                "stood_in": _stood_in(match, deal, standins.get(deal.id, [])),
             }
         )
     return {
@@ -377,6 +433,7 @@ class _PlayerStats:
         self.points = 0
         self.money_cents = 0
         self.matches = 0
+        self.standin_deals = 0
 
     def to_json(self, user_id: int, name: str, figures: Sequence[str] = ()) -> JSON:
         """The player's statistics; ``extra`` holds each of ``figures`` (the keys of the
@@ -394,16 +451,23 @@ class _PlayerStats:
             "points": self.points,
             "points_per_deal": round(self.points / self.deals, 2) if self.deals else 0.0,
             "money_cents": self.money_cents,
+            "standin_deals": self.standin_deals,
         }
 
 
 def _count_deal(
-    players: dict[int, _PlayerStats], ids: dict[str, int], summary: JSON, seats: Sequence[str]
+    players: dict[int, _PlayerStats],
+    ids: dict[str, int],
+    summary: JSON,
+    seats: Sequence[str],
+    left_out: Collection[int] = (),
 ) -> None:
     """Add one finished deal's seats to the statistics (``summary``: the game's
-    :meth:`Rules.summarize` of its outcome)."""
+    :meth:`Rules.summarize` of its outcome), but for the players ``left_out`` (by id)."""
     card_points = summary.get("card_points")  # None: thrown in, or no card points
     for seat, name in enumerate(seats):
+        if ids[name] in left_out:
+            continue
         entry = players[ids[name]]
         entry.deals += 1
         if card_points is not None and card_points[seat] is not None:
@@ -443,7 +507,10 @@ def figures_of(games: Sequence[str]) -> list[FigureInfo]:
 
 @router.get("/api/history/stats")
 async def stats(
-    db: Db, user: CurrentUser, game: Annotated[str | None, Query(max_length=40)] = None
+    db: Db,
+    user: CurrentUser,
+    game: Annotated[str | None, Query(max_length=40)] = None,
+    with_standins: bool = False,
 ) -> JSON:
     """Statistics of my circle over the finished deals of the matches in my rooms (of
     ``game`` when given): per player and head-to-head (see docs/api.md). Points and money
@@ -451,7 +518,12 @@ async def stats(
     his money what the ledger has after the match's last deal (the final settlement once
     it is over); the head-to-head compares the placings of the final settlements. The
     figures a game counts besides (its ``GameInfo.figures``) are each player's ``extra``,
-    named in ``figures`` with their catalogue keys."""
+    named in ``figures`` with their catalogue keys.
+
+    Computer players are no persons: they have no entry and no head-to-head. A person's
+    deal figures (deals, points, declarer games, card points, solos, ``extra``) leave out
+    the deals in which a stand-in moved for him, unless ``with_standins``; each player's
+    ``standin_deals`` says how many such deals there were."""
     matches = await history.visible_matches(db, user.id, game=game)
     # A figure that reads the sheet (an owed solo is told from a voluntary one by its row)
     # needs it rebuilt from the actions; the other matches read their outcomes only.
@@ -459,6 +531,7 @@ async def stats(
     plain = [m.id for m in matches if m.id not in with_sheet]
     deals = await history.deals_of_matches(db, plain, finished_only=True, with_actions=False)
     deals.update(await history.deals_of_matches(db, with_sheet, finished_only=True))
+    standins = await history.standins_of_matches(db, [m.id for m in matches])
     figures = figures_of(sorted({m.game for m in matches}, key=list(GAMES).index))
     players: dict[int, _PlayerStats] = defaultdict(_PlayerStats)
     _ = players[user.id]  # I am in my own circle even without a deal
@@ -469,26 +542,39 @@ async def stats(
         rows: dict[int, JSON] = {}
         if match.id in with_sheet:
             rows = {row["number"]: row for row in _sheet(match, deals[match.id])["rows"]}
+        computers = {uid for uid in match.player_ids if uid < 0}  # no persons
         for deal in deals[match.id]:
             assert deal.outcome is not None
-            for entry in (deal.ledger or {}).get("entries", []):  # the sitting-out fourth too
-                players[ids[entry["player"]]].points += int(entry["points"])
-            summary = rules.summarize(deal.outcome)
             seats = deal.record["seats"]
-            _count_deal(players, ids, summary, seats)
+            # the persons a stand-in moved for in this deal
+            stood_in = {ids[seats[s.seat]] for s in standins.get(deal.id, [])
+                        if 0 <= s.seat < len(seats)} - computers  # fmt: skip
+            for uid in stood_in:
+                players[uid].standin_deals += 1
+            left_out = computers if with_standins else computers | stood_in
+            for entry in (deal.ledger or {}).get("entries", []):  # the sitting-out fourth too
+                if ids[entry["player"]] not in left_out:
+                    players[ids[entry["player"]]].points += int(entry["points"])
+            summary = rules.summarize(deal.outcome)
+            _count_deal(players, ids, summary, seats, left_out)
             figured = count_figures(GAMES[match.game].figures, summary,
                                     rows.get(deal.number), seats)  # fmt: skip
             for name, added in figured.items():
+                if ids[name] in left_out:
+                    continue
                 for key, amount in added.items():
                     players[ids[name]].extra[key] += amount
-        for name, uid in ids.items():  # everyone who played is in the circle
+        for name, uid in ids.items():  # every person who played is in the circle
+            if uid in computers:
+                continue
             players[uid].matches += 1
             players[uid].money_cents += match.money_cents.get(name, 0)
         placings = None if match.settlement is None else match.settlement["placings"]
         if placings is not None:
             name_of = {uid: n for n, uid in ids.items()}
-            for i, a in enumerate(match.player_ids):
-                for b in match.player_ids[i + 1 :]:
+            people = [uid for uid in match.player_ids if uid not in computers]
+            for i, a in enumerate(people):
+                for b in people[i + 1 :]:
                     low, high = sorted((a, b))
                     diff = placings[name_of[high]] - placings[name_of[low]]
                     counts = pairs[(low, high)]

@@ -40,6 +40,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Path, Request
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -72,8 +73,18 @@ def _plain_number(value: object) -> object:
 #: not plain digits) is refused (422 ``invalid_request``) before the database is asked.
 RowId = Annotated[int, BeforeValidator(_plain_number), Path(ge=1, le=MAX_ID)]
 UserId = Annotated[StrictInt, Field(ge=1, le=MAX_ID)]
-#: A player in the seat order: a person's user id, or a computer player's negative id.
-PlayerId = Annotated[StrictInt, Field(ge=-MAX_ID, le=MAX_ID)]
+
+
+def _not_zero(value: int) -> int:
+    """Refuse 0, which no person's nor computer player's id is."""
+    if value == 0:
+        raise ValueError("no player has the id 0")
+    return value
+
+
+#: A player in the seat order: a person's user id, or a computer player's negative id
+#: (never 0).
+PlayerId = Annotated[StrictInt, Field(ge=-MAX_ID, le=MAX_ID), AfterValidator(_not_zero)]
 #: An option's name or text value (the longest is far shorter). The bound also makes
 #: pydantic refuse text that is not valid Unicode (an unpaired surrogate), which the
 #: store's refusal would otherwise quote in a message that cannot be sent.

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.store.log import StoredDeal
+from server.store.log import STANDIN_ACTION, StoredDeal
 from server.store.models import (
     ActionRow,
     DealRow,
@@ -100,6 +100,26 @@ def reason_code(reason: str, params: dict[str, Any] | None) -> tuple[str, dict[s
     if params is None and not re.fullmatch(r"[a-z0-9_]+", reason):
         return "stored", {"text": reason}
     return reason, dict(params or {})
+
+
+@dataclass
+class StandIn:
+    """The moves a stand-in made for the person at one seat of a deal: the seat (index into
+    the deal's ``seats``), the stand-in's level (of its first move there) and how many
+    moves it made."""
+
+    seat: int
+    level: str
+    actions: int = 0
+
+
+def standin_level(client_id: str) -> str:
+    """The level in a stand-in's client id (``standin:<level>:<seed>``).
+
+    >>> standin_level("standin:stark:17")
+    'stark'
+    """
+    return client_id[len(STANDIN_ACTION) :].split(":", 1)[0]
 
 
 @dataclass
@@ -264,6 +284,31 @@ async def deals_of_matches(
         stored.actions = list(actions.get(deal_id, []))
         result[match_id].append(stored)
     return result
+
+
+async def standins_of_matches(
+    session: AsyncSession, match_ids: Sequence[int]
+) -> dict[int, list[StandIn]]:
+    """Per deal id of ``match_ids``: the seats a stand-in moved for (its stored client id
+    starts with ``standin:``), by seat; deals without such a move are left out (one query)."""
+    found: dict[int, dict[int, StandIn]] = defaultdict(dict)
+    if not match_ids:
+        return {}
+    rows = await session.execute(
+        select(ActionRow.deal_id, ActionRow.seat, ActionRow.client_id)
+        .join(DealRow, DealRow.id == ActionRow.deal_id)
+        .where(
+            DealRow.match_id.in_(match_ids),
+            ActionRow.client_id.startswith(STANDIN_ACTION, autoescape=True),
+        )
+        .order_by(ActionRow.deal_id, ActionRow.seq)
+    )
+    for deal_id, seat, client_id in rows.all():
+        seats = found[deal_id]
+        if seat not in seats:
+            seats[seat] = StandIn(seat, standin_level(client_id or ""))
+        seats[seat].actions += 1
+    return {deal: sorted(seats.values(), key=lambda s: s.seat) for deal, seats in found.items()}
 
 
 async def pots_of_match(session: AsyncSession, match_id: int) -> list[StoredPot]:

@@ -3,13 +3,18 @@
  * players and their totals and money as the match's ledger has them (the API's `totals`
  * and `money_cents`, never summed here); filters by game and by fellow player (kept in the URL's query
  * so that a filtered list can be bookmarked). Also the small helpers the other archive
- * pages share (dates, totals).
+ * pages share (dates, totals, the line naming a match's computer players).
+ *
+ * A computer player (negative `user_id`, `computer: {level}`) is named with the computer
+ * mark (icon and words); in the fellow filter the computer players come in a group of their
+ * own, each with its level and room (every room has its own "Computer 1").
  */
 
 import { ApiError, api } from "./api.js";
 import { el } from "./forms.js";
 import { lang, t } from "./i18n.js";
 import { signedMoney } from "./ledger.js";
+import { computerMark, computerMarkText } from "./computer-mark.js";
 
 /**
  * A date and time in the page's language ("12.03.2025, 20:15").
@@ -54,6 +59,25 @@ export function moneyText(players, money) {
 }
 
 /**
+ * "Computerspieler: Computer 1 [mark: Computer (stark)]": the computer players among
+ * `players` (those with a `computer` field), or null when there are none.
+ * @param {{name: string, computer?: {level: string | null} | null}[]} players
+ * @returns {HTMLElement | null}
+ */
+export function computersLine(players) {
+  const computers = players.filter((p) => p.computer);
+  if (!computers.length) return null;
+  const line = el("span", "match-computers", t("archive.computers"));
+  for (const player of computers) {
+    const who = el("span", "match-computer", player.name);
+    who.dataset.player = player.name;
+    who.append(" ", computerMark(/** @type {any} */ (player.computer).level));
+    line.append(" ", who);
+  }
+  return line;
+}
+
+/**
  * One match as a list item with a link to its sheet page.
  * @param {any} match an entry of GET /api/history/matches
  * @returns {HTMLElement}
@@ -72,6 +96,8 @@ export function matchItem(match) {
   link.append(el("span", "match-totals", totalsText(match.players || [], match.totals || {})));
   const money = moneyText(match.players || [], match.money_cents);
   if (money) link.append(el("span", "match-money", money));
+  const computers = computersLine(match.players || []);
+  if (computers) link.append(computers);
   item.append(link);
   return item;
 }
@@ -106,11 +132,23 @@ async function startList() {
       return;
     }
     if (!fellowsKnown) {
-      for (const person of data.fellows || []) {
-        const option = /** @type {HTMLOptionElement} */ (el("option", "", person.name));
+      const fellows = data.fellows || [];
+      const computers = el("optgroup");
+      computers.setAttribute("label", t("archive.filter.computers"));
+      for (const person of fellows) {
+        const mark = person.computer;
+        const text = mark
+          ? t("archive.filter.computer_option", {
+              name: person.name,
+              mark: computerMarkText(mark.level),
+              room: mark.room_name || "",
+            })
+          : person.name;
+        const option = /** @type {HTMLOptionElement} */ (el("option", "", text));
         option.value = String(person.user_id);
-        withSelect.append(option);
+        (mark ? computers : withSelect).append(option);
       }
+      if (computers.children.length) withSelect.append(computers);
       withSelect.value = fellow;
       fellowsKnown = true;
     }

@@ -4,7 +4,7 @@
  */
 
 import { el } from "./forms.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /**
  * The computer players the page names, `{name: level}`, from its
@@ -41,14 +41,24 @@ export function markLedgerRows(table, computers) {
 export const COMPUTER_LEVELS = ["einsteiger", "stark"];
 
 /**
+ * The words of the mark: "Computer (stark)"; just "Computer" for a level the catalogue
+ * does not know (an archived match whose config names none).
+ * @param {string | null | undefined} level
+ * @returns {string}
+ */
+export function computerMarkText(level) {
+  return level && has(`computer.mark.${level}`) ? t(`computer.mark.${level}`) : t("computer.mark");
+}
+
+/**
  * The mark of a computer player of `level`: the icon (hidden from screen readers) and the
  * label, which says it in words.
- * @param {string} level
+ * @param {string | null | undefined} level
  * @returns {HTMLElement}
  */
 export function computerMark(level) {
   const mark = el("span", "computer-mark");
-  mark.append(computerIcon(), " ", el("span", "computer-label", t(`computer.mark.${level}`)));
+  mark.append(computerIcon(), " ", el("span", "computer-label", computerMarkText(level)));
   return mark;
 }
 

@@ -4,17 +4,21 @@
  * settlement, the chart of the running totals, the pots' movements from the person's
  * side, every deal with its ledger (points and money per person, as the match wrote them)
  * and a link to its replay, and the downloads. Nothing here computes a number.
+ *
+ * Who was a computer player is said under the title (name and computer mark), and which
+ * deals a stand-in moved in, for whom: a summary under the title and a line with each such
+ * deal (the API's `stood_in`, read from the stored moves).
  */
 
 import { ApiError, api } from "./api.js";
-import { formatDate } from "./archive.js";
+import { computersLine, formatDate } from "./archive.js";
 import { renderChart } from "./chart.js";
 import { el } from "./forms.js";
 import { contractLabel, embeddedInfo, loadGame } from "./game-info.js";
 import { t } from "./i18n.js";
 import { ledgerColumns, ledgerTable, potMoveText, potWhy, signedMoney } from "./ledger.js";
 import { amountText, potName, renderSheet, signed } from "./table-sheet.js";
-import { computersOnPage, markLedgerRows } from "./computer-mark.js";
+import { computerMark, computersOnPage, markLedgerRows } from "./computer-mark.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("match-page"));
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -84,6 +88,39 @@ export function ledgerLine(ledger, sheetInfo) {
 }
 
 /**
+ * The lines saying for whom a stand-in moved in a deal: "Vertretung für Anna: [mark:
+ * Computer (stark)] 3 Züge" (empty when nobody was stood in for).
+ * @param {any[] | undefined} stoodIn the deal's `stood_in`
+ * @returns {HTMLElement[]}
+ */
+export function standinLines(stoodIn) {
+  return (stoodIn || []).map((/** @type {any} */ entry) => {
+    const line = el("p", "deal-standin", t("archive.match.stood_in", { name: entry.name }));
+    line.dataset.player = entry.name;
+    line.append(" ", computerMark(entry.level), " ", t("archive.match.stood_in_moves", { n: entry.actions }));
+    return line;
+  });
+}
+
+/**
+ * "Vertretungen: Spiel 2 für Anna · Spiel 5 für Anna, Bernd", or null when no deal of the
+ * match was stood in.
+ * @param {any[]} deals the API's deals
+ * @returns {HTMLElement | null}
+ */
+export function standinSummary(deals) {
+  const stood = deals.filter((deal) => (deal.stood_in || []).length);
+  if (!stood.length) return null;
+  const parts = stood.map((deal) =>
+    t("archive.match.standin_deal", {
+      n: deal.number,
+      names: deal.stood_in.map((/** @type {any} */ s) => s.name).join(", "),
+    }),
+  );
+  return el("p", "match-standins meta", `${t("archive.match.standins")} ${parts.join(" · ")}`);
+}
+
+/**
  * The deals of a match with contract, declarer, each person's points and money from the
  * deal's ledger (how they came about folded below) and a link to the replay.
  * @param {HTMLElement} target
@@ -110,6 +147,7 @@ export function renderDeals(target, match, deals, sheetInfo = null) {
     }
     if (deal.declarer) head.append(el("span", "meta", t("archive.declarer", { player: deal.declarer })));
     item.append(head);
+    item.append(...standinLines(deal.stood_in));
     if (deal.ledger && Array.isArray(deal.ledger.entries)) {
       item.append(el("div", "deal-settlement", ledgerLine(deal.ledger, sheetInfo)));
       const more = el("details", "deal-ledger");
@@ -148,6 +186,15 @@ async function start() {
   $("match-meta").textContent = `${match.game_title || match.game} · ${when} · ${state} · ${(match.players || [])
     .map((/** @type {any} */ p) => p.name)
     .join(", ")}`;
+  const computers = computersLine(match.players || []);
+  const summary = standinSummary(data.deals || []);
+  const meta = $("match-meta");
+  if (summary) meta.after(summary);
+  if (computers) {
+    const line = el("p", "meta");
+    line.append(computers);
+    meta.after(line);
+  }
   // the final settlement is the match's (also of a match ended early)
   const sheet = data.sheet ? { ...data.sheet, settlement: data.settlement || data.sheet.settlement || null } : null;
   // the game's module reads what only its sheet carries (it draws without it too)

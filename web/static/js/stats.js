@@ -11,6 +11,11 @@
  * owed solos of a game that counts them) are figures of some games only: a row is shown
  * only when the data has it for somebody of the circle (not null, not 0 for everyone), so
  * a game without solos or without figures of its own shows no such rows.
+ *
+ * Computer players are never in the circle (the server leaves them out). The deals a
+ * stand-in moved in for a person are left out of his figures unless "Mit Vertretungen" is
+ * ticked (`with_standins=1`, kept in the URL); a card says how many there were and whether
+ * they are counted.
  */
 
 import { ApiError, api } from "./api.js";
@@ -89,9 +94,10 @@ export function figuresShown(players, declared = []) {
  * @param {string} game the game filter ("" for all games: contracts are shown bare)
  * @param {string[]} [games] every game of the filter (to name contracts without one)
  * @param {Figure[]} [figures] the optional figures to show (see `figuresShown`)
+ * @param {boolean} [withStandins] whether the deals with a stand-in are counted
  * @returns {HTMLElement}
  */
-export function playerCard(player, game, games = [], figures = figuresShown([player])) {
+export function playerCard(player, game, games = [], figures = figuresShown([player]), withStandins = false) {
   const card = el("section", "panel stats-card");
   card.dataset.user = String(player.user_id);
   card.append(el("h2", "", player.name));
@@ -107,6 +113,10 @@ export function playerCard(player, game, games = [], figures = figuresShown([pla
   if (typeof player.money_cents === "number") row(t("archive.stats.money"), signedMoney(player.money_cents));
   row(t("archive.stats.card_points"), decimal(player.average_card_points));
   for (const figure of figures) row(t(figure.label), String(figure.value(player) ?? 0));
+  if (player.standin_deals) {
+    const key = withStandins ? "archive.stats.standin_counted" : "archive.stats.standin_left_out";
+    row(t("archive.stats.standin_deals"), t(key, { n: player.standin_deals }));
+  }
   card.append(list);
   const declared = Object.entries(player.declarer_games || {});
   card.append(el("h3", "", t("archive.stats.declarer_games")));
@@ -129,18 +139,25 @@ async function start() {
   const select = /** @type {HTMLSelectElement} */ (document.getElementById("stats-game"));
   const h2h = /** @type {HTMLElement} */ (document.getElementById("h2h"));
   const h2hSection = /** @type {HTMLElement} */ (document.getElementById("h2h-section"));
-  select.value = new URLSearchParams(location.search).get("game") || "";
+  const standins = /** @type {HTMLInputElement} */ (document.getElementById("stats-standins"));
+  const query = new URLSearchParams(location.search);
+  select.value = query.get("game") || "";
+  standins.checked = ["1", "true"].includes(query.get("with_standins") || "");
   const games = [...select.options].map((option) => option.value).filter(Boolean);
 
   const load = async () => {
     const game = select.value;
-    history.replaceState(null, "", location.pathname + (game ? "?game=" + encodeURIComponent(game) : ""));
+    const params = new URLSearchParams();
+    if (game) params.set("game", game);
+    if (standins.checked) params.set("with_standins", "1");
+    const search = params.toString() ? "?" + params.toString() : "";
+    history.replaceState(null, "", location.pathname + search);
     status.hidden = false;
     status.className = "hint";
     status.textContent = t("archive.loading");
     let data;
     try {
-      data = await api("GET", "/api/history/stats" + (game ? "?game=" + encodeURIComponent(game) : ""));
+      data = await api("GET", "/api/history/stats" + search);
     } catch (error) {
       status.className = "form-error";
       status.textContent = error instanceof ApiError ? error.message : t("error.unknown");
@@ -150,7 +167,9 @@ async function start() {
     status.textContent = players.length ? "" : t("archive.stats.none");
     status.hidden = Boolean(players.length);
     const figures = figuresShown(players, data.figures || []);
-    box.replaceChildren(...players.map((/** @type {any} */ p) => playerCard(p, game, games, figures)));
+    box.replaceChildren(
+      ...players.map((/** @type {any} */ p) => playerCard(p, game, games, figures, standins.checked)),
+    );
     /** @type {Map<number, string>} */
     const names = new Map(players.map((/** @type {any} */ p) => [p.user_id, p.name]));
     const pairs = data.head_to_head || [];
@@ -172,6 +191,7 @@ async function start() {
     );
   };
   select.addEventListener("change", load);
+  standins.addEventListener("change", load);
   await load();
 }
 
