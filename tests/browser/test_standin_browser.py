@@ -30,7 +30,7 @@ def test_the_seat_shows_vertreten_and_the_returning_player_sees_what_was_played(
         base,
         ["Anna", "Bernd", "Clara"],
         "dreierles",
-        standin_delay_seconds=1,
+        standin_delay_seconds=3,
         computer_pause_ms=[200, 400],
     )
     anna, bernd, clara = people
@@ -51,10 +51,11 @@ def test_the_seat_shows_vertreten_and_the_returning_player_sees_what_was_played(
     note = bernd.page.locator("#standin-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text("Deine Vertretung hat für dich gespielt")
-    expect(bernd.page.locator(".seat.stood-in .standin-mark")).to_have_text("vertreten")
+    own_seat = bernd.page.locator(".seat.stood-in", has_text="Bernd")
+    expect(own_seat.locator(".standin-mark")).to_have_text("vertreten")
     # his next own move gives him the seat back
     play_until(people, lambda: note.is_hidden(), rng, prefer=PREFER, timeout=120)
-    expect(anna.page.locator(".standin-mark")).to_have_count(0)
+    expect(bernd_seat.locator(".standin-mark")).to_have_count(0)
     # the deal's replay in the archive marks the stand-in's moves
     play_until(people, lambda: anna.page.locator("#result-dialog").is_visible(), rng,
                prefer=PREFER, timeout=180)  # fmt: skip
