@@ -295,7 +295,7 @@ def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) ->
     assert rules is not None
     items = re.findall(r'<li data-rule="([^"]+)">(.*?)</li>', rules.group(1), re.S)
     keys = [key for key, _text in items]
-    assert keys == [rule.key for rule in GAMES["doppelkopf"].rules] + ["pause"]
+    assert keys == [rule.key for rule in GAMES["doppelkopf"].rules] + ["pause", "standin"]
     text = {key: " ".join(re.sub(r"<[^>]+>", " ", body).split()) for key, body in items}
     # switched off, the rule is worded as off, not stated as if it applied
     assert text["rule.doppelkopf.pflichtsolo"].startswith("Kein Pflichtsolo: ein gewonnenes")
@@ -304,6 +304,9 @@ def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) ->
     assert text["rule.doppelkopf.countdown"].endswith("Startpunkte: 20")
     assert text["rule.doppelkopf.solo_dealer"] == "Nach einem Solo gibt derselbe Geber noch einmal."
     assert text["pause"] == "Pause zwischen zwei Spielen: 15 Sekunden"
+    assert text["standin"] == (
+        "Vertretung: Einsteiger, nach 60 s offline, beim Ablauf der Zeit oder auf Wunsch"
+    )
     english = " ".join(
         html_lib.unescape(
             re.sub(r"<[^>]+>", " ", page(host, f"/rooms/{room['id']}", lang="en"))
@@ -311,6 +314,10 @@ def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) ->
     )
     assert "The evening's rules" in english and "Replay a lost solo: yes" in english
     assert "Pflichtsolo: no" in english and "Pause between two deals: 15 seconds" in english
+    assert "Stand-in: " in english and "after 60 s offline" in english
+    off = create_room(host, game="doppelkopf", standin=False)
+    off_html = page(host, f"/rooms/{off['id']}", lang="de")
+    assert re.search(r'data-rule="standin">.*?<strong>aus</strong>', off_html)
 
 
 def test_new_room_page_has_the_rules_and_the_pause(person: Person) -> None:

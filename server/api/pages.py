@@ -274,6 +274,15 @@ def _pause_text(_: Gettext, seconds: int) -> str:
     return _("rooms.pause_wait") if seconds == 0 else _("rooms.pause_seconds", seconds=seconds)
 
 
+def standin_text(gettext: Gettext, room: Any) -> str:
+    """The room's stand-in as the room page shows it: "Einsteiger, nach 60 s offline",
+    or "aus"."""
+    if not room.standin:
+        return gettext("room.standin_off")
+    level = gettext(f"computer.level.{room.standin_level}")
+    return gettext("room.standin_on", level=level, seconds=room.standin_delay_seconds)
+
+
 def computer_pace_text(lang: str, pause_ms: list[int]) -> str:
     """The computer players' pace in seconds, as the room page shows it: "0,8–1,5 s"
     (the decimal comma in German)."""
@@ -493,6 +502,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
             "computer_pace_text": computer_pace_text(lang, room.computer_pause_ms)
             if any(m.kind == rooms.COMPUTER for m in room.members)
             else None,
+            "standin_text": standin_text(partial(catalogs.gettext, lang), room),
             "players": [m for m in room.members if m.role == rooms.PLAYER],
             "spectators": [m for m in room.members if m.role != rooms.PLAYER],
             "room_json": script_json(
