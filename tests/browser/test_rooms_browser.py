@@ -93,7 +93,9 @@ def test_the_evenings_rules_on_the_form_and_the_room_page(
         "Pause zwischen zwei Spielen: 30 Sekunden"
     )
     in_viewport(anna, 'li[data-rule="rule.doppelkopf.pflichtsolo"]')
-    assert listed.locator("li").count() == 11  # ten rules (the take-back's too) and the pause
+    expect(listed.locator('li[data-rule="standin"]')).to_contain_text("Vertretung: Einsteiger")
+    # ten rules (the take-back's too), the pause and the stand-in
+    assert listed.locator("li").count() == 12
 
 
 def test_the_stake_is_typed_with_a_comma_or_a_point(
