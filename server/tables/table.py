@@ -74,6 +74,16 @@ player that fails (a bug) gets the turn timer's move instead, marked ``:default`
 players are never waited for between deals (a table of computer players only goes on after
 their pace), and they do not decide on a pause. The table knows no game: it calls
 :mod:`server.bots` with the information set only.
+
+**The stand-in** ("Vertretung", the match config's ``standin``; state in
+:mod:`server.tables.standins`) is such a player of the room's level that moves for a
+*person*: once all his connections have been closed for the room's delay (an offline
+watch per person, started whenever he has no connection, also after a restart), when his
+turn timer runs out (instead of the passive move) and while he asked for it
+(:meth:`ask_standin`). Its moves are stored with :func:`server.store.log.standin_tag`,
+their events say ``standin``, and they are kept for the person until his next own move,
+which gives him the seat back; meanwhile his seat is marked (``standin`` messages). A
+person it plays for is not waited for between deals.
 """
 
 from __future__ import annotations
