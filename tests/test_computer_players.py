@@ -83,13 +83,14 @@ async def play_until_deal_end(person: Client, rng: random.Random, timeout: float
     return made
 
 
-def check_decisions(deals: list[dict[str, Any]]) -> int:
-    """Every computer player's stored move is what its level decides, with the stored
-    seed, in the information set its seat had then; return how many were checked."""
+def check_decisions(deals: list[dict[str, Any]], tag: str = "computer:") -> int:
+    """Every stored move whose client id starts with ``tag`` (a computer player's, or a
+    stand-in's with ``"standin:"``) is what its level decides, with the stored seed, in
+    the information set its seat had then; return how many were checked."""
     checked = 0
     for deal in deals:
         for index, (seat, text, client_id) in enumerate(deal["actions"]):
-            if not (client_id or "").startswith("computer:"):
+            if not (client_id or "").startswith(tag):
                 continue
             _, level, seed = client_id.split(":")
             before = load_record(

@@ -22,14 +22,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.pool import NullPool
 
-from server.bots import choose
-from server.bots.info import info_for
-from server.engine.record import load_record
 from server.store.db import make_engine
 from server.store.models import DealRow
 from tests.support import server_process
 from tests.table_client import Client, make_room, start
-from tests.test_computer_players import logged, seat_computers
+from tests.test_computer_players import check_decisions, logged, seat_computers
 from tests.test_table_flow import set_room
 
 pytestmark = pytest.mark.live_server
@@ -38,18 +35,7 @@ pytestmark = pytest.mark.live_server
 def check_standins(deals: list[dict[str, Any]]) -> int:
     """Every stand-in's stored move is what its level decides, with the stored seed, in the
     information set its seat had then; return how many were checked."""
-    checked = 0
-    for deal in deals:
-        for index, (seat, text, client_id) in enumerate(deal["actions"]):
-            if not (client_id or "").startswith("standin:"):
-                continue
-            _, level, seed = client_id.split(":")
-            before = load_record(
-                {**deal["record"], "actions": [[s, t] for s, t, _ in deal["actions"][:index]]}
-            )
-            assert choose(info_for(before, seat), level, int(seed)) == text, (index, client_id)
-            checked += 1
-    return checked
+    return check_decisions(deals, "standin:")
 
 
 async def move(person: Client, rng: random.Random) -> dict[str, Any]:
