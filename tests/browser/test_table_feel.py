@@ -40,8 +40,8 @@ def test_the_turn_timer_counts_down_on_the_seat_and_marks_what_it_played(
 ) -> None:
     names = ["Anna", "Bernd", "Catrin"]
     _room, people = seat_people(
-        new_person, module_server.base_url, names, "dreierles", timer_seconds=10,
-        standin=False,  # the timer plays the passive move itself, not a stand-in
+        # the timer plays the passive move itself only without a stand-in
+        new_person, module_server.base_url, names, "dreierles", timer_seconds=10, standin=False
     )
     mover = wait_for_turn(people)
     for person in people:
