@@ -41,7 +41,12 @@ def test_the_turn_timer_counts_down_on_the_seat_and_marks_what_it_played(
     names = ["Anna", "Bernd", "Catrin"]
     _room, people = seat_people(
         # the timer plays the passive move itself only without a stand-in
-        new_person, module_server.base_url, names, "dreierles", timer_seconds=10, standin=False
+        new_person,
+        module_server.base_url,
+        names,
+        "dreierles",
+        timer_seconds=10,
+        standin=False,
     )
     mover = wait_for_turn(people)
     for person in people:
