@@ -143,6 +143,7 @@ bench: $(DEV_STAMP)
 # pair) and the legality sweep (100,000 rule-based decisions per game); hours on two cores.
 bench-bots: $(DEV_STAMP)
 	$(BIN)/python bench/bots.py --sets 2000 --decisions 100000 --stark-decisions 2000 \
+		--progress $(or $(PROGRESS),var/bench-bots) \
 		--jobs $(shell nproc) --json bench-bots.json
 
 # `make bench-compare REF=<commit>`: engine speed of the working tree against REF, in one run.

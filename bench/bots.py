@@ -18,16 +18,28 @@ Two parts, for every playable game (``--games`` to choose):
 The full run of issue 30 (2,000 deal sets per game and pair, 100,000 rule-based decisions
 per game) is ``make bench-bots``; it takes hours on two cores (the searching player's
 duels nearly all of it). Results go into docs/bots.md.
+
+**Long runs keep their progress** with ``--progress DIR``: each finished run of a duel is
+merged at once into ``DIR/<game>-<a>-<b>.json`` (written to a new file and renamed, so an
+interrupted run loses at most the runs still being played), and a later call with the same
+seed, chunk and directory plays only the runs that are missing. The file keeps what the
+report needs: every deal set's value, the contract counts, and each level's decision times
+as a histogram of 2 % wide bins (its percentiles are the upper edge of their bin, at most
+2 % above the exact value and never above the maximum, which is exact).
+``--budget-seconds`` stops handing out new runs after that much wall time; the report then
+covers the runs done so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +57,151 @@ def _run(job: tuple[str, str, str, int, int]) -> DuelStats:
     return play_sets(game, a, b, sets, seed, clock=time.process_time)
 
 
+#: The width of a decision-time histogram's bins: each is 2 % wider than the one below.
+BIN_RATIO = 1.02
+#: The lower edge of bin 0 (ms).
+BIN_FLOOR = 0.001
+
+
+def time_bin(ms: float) -> int:
+    """The histogram bin of a decision that took ``ms`` milliseconds.
+
+    >>> time_bin(0.0), time_bin(BIN_FLOOR), bin_edge(time_bin(50.0)) >= 50.0
+    (0, 0, True)
+    >>> bin_edge(time_bin(50.0)) <= 50.0 * BIN_RATIO
+    True
+    """
+    if ms <= BIN_FLOOR:
+        return 0
+    return max(0, math.ceil(math.log(ms / BIN_FLOOR) / math.log(BIN_RATIO) - 1e-9))
+
+
+def bin_edge(index: int) -> float:
+    """The upper edge of histogram bin ``index`` (ms)."""
+    return BIN_FLOOR * BIN_RATIO**index
+
+
+def histogram_percentile(histogram: dict[str, int], share: float) -> float:
+    """The ``share`` percentile of a histogram (nearest rank, as the upper edge of its bin).
+
+    >>> hist = {str(time_bin(ms)): 1 for ms in (1.0, 2.0, 3.0, 4.0)}
+    >>> round(histogram_percentile(hist, 0.5), 1), histogram_percentile({}, 0.5)
+    (2.0, 0.0)
+    """
+    total = sum(histogram.values())
+    if not total:
+        return 0.0
+    rank = max(1, math.ceil(share * total))
+    seen = 0
+    for index in sorted(histogram, key=int):
+        seen += histogram[index]
+        if seen >= rank:
+            return bin_edge(int(index))
+    return bin_edge(max(int(i) for i in histogram))  # pragma: no cover - rank <= total
+
+
+class Progress:
+    """A duel's results kept in a file, merged one finished run at a time."""
+
+    def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
+        self.path = path
+        key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk}
+        self.data: dict[str, Any] = {
+            **key,
+            "runs_done": [],
+            "values": [],
+            "contracts": {},
+            "histogram": {"a": {}, "b": {}},
+            "max_ms": {"a": 0.0, "b": 0.0},
+            "decisions": {"a": 0, "b": 0},
+        }
+        if path.exists():
+            stored = json.loads(path.read_text())
+            clash = {k: (stored.get(k), v) for k, v in key.items() if stored.get(k) != v}
+            if clash:
+                raise SystemExit(f"{path} holds another duel: {clash} (stored, asked)")
+            self.data = stored
+
+    def done(self, run: int) -> bool:
+        """Whether run ``run`` is already merged."""
+        return run in self.data["runs_done"]
+
+    def add(self, run: int, stats: DuelStats) -> None:
+        """Merge one finished run and write the file (new file, then rename)."""
+        data = self.data
+        data["runs_done"] = sorted({*data["runs_done"], run})
+        data["values"].extend(round(v, 6) for v in stats.values)
+        for contract, row in stats.contracts.items():
+            into = data["contracts"].setdefault(contract, dict.fromkeys(row, 0))
+            for key, count in row.items():
+                into[key] = into.get(key, 0) + count
+        for side, times in stats.move_ms.items():
+            hist = data["histogram"][side]
+            for ms in times:
+                index = str(time_bin(ms))
+                hist[index] = hist.get(index, 0) + 1
+            data["max_ms"][side] = round(max([data["max_ms"][side], *times]), 3)
+            data["decisions"][side] += len(times)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.path.with_suffix(".tmp")
+        fresh.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
+        os.replace(fresh, self.path)
+
+    def report(self) -> dict[str, Any]:
+        """The duel's report over the runs merged so far."""
+        data = self.data
+        result = report(data["game"], data["a"], data["b"], data["seed"], DuelStats(
+            values=list(data["values"]), contracts=data["contracts"]
+        ))  # fmt: skip
+        top = data["max_ms"]
+        result["move_ms"] = {
+            side: {
+                "p50": round(min(histogram_percentile(hist, 0.5), top[side]), 3),
+                "p95": round(min(histogram_percentile(hist, 0.95), top[side]), 3),
+                "max": data["max_ms"][side],
+                "decisions": data["decisions"][side],
+            }
+            for side, hist in data["histogram"].items()
+        }
+        result["runs"] = len(data["runs_done"])
+        return result
+
+
 def duel_report(
-    pool: ProcessPoolExecutor, game: str, a: str, b: str, sets: int, chunk: int, seed: int
+    pool: ProcessPoolExecutor,
+    game: str,
+    a: str,
+    b: str,
+    sets: int,
+    chunk: int,
+    seed: int,
+    progress: Path | None = None,
+    deadline: float = math.inf,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """The report of one duel played in runs of ``chunk`` deal sets."""
+    """The report of one duel played in runs of ``chunk`` deal sets (with ``progress``: kept
+    in that directory, only the missing runs played; no new run after ``deadline``, a
+    ``time.monotonic`` value; ``workers`` runs at a time)."""
     jobs = []
     for k, start in enumerate(range(0, sets, chunk)):
-        jobs.append((game, a, b, min(chunk, sets - start), seed + k))
-    stats = merge(list(pool.map(_run, jobs)))
-    return report(game, a, b, seed, stats)
+        jobs.append((k, (game, a, b, min(chunk, sets - start), seed + k)))
+    if progress is None:
+        return report(game, a, b, seed, merge(list(pool.map(_run, [job for _, job in jobs]))))
+    kept = Progress(progress / f"{game}-{a}-{b}.json", game, a, b, seed, chunk)
+    waiting = [(k, job) for k, job in jobs if not kept.done(k)]
+    running: dict[Future[DuelStats], int] = {}
+    while waiting or running:
+        while waiting and len(running) < workers and time.monotonic() < deadline:
+            k, job = waiting.pop(0)
+            running[pool.submit(_run, job)] = k
+        if not running:
+            break
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            kept.add(running.pop(future), future.result())
+            print(f"  {game} {a}:{b}: {len(kept.data['runs_done'])} of {len(jobs)} runs",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    return kept.report()
 
 
 def legality(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]:
@@ -105,24 +253,45 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=10_000)
     parser.add_argument("--stark-decisions", type=int, default=200)
     parser.add_argument("--json", help="write the results to this file too")
+    parser.add_argument(
+        "--progress", type=Path, help="keep each duel's finished runs in this directory and "
+        "play only the missing ones (a long run can be stopped and continued)"
+    )  # fmt: skip
+    parser.add_argument(
+        "--budget-seconds", type=float, default=math.inf,
+        help="hand out no new duel run after this many seconds (the report covers the runs done)",
+    )  # fmt: skip
     args = parser.parse_args()
+    deadline = time.monotonic() + args.budget_seconds
     games = [g for g in args.games.split(",") if g]
     pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",") if pair]
     results: dict[str, Any] = {"duels": [], "legality": []}
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         print(
-            "| game | a | b | deal sets | mean a − b | 95 % CI | a CPU p50 / p95 / max ms "
-            "| b CPU p50 / p95 / max ms |"
+            "| game | a | b | deal sets | mean a − b | 95 % CI | median | 95 % CI "
+            "| a CPU p50 / p95 / max ms | b CPU p50 / p95 / max ms |"
         )
-        print("|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for game in games:
             for a, b in pairs:
-                r = duel_report(pool, game, a, b, args.sets, args.chunk, args.seed)
+                r = duel_report(
+                    pool,
+                    game,
+                    a,
+                    b,
+                    args.sets,
+                    args.chunk,
+                    args.seed,
+                    args.progress,
+                    deadline,
+                    max(1, args.jobs),
+                )
                 results["duels"].append(r)
                 ma, mb = r["move_ms"]["a"], r["move_ms"]["b"]
                 print(
                     f"| {game} | {a} | {b} | {r['deal_sets']} | {r['mean']:+.3f} | "
-                    f"{r['ci_low']:+.3f} … {r['ci_high']:+.3f} | "
+                    f"{r['ci_low']:+.3f} … {r['ci_high']:+.3f} | {r['median']:+.3f} | "
+                    f"{r['median_low']:+.3f} … {r['median_high']:+.3f} | "
                     f"{ma['p50']:.2f} / {ma['p95']:.2f} / {ma['max']:.1f} | "
                     f"{mb['p50']:.2f} / {mb['p95']:.2f} / {mb['max']:.1f} |",
                     flush=True,

@@ -26,3 +26,46 @@ def test_a_tiny_run_of_the_bots_benchmark(tmp_path: Path) -> None:
         ("stark", 2, 0),
     ]
     assert "| dreierles | stark | einsteiger | 1 |" in done.stdout
+
+
+def test_a_duel_kept_in_a_progress_directory_continues_where_it_stopped(tmp_path: Path) -> None:
+    def run(sets: int, *extra: str) -> dict[str, object]:
+        out = tmp_path / f"out-{sets}-{len(extra)}.json"
+        done = subprocess.run(
+            [sys.executable, "bench/bots.py", "--games", "dreierles", "--pairs",
+             "einsteiger:random", "--sets", str(sets), "--chunk", "2", "--jobs", "2",
+             "--decisions", "0", "--stark-decisions", "0", "--json", str(out), *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        duel: dict[str, object] = json.loads(out.read_text())["duels"][0]
+        return duel
+
+    kept = tmp_path / "kept"
+    first = run(4, "--progress", str(kept))
+    assert (first["deal_sets"], first["runs"]) == (4, 2)
+    stored = json.loads((kept / "dreierles-einsteiger-random.json").read_text())
+    assert stored["runs_done"] == [0, 1] and len(stored["values"]) == 4
+    more = run(8, "--progress", str(kept))  # plays runs 2 and 3 only
+    assert (more["deal_sets"], more["runs"]) == (8, 4)
+    fresh = run(8)  # the same eight deal sets in one go
+    for key in ("deal_sets", "mean", "ci_low", "ci_high", "by_contract"):
+        assert more[key] == fresh[key], key
+    assert more["move_ms"]["a"]["decisions"] == fresh["move_ms"]["a"]["decisions"]  # type: ignore[index]
+    # another duel's file in the same place is refused, not mixed in
+    clash = subprocess.run(
+        [sys.executable, "bench/bots.py", "--games", "dreierles", "--pairs", "einsteiger:random",
+         "--sets", "2", "--chunk", "1", "--decisions", "0", "--stark-decisions", "0",
+         "--progress", str(kept)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert clash.returncode != 0 and "holds another duel" in clash.stderr
+
+
+def test_the_bots_benchmark_examples_hold() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "doctest", "-v", "bench/bots.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    assert "0 failed" in done.stdout

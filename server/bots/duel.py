@@ -85,6 +85,30 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[rank - 1]
 
 
+def median_interval(values: list[float]) -> tuple[float, float, float]:
+    """The median of ``values`` and a 95 % confidence interval for it that assumes nothing
+    about their distribution (the order statistics at the ranks n/2 ∓ 1.96·√n/2, the sign
+    test's interval): the measure where the mean does not exist. A uniformly random player
+    of Doppen doubles at every step with probability ½ and each step doubles the deal's
+    value, so its expected settlement is a sum of ½ + ½ + … that never ends: no number of
+    deal sets makes the mean's interval narrow.
+
+    >>> median_interval([float(v) for v in range(1, 101)])
+    (50.5, 40.0, 61.0)
+    >>> median_interval([3.0]), median_interval([])
+    ((3.0, 3.0, 3.0), (0.0, 0.0, 0.0))
+    """
+    n = len(values)
+    if not n:
+        return 0.0, 0.0, 0.0
+    ordered = sorted(values)
+    middle = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+    reach = Z95 * math.sqrt(n) / 2
+    low = max(1, math.floor(n / 2 - reach))
+    high = min(n, math.ceil(n / 2 + reach) + 1)
+    return middle, ordered[low - 1], ordered[high - 1]
+
+
 def play_deal(
     rules: Rules[Any],
     dealt: Dealt,
@@ -201,6 +225,14 @@ def report(game: str, a: str, b: str, seed: int, stats: DuelStats) -> JSON:
         "mean": round(mean, 4),
         "ci_low": round(mean - half, 4),
         "ci_high": round(mean + half, 4),
+        # the median and its interval (distribution-free; see :func:`median_interval`)
+        **dict(
+            zip(
+                ("median", "median_low", "median_high"),
+                (round(v, 4) for v in median_interval(values)),
+                strict=True,
+            )
+        ),
         "move_ms": {
             side: {
                 "p50": round(percentile(times, 0.5), 3),
@@ -221,6 +253,8 @@ def format_report(result: JSON) -> str:
         f"{result['deal_sets']} deal sets, seed {result['seed']}",
         f"a − b per deal: {result['mean']:+.3f}  (95 % CI {result['ci_low']:+.3f} … "
         f"{result['ci_high']:+.3f})",
+        f"median: {result['median']:+.3f}  (95 % CI {result['median_low']:+.3f} … "
+        f"{result['median_high']:+.3f})",
     ]
     for side in ("a", "b"):
         ms = result["move_ms"][side]

@@ -36,9 +36,11 @@ def test_arrangements_seat_both_levels_evenly() -> None:
 def test_random_against_random_has_the_report_form_and_repeats_by_seed() -> None:
     report = duel("dreierles", "random", "random", 20, seed=7)
     assert set(report) == {"game", "a", "b", "seed", "deal_sets", "mean", "ci_low", "ci_high",
-                           "move_ms", "by_contract"}  # fmt: skip
+                           "median", "median_low", "median_high", "move_ms",
+                           "by_contract"}  # fmt: skip
     assert report["game"] == "dreierles" and report["deal_sets"] == 20
     assert report["ci_low"] <= report["mean"] <= report["ci_high"]
+    assert report["median_low"] <= report["median"] <= report["median_high"]
     assert set(report["move_ms"]) == {"a", "b"}
     for side in ("a", "b"):
         ms = report["move_ms"][side]
