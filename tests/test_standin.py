@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.pool import NullPool
 
 from server.store.db import make_engine
-from server.store.models import DealRow
+from server.store.models import ActionRow, DealRow, Match
 from tests.support import server_process
 from tests.table_client import Client, make_room, start
 from tests.test_computer_players import check_decisions, logged, seat_computers
@@ -295,3 +295,140 @@ def test_a_restart_while_the_standin_is_to_move_resumes_it(
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
     assert "recovered" in log_path.read_text()
+
+
+async def match_status(db_url: str, room: int) -> tuple[str, list[tuple[bool, int]]]:
+    """The status of the room's match and, for each of its stored deals, whether it is
+    finished and how many actions it has."""
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            match_id, status = (
+                await db.execute(select(Match.id, Match.status).where(Match.room_id == room))
+            ).one()
+            rows = (
+                await db.execute(
+                    select(DealRow.outcome.is_not(None), func.count(ActionRow.seq))
+                    .outerjoin(ActionRow, ActionRow.deal_id == DealRow.id)
+                    .where(DealRow.match_id == match_id)
+                    .group_by(DealRow.id)
+                    .order_by(DealRow.id)
+                )
+            ).all()
+            return str(status), [(bool(done), int(n)) for done, n in rows]
+    finally:
+        await engine.dispose()
+
+
+def test_a_table_whose_people_all_left_for_good_ends_after_the_deal(
+    play_server: tuple[str, str],
+) -> None:
+    base, db_url = play_server
+
+    async def scenario() -> None:
+        # Anna practises with two computer players and closes her browser: after the delay
+        # (1 s) the stand-in plays for her, the table plays on; ten delays after she left
+        # the match ends by itself, after the deal in play (her stand-in is the searching
+        # level, so that a deal takes about a second even without pauses)
+        (anna,), room, _ = await make_room(
+            base, "tarock-zu-dritt", ["Anna"], computer_pause_ms=[0, 0],
+            standin_delay_seconds=1, standin_level="stark", rounds=50,
+        )  # fmt: skip
+        await seat_computers(anna, room, ["einsteiger"] * 2)
+        await start(anna, room)
+        await anna.connect(room)
+        left = asyncio.get_running_loop().time()
+        await anna.close_socket()
+        async with asyncio.timeout(90):
+            status, deals = await match_status(db_url, room)
+            while status == "running":
+                await asyncio.sleep(0.25)
+                status, deals = await match_status(db_url, room)
+        gone_for = asyncio.get_running_loop().time() - left
+        assert status == "ended", (status, len(deals))
+        assert gone_for >= 10  # not before she had left for good
+        # the stand-in played on for her until then, each deal to its end, not to the end
+        # of the match (50 rounds of three deals); the next deal had not begun
+        assert 2 <= len(deals) < 150
+        assert all(done for done, _ in deals[:-1])
+        assert deals[-1] == (False, 0)
+        snapshot = await anna.connect(room)
+        assert snapshot["match"]["finished"] is True and snapshot["match"]["ended_early"] is True
+        assert snapshot["standins"] is None or anna.user_id not in snapshot["standins"]["asked"]
+        await anna.aclose()
+
+    asyncio.run(scenario())
+
+
+async def asked_stored(db_url: str, room: int) -> dict[str, str]:
+    """The stand-ins people of the room's match asked for, as stored."""
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with engine.connect() as db:
+            value = (
+                await db.execute(select(Match.standin_asked).where(Match.room_id == room))
+            ).scalar_one()
+            return dict(value or {})
+    finally:
+        await engine.dispose()
+
+
+def test_a_standin_asked_for_outlives_a_restart_and_its_end_too(
+    play_db_url: str, tmp_path: Path
+) -> None:
+    db_url = play_db_url
+    log_path = tmp_path / "server.log"
+    rng = random.Random(11)
+    loop = asyncio.new_event_loop()
+
+    async def ask(base: str) -> tuple[Client, Client, int]:
+        anna, bert, room = await two_people_two_computers(base)
+        await start(anna, room)
+        await anna.connect(room)
+        await bert.connect(room)
+        await bert.send({"type": "standin", "on": True, "id": "vertretung"})
+        assert (await bert.expect("standin"))["id"] == "vertretung"
+        assert list(await asked_stored(db_url, room)) == [str(bert.user_id)]
+        return anna, bert, room
+
+    with server_process(db_url, log_path) as (base, process):
+        anna, bert, room = loop.run_until_complete(ask(base))
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+    async def still_asked(base: str) -> None:
+        for person in (anna, bert):
+            await person.close_socket()
+            person.move_to(base)
+        await anna.connect(room)
+        snapshot = await bert.connect(room)
+        # the time he asked for goes on where it was (the restart took a few seconds)
+        assert snapshot["standins"]["users"] == [bert.user_id]
+        assert 270 <= snapshot["standins"]["asked"][str(bert.user_id)] < 300
+        # online, he is still stood in for: the stand-in makes his next move
+        event = await play_until(anna, rng, lambda m: m["type"] == "event"
+                                 and m["seat"] == bert.seat, timeout=120)  # fmt: skip
+        assert event["standin"] is True
+        await bert.send({"type": "standin", "on": False, "id": "zurueck"})
+        async with asyncio.timeout(10):
+            while (await bert.expect("standin")).get("id") != "zurueck":
+                pass
+        assert await asked_stored(db_url, room) == {}
+
+    with server_process(db_url, log_path) as (base, process):
+        loop.run_until_complete(still_asked(base))
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+    async def over(base: str) -> None:
+        await bert.close_socket()
+        bert.move_to(base)
+        snapshot = await bert.connect(room)
+        assert snapshot["standins"] == {"users": [], "asked": {}}
+        await anna.aclose()
+        await bert.aclose()
+
+    with server_process(db_url, log_path) as (base, _):
+        loop.run_until_complete(over(base))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()

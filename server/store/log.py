@@ -308,6 +308,23 @@ def set_paused(connection: Connection, match_id: int, at: datetime | None) -> No
     connection.execute(update(Match).where(Match.id == match_id).values(paused_at=at))
 
 
+def set_standin_asked(connection: Connection, match_id: int, asked: dict[int, datetime]) -> None:
+    """Store the stand-ins people of the match asked for: user id -> when it ends."""
+    value = {str(user): end.isoformat() for user, end in sorted(asked.items())}
+    connection.execute(update(Match).where(Match.id == match_id).values(standin_asked=value))
+
+
+def read_standin_asked(value: dict[str, str] | None) -> dict[int, datetime]:
+    """The stored stand-ins people asked for (:func:`set_standin_asked`), read back.
+
+    >>> read_standin_asked({"7": "2026-11-27T10:05:00+00:00"})
+    {7: datetime.datetime(2026, 11, 27, 10, 5, tzinfo=datetime.timezone.utc)}
+    >>> read_standin_asked(None)
+    {}
+    """
+    return {int(user): datetime.fromisoformat(end) for user, end in (value or {}).items()}
+
+
 @dataclass
 class StoredChat:
     """A chat line as stored."""
@@ -380,6 +397,8 @@ class StoredMatch:
     chat: list[StoredChat] = field(default_factory=list)
     #: the players paused the table by agreement (it stays paused after a restart)
     paused: bool = False
+    #: the stand-ins people asked for: user id -> when it ends
+    standin_asked: dict[int, datetime] = field(default_factory=dict)
 
 
 async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
@@ -420,6 +439,7 @@ async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
                 dict(match.config),
                 stored,
                 paused=match.paused_at is not None,
+                standin_asked=read_standin_asked(match.standin_asked),
             )
         )
     chats = await chat_of(session, [running.id for running in result], last=CHAT_KEEP)

@@ -175,6 +175,8 @@ class Match(Base):
     settlement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: since when the players have paused the table by agreement (None: not paused)
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: the stand-ins people asked for and when each ends (``{"<user id>": "<ISO time>"}``)
+    standin_asked: Mapped[dict[str, str] | None] = mapped_column(JSON)
 
 
 class DealRow(Base):

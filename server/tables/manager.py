@@ -21,6 +21,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -42,7 +43,7 @@ from server.tables.computers import Thinker
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
-from server.tables.writer import Writer
+from server.tables.writer import StorageError, Writer
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +184,7 @@ class TableManager:
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
         table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)),
                       self.thinker)  # fmt: skip
+        table.on_everybody_gone = partial(self._everybody_gone, table)
 
         async def store(session: AsyncSession) -> int:
             return await log.create_match(session, room_id, game, names, user_ids, config)
@@ -217,24 +219,42 @@ class TableManager:
         ``ended`` (the room as finished) under the table's lock, so no action slips in
         between; then everybody at the table is told. Return the match id (None when no
         match was running)."""
-
         table = self.tables.get(room_id)
-        engine = None if table is None else table.live.engine
+        if table is None:
+            return await self.writer.run(lambda session: end_early(session, room_id))
+        async with table.lock:
+            match_id = await self._end_table(table)
+        logger.info("room %s: match %s ended by agreement", room_id, match_id)
+        return match_id
+
+    async def _end_table(self, table: Table) -> int | None:
+        """Store the table's match as ended early and tell everybody (under its lock)."""
+        engine = table.live.engine
+        room_id = table.room_id
 
         async def store(session: AsyncSession) -> int | None:
-            if engine is None or engine.finished:
+            if engine.finished:
                 return await end_early(session, room_id)
             # the pots are closed now (shared out, the Depot paid) and the match settled
             settlement = engine.final_settlement(ended_early=True)
             return await end_early(session, room_id, settlement, engine.closing_now())
 
-        if table is None:
-            return await self.writer.run(store)
-        async with table.lock:
-            match_id = await self.writer.run(store)
-            table.end_early()
-        logger.info("room %s: match %s ended by agreement", room_id, match_id)
+        match_id = await self.writer.run(store)
+        table.end_early()
         return match_id
+
+    async def _everybody_gone(self, table: Table) -> bool:
+        """Every person of the table's match left for good (the stand-in played on for
+        them all): the match ends as if they had agreed to end it, after the deal just
+        finished (under the table's lock; :mod:`server.tables.standins`). Return whether
+        it ended (a failed write: the table goes on and tries after the next deal)."""
+        try:
+            match_id = await self._end_table(table)
+        except StorageError:
+            logger.warning("room %s: the abandoned match could not be ended", table.room_id)
+            return False
+        logger.info("room %s: match %s ended: everybody left", table.room_id, match_id)
+        return True
 
     async def recover(self) -> None:
         """Rebuild every running match from its stored deals and actions; complete a deal
@@ -260,6 +280,7 @@ class TableManager:
                 dict(zip(match.player_ids, match.players, strict=True)),
                 self.thinker,
             )
+            table.on_everybody_gone = partial(self._everybody_gone, table)
             table.chat.extend(line.to_json() for line in match.chat)
             if table.levels:
                 await self.thinker.prepare(match.game)
@@ -301,6 +322,7 @@ class TableManager:
                 if (shown is not None and not table.finished and live.deal is not None
                         and not live.deal.history):  # fmt: skip
                     table.resume_between(*shown)  # the taps are not stored: ask again
+                table.resume_asked(match.standin_asked)  # "Vertretung für 5 Minuten"
                 table.arm_timer()
                 await table.play_forced()  # stopped between an action and a forced move
             self.tables[match.room_id] = table

@@ -9,7 +9,12 @@ A room with the stand-in on (the match config's ``standin``: ``{"level",
 
 The seat is *marked* ("vertreten") from then on until the person's next own move (or
 until the time he asked for is over and he is not away); the moves made for him since
-his last own move are kept for him (``you.standin_moves`` of his snapshot). This module
+his last own move are kept for him (``you.standin_moves`` of his snapshot).
+
+A table whose people have **all left for good** (every person of the match without a
+connection for :data:`GONE_FACTOR` times the delay: ten minutes with the default minute)
+ends by itself after the deal in play, as if everybody had agreed to end it: a practice
+table whose player closed the browser does not play on for ever. This module
 holds that state only; :class:`server.tables.table.Table` plays the moves (through the
 same path as anybody's) and owns the tasks.
 """
@@ -23,6 +28,9 @@ from server.engine.base import JSON
 
 #: Seconds a stand-in a person asked for plays for him ("Vertretung für 5 Minuten").
 ASKED_SECONDS = 300.0
+
+#: A person has left for good when he has had no connection for this many times the delay.
+GONE_FACTOR = 10.0
 
 
 @dataclass
@@ -40,6 +48,8 @@ class StandIns:
     #: The moves made for each person since his last own move (``{"deal", "index",
     #: "seat", "action"}``), shown to him when he is back.
     played: dict[int, list[JSON]] = field(default_factory=dict)
+    #: The loop's time since when each person without a connection has had none.
+    offline_since: dict[int, float] = field(default_factory=dict)
     #: The table's version at which the turn timer ran out and the stand-in moves.
     timed_out_at: int | None = None
     #: Offline watches (user id -> task that makes him away after the delay) and the
@@ -59,9 +69,29 @@ class StandIns:
         """Whether the stand-in makes ``user``'s move at ``version`` (his turn)."""
         return user in self.away or user in self.asked or self.timed_out_at == version
 
+    @property
+    def gone_after(self) -> float:
+        """Seconds without a connection after which a person has left for good."""
+        return GONE_FACTOR * self.delay
+
+    def everybody_gone(self, people: list[int], now: float) -> bool:
+        """Whether all of ``people`` (the match's persons; at least one) have left for good.
+
+        >>> standins = StandIns("einsteiger", 60.0, offline_since={1: 0.0, 2: 100.0})
+        >>> standins.everybody_gone([1, 2], 650.0), standins.everybody_gone([1, 2], 700.0)
+        (False, True)
+        >>> standins.everybody_gone([1, 3], 10_000.0), standins.everybody_gone([], 10_000.0)
+        (False, False)
+        """
+        return bool(people) and all(
+            user in self.offline_since and now - self.offline_since[user] >= self.gone_after
+            for user in people
+        )
+
     def returned(self, user: int) -> None:
         """``user`` has a connection again: he is not away (his seat stays marked until
         his next own move)."""
+        self.offline_since.pop(user, None)
         self.away.discard(user)
         task = self.watches.pop(user, None)
         if task is not None:

@@ -96,7 +96,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from server.bots.info import info_for
@@ -289,6 +289,9 @@ class Table:
         self.standins = StandIns.from_config(live.config)
         #: Indexes of the current deal's actions that a stand-in played.
         self.standin_actions: list[int] = []
+        #: Ends the match early when everybody left for good (set by the runtime, called
+        #: under the table's lock; whether it ended): see :mod:`server.tables.standins`.
+        self.on_everybody_gone: Callable[[], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -615,8 +618,16 @@ class Table:
             move = deal.parse(text)  # _perform checks it before anything is stored
             acted = await self._perform(move, seat, auto=False, origin=conn, msg_id=msg_id)
             standins = self.standins
-            if standins is not None and standins.moved_himself(conn.user_id):
-                self._say_standins()  # his own move: the seat is his again
+            if standins is not None:
+                had_asked = conn.user_id in standins.asked
+                if standins.moved_himself(conn.user_id):
+                    self._say_standins()  # his own move: the seat is his again
+                if had_asked:  # what he asked for is over: a restart must not bring it back
+                    try:
+                        await self._store_asked(standins.asked)
+                    except StorageError:
+                        logger.warning("room %s: the end of a stand-in could not be stored",
+                                       self.room_id)  # fmt: skip
             return acted
 
     async def _perform(
@@ -702,9 +713,21 @@ class Table:
             self.standin_actions = []
             if self.finished:
                 self._broadcast(self._snapshots())
-            else:
+            elif not await self._ended_as_everybody_left():
                 self._pause(shown)
         return acted
+
+    async def _ended_as_everybody_left(self) -> bool:
+        """After a deal (under the lock): when every person of the match has left for good
+        (the stand-in played on for them all), the match ends by itself
+        (:attr:`on_everybody_gone`; :mod:`server.tables.standins`); return whether it did."""
+        standins, ending = self.standins, self.on_everybody_gone
+        if standins is None or ending is None or self.finished:
+            return False
+        people = [user for user in self.live.player_ids if user not in self.levels]
+        if not standins.everybody_gone(people, asyncio.get_running_loop().time()):
+            return False
+        return await ending()
 
     async def play_forced(self) -> None:
         """Play the move the game lets the table play by itself for the seat to move, if
@@ -1032,6 +1055,7 @@ class Table:
                     standins.returned(user)
                     self._drive()  # a stand-in about to move for him stands back
             elif user not in standins.away and user not in standins.watches:
+                standins.offline_since.setdefault(user, asyncio.get_running_loop().time())
                 standins.watches[user] = asyncio.create_task(self._away_after(user))
 
     async def _away_after(self, user: int) -> None:
@@ -1074,12 +1098,14 @@ class Table:
                 )
             if self.finished:
                 raise ProtocolError("match_finished", "the match is over", "die Partie ist aus")
+            loop = asyncio.get_running_loop()
+            asked = {**standins.asked}
+            asked.pop(user, None)
             if on:
-                standins.end_asked(user)
-                loop = asyncio.get_running_loop()
-                standins.asked[user] = loop.time() + ASKED_SECONDS
-                standins.marked.add(user)
-                standins.endings[user] = asyncio.create_task(self._asked_over(user))
+                asked[user] = loop.time() + ASKED_SECONDS
+            await self._store_asked(asked)  # stored first: a restart keeps it
+            if on:
+                self._stand_in_until(user, asked[user])
             else:
                 standins.end_asked(user)
                 if user not in standins.away:
@@ -1092,9 +1118,42 @@ class Table:
                 self._not_waiting_for(user)
             self._drive()
 
-    async def _asked_over(self, user: int) -> None:
+    def _stand_in_until(self, user: int, end: float) -> None:
+        """The stand-in plays for ``user`` until the loop's time ``end`` (he asked for it)."""
+        standins = self.standins
+        assert standins is not None
+        standins.end_asked(user)
+        standins.asked[user] = end
+        standins.marked.add(user)
+        left = max(0.0, end - asyncio.get_running_loop().time())
+        standins.endings[user] = asyncio.create_task(self._asked_over(user, left))
+
+    async def _store_asked(self, asked: dict[int, float]) -> None:
+        """Store the stand-ins people asked for (user id -> the loop's time when it ends)
+        as times of day, so that a restarted server knows them (under the lock)."""
+        now, wall = asyncio.get_running_loop().time(), datetime.now(UTC)
+        ends = {user: wall + timedelta(seconds=end - now) for user, end in asked.items()}
+        match_id = self.live.match_id
+
+        def store() -> Awaitable[None]:
+            return self.writer.execute(lambda c: log.set_standin_asked(c, match_id, ends))
+
+        await self._durably(store, store)
+
+    def resume_asked(self, asked: dict[int, datetime]) -> None:
+        """After a restart: the stand-ins people asked for play on for the time that is
+        left (under the lock; those already over are dropped)."""
+        if self.standins is None or self.finished:
+            return
+        now, wall = asyncio.get_running_loop().time(), datetime.now(UTC)
+        for user, end in asked.items():
+            left = (end - wall).total_seconds()
+            if left > 0 and user in self.live.player_ids and user not in self.levels:
+                self._stand_in_until(user, now + left)
+
+    async def _asked_over(self, user: int, seconds: float = ASKED_SECONDS) -> None:
         """The stand-in ``user`` asked for has played its time."""
-        await asyncio.sleep(ASKED_SECONDS)
+        await asyncio.sleep(seconds)
         async with self.lock:
             standins = self.standins
             if standins is None or standins.endings.get(user) is not asyncio.current_task():
