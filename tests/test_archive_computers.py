@@ -114,6 +114,7 @@ async def store_match(
                     "seats": seats,
                     "entries": closed.ledger.to_json()["entries"],
                     "stood_in": {stood_in[0]: stood_in[1]} if stood_in else {},
+                    "stood_in_indexes": sorted(taken),
                 }
             )
             live.take(closed, next_id)
@@ -221,6 +222,24 @@ def test_computer_players_and_stand_ins_in_the_archive(play_server: tuple[str, s
                   "level": "stark", "actions": 3}]),
             (3, []),
         ]  # fmt: skip
+        # the downloads mark the stand-in's moves (indexes into the actions), the replay its
+        # steps; a record without them has no such field
+        marked = evening.deals[1]["stood_in_indexes"]
+        assert len(marked) == 3
+        ids_of = {d["number"]: d["id"] for d in detail["deals"]}
+        record = (await bernd.http.get(f"/api/history/deals/{ids_of[2]}/record")).json()
+        assert record["stood_in"] == marked
+        plain = (await bernd.http.get(f"/api/history/deals/{ids_of[1]}/record")).json()
+        assert "stood_in" not in plain
+        replay = (await bernd.http.get(f"/api/history/deals/{ids_of[2]}/replay")).json()
+        assert replay["stood_in"] == [i + 1 for i in marked]
+        whole = (await bernd.http.get(f"/api/history/matches/{evening.match_id}/record")).json()
+        assert [d.get("stood_in") for d in whole["deals"]] == [None, marked, None]
+        assert whole["config"]["computers"] == [None, None, "stark"]
+        # and a record read back (the replay of an uploaded file) marks the same steps
+        upload = await bernd.http.post("/api/records/replay", json=record)
+        assert upload.status_code == 200, upload.text
+        assert upload.json()["stood_in"] == [i + 1 for i in marked]
         practice_page = (await anna.http.get(f"/api/history/matches/{alone.match_id}")).json()
         assert all(d["stood_in"] == [] for d in practice_page["deals"])
 

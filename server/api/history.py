@@ -151,13 +151,17 @@ def _match_json(match: MatchSummary) -> JSON:
     }
 
 
-def _full_record(deal: StoredDeal) -> JSON:
-    """The deal record (format ``stammtisch-deal``) with its actions and outcome."""
+def _full_record(deal: StoredDeal, standins: Sequence[StandIn] = ()) -> JSON:
+    """The deal record (format ``stammtisch-deal``) with its actions and outcome, and the
+    moves a stand-in made (``stood_in``, from ``standins``; left out when there were none)."""
     stored = {**deal.record, "actions": [[seat, text] for seat, text in deal.actions]}
     if deal.outcome is not None:
         stored["outcome"] = deal.outcome
+    indexes = sorted(index for standin in standins for index in standin.indexes)
+    if indexes:
+        stored["stood_in"] = indexes
     order = ("format", "version", "game", "options", "seats", "dealer", "stake_cents",
-             "hands", "talon", "actions", "outcome")  # fmt: skip
+             "hands", "talon", "actions", "stood_in", "outcome")  # fmt: skip
     return {key: stored[key] for key in order if key in stored and key in KEYS}
 
 
@@ -311,13 +315,14 @@ async def match_record(match_id: str, db: Db, user: CurrentUser) -> JSONResponse
     the finished deals, as a download."""
     match = await _member_match(db, user.id, match_id)
     deals = (await history.deals_of_matches(db, [match.id], finished_only=True))[match.id]
+    standins = await history.standins_of_matches(db, [match.id])
     body = {
         "format": MATCH_FORMAT,
         "version": MATCH_VERSION,
         "game": match.game,
         "players": list(match.players),
         "config": match.config,
-        "deals": [_full_record(d) for d in deals],
+        "deals": [_full_record(d, standins.get(d.id, [])) for d in deals],
         # what the match's ledger wrote for each deal, and the final settlement
         "ledger": [d.ledger for d in deals],
         "settlement": match.settlement,
@@ -342,7 +347,7 @@ async def _finished_deal(db: Db, user_id: int, deal_id: str) -> history.DealWith
 async def deal_replay(deal_id: str, db: Db, user: CurrentUser) -> JSON:
     """Every position of a finished deal with all hands open (the REPLAY object)."""
     found = await _finished_deal(db, user.id, deal_id)
-    replay = replay_steps(_full_record(found.deal))
+    replay = replay_steps(_full_record(found.deal, await _deal_standins(db, found)))
     pots = await history.pots_of_match(db, found.match.id)
     replay["source"] = {
         "deal_id": found.deal.id,
@@ -361,7 +366,13 @@ async def deal_record(deal_id: str, db: Db, user: CurrentUser) -> JSONResponse:
     """The record of a finished deal (format ``stammtisch-deal``), as a download."""
     found = await _finished_deal(db, user.id, deal_id)
     game = found.match.game
-    return _download(_full_record(found.deal), f"stammtisch-{game}-deal-{found.deal.id}.json")
+    record = _full_record(found.deal, await _deal_standins(db, found))
+    return _download(record, f"stammtisch-{game}-deal-{found.deal.id}.json")
+
+
+async def _deal_standins(db: Db, found: history.DealWithMatch) -> list[StandIn]:
+    """The seats a stand-in moved for in the deal, with its moves."""
+    return (await history.standins_of_matches(db, [found.match.id])).get(found.deal.id, [])
 
 
 async def _read_limited(request: Request) -> bytes:

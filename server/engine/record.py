@@ -18,6 +18,7 @@ as a :class:`RecordError` whose ``where`` names the position in the record (``"h
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -40,6 +41,7 @@ KEYS = {
     "talon",
     "actions",
     "outcome",
+    "stood_in",
 }
 REQUIRED = ("format", "version", "game", "seats", "dealer", "hands", "talon", "actions")
 
@@ -205,6 +207,7 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
             deal.act(seat, text)
         except EngineError as exc:
             raise RecordError(f"{where} ({seat}, '{text}')", exc) from None
+    stood_in(record)
     if check_outcome and "outcome" in record:
         replayed = deal.outcome()
         if replayed is None:
@@ -223,6 +226,34 @@ def load_record(record: JSON, *, check_outcome: bool = True) -> Deal:
                 "das gespeicherte Ergebnis weicht vom nachgespielten ab",
             )
     return deal
+
+
+def stood_in(record: JSON) -> list[int]:
+    """The indexes into ``actions`` of the moves a stand-in ("Vertretung") made for an
+    absent person (the optional ``stood_in``: ascending, each an action of the record);
+    ``[]`` when the record has none. Raises :class:`RecordError` (``bad_stood_in``).
+
+    >>> stood_in({"actions": [[0, "pass"], [1, "pass"]], "stood_in": [1]})
+    [1]
+    >>> stood_in({"actions": [[0, "pass"]], "stood_in": [1]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    server.engine.errors.RecordError: stood_in: ...
+    """
+    indexes = record.get("stood_in", [])
+    count = len(record.get("actions", []))
+    if (
+        not isinstance(indexes, list)
+        or not all(type(i) is int and 0 <= i < count for i in indexes)
+        or any(a >= b for a, b in itertools.pairwise(indexes))
+    ):
+        raise _bad(
+            "stood_in",
+            "bad_stood_in",
+            "stood_in lists the indexes of actions in ascending order",
+            "stood_in nennt Nummern von Aktionen in aufsteigender Folge",
+        )
+    return list(indexes)
 
 
 def _expect(record: JSON, key: str, kind: type) -> Any:

@@ -32,7 +32,7 @@ import json
 from typing import Any
 
 from server.engine.base import JSON, Deal
-from server.engine.record import load_record
+from server.engine.record import load_record, stood_in
 
 __all__ = ["replay_deal", "replay_steps", "trick_number"]
 
@@ -41,12 +41,16 @@ def replay_steps(record: JSON, *, check_outcome: bool = True) -> JSON:
     """The game part of the archive's REPLAY object for ``record``.
 
     ``{"game", "game_title", "seats", "dealer", "options", "stake_cents", "steps",
-    "tricks", "outcome"}``; ``outcome`` is ``None`` for a deal that is not finished.
+    "tricks", "outcome", "stood_in"}``; ``outcome`` is ``None`` for a deal that is not
+    finished, ``stood_in`` the steps a stand-in played (the record's ``stood_in`` + 1).
     Raises :class:`~server.engine.errors.RecordError` for a record that does not load.
     """
     deal = load_record(record, check_outcome=check_outcome)
     stake = record.get("stake_cents", 0)
-    return replay_deal(deal, stake_cents=stake if isinstance(stake, int) else 0)
+    replay = replay_deal(deal, stake_cents=stake if isinstance(stake, int) else 0)
+    # the steps (from 1) a stand-in played for an absent person, as the record marks them
+    replay["stood_in"] = [index + 1 for index in stood_in(record)]
+    return replay
 
 
 def replay_deal(deal: Deal, *, stake_cents: int = 0) -> JSON:

@@ -111,6 +111,8 @@ class StandIn:
     seat: int
     level: str
     actions: int = 0
+    #: The indexes of those moves in the deal's actions.
+    indexes: list[int] = field(default_factory=list)
 
 
 def standin_level(client_id: str) -> str:
@@ -295,7 +297,7 @@ async def standins_of_matches(
     if not match_ids:
         return {}
     rows = await session.execute(
-        select(ActionRow.deal_id, ActionRow.seat, ActionRow.client_id)
+        select(ActionRow.deal_id, ActionRow.seat, ActionRow.client_id, ActionRow.seq)
         .join(DealRow, DealRow.id == ActionRow.deal_id)
         .where(
             DealRow.match_id.in_(match_ids),
@@ -303,11 +305,12 @@ async def standins_of_matches(
         )
         .order_by(ActionRow.deal_id, ActionRow.seq)
     )
-    for deal_id, seat, client_id in rows.all():
+    for deal_id, seat, client_id, seq in rows.all():
         seats = found[deal_id]
         if seat not in seats:
             seats[seat] = StandIn(seat, standin_level(client_id or ""))
         seats[seat].actions += 1
+        seats[seat].indexes.append(seq)
     return {deal: sorted(seats.values(), key=lambda s: s.seat) for deal, seats in found.items()}
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from server.engine.errors import RecordError
 from server.engine.record import dump_record, load_record, parse_record_text
+from server.engine.replay import replay_steps
 from tests.engine.test_dreierles_scoring import card_value, whole_count
 
 GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*/*.json"))
@@ -212,6 +213,12 @@ def test_tampered_outcome_is_detected() -> None:
         (lambda r: r.update(stake_cents=-1), "stake_cents", "bad_stake"),
         (lambda r: r["actions"].__setitem__(0, "pass"), "actions[0]", "malformed_action"),
         (lambda r: r["actions"].__setitem__(0, [7, "pass"]), "actions[0]", "bad_seat"),
+        (lambda r: r.update(stood_in=[2, 1]), "stood_in", "bad_stood_in"),
+        (lambda r: r.update(stood_in=[1, 1]), "stood_in", "bad_stood_in"),
+        (lambda r: r.update(stood_in=[-1]), "stood_in", "bad_stood_in"),
+        (lambda r: r.update(stood_in=[len(r["actions"])]), "stood_in", "bad_stood_in"),
+        (lambda r: r.update(stood_in=[True]), "stood_in", "bad_stood_in"),
+        (lambda r: r.update(stood_in="1"), "stood_in", "bad_stood_in"),
     ],
 )
 def test_malformed_records(change: Any, where: str, code: str) -> None:
@@ -236,3 +243,12 @@ def test_unfinished_record_loads_to_its_position() -> None:
     position = deal.position()
     assert position["to_move"] == deal.to_move
     assert position["legal_actions"] == deal.legal_texts()
+
+
+def test_the_moves_a_standin_made_are_marked_in_the_replay_and_change_nothing_else() -> None:
+    record = golden("dreier")
+    plain = replay_steps(record)
+    marked = replay_steps({**record, "stood_in": [0, 3]})
+    assert plain["stood_in"] == [] and marked["stood_in"] == [1, 4]  # the replay's steps
+    assert {**marked, "stood_in": []} == plain
+    assert dump_record(load_record({**record, "stood_in": [0, 3]}), stake_cents=10) == record

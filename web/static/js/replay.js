@@ -133,8 +133,9 @@ export async function mountReplay(root, replay, options = {}) {
   const name = (/** @type {number} */ seat) => replay.seats[seat] ?? "?";
   // the computer players of the match (an uploaded record names none)
   const computers = computersOnPage();
-  // the steps a stand-in played for an absent person (an uploaded record names none)
-  const standins = standinStepsOnPage();
+  // the steps a stand-in played for an absent person: the archive's page names them, an
+  // uploaded record in its `stood_in` (the replay's steps)
+  const standins = new Set([...standinStepsOnPage(), ...(replay.stood_in || [])]);
   /** step index → trick that it completes */
   const completes = new Map((replay.tricks || []).map((/** @type {any} */ tr) => [tr.step, tr]));
   let index = 0;
