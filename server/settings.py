@@ -51,6 +51,14 @@ Environment variables:
     Worker processes in which the searching computer players (level ``stark``) think, off
     the event loop (``server/tables/computers.py``); default: the machine's cores less
     one, at least one. They are started at the first such decision.
+``STAMMTISCH_REDIS_URL``
+    The Redis server through which several server processes share their tables, limits
+    and presence (``redis://host:6379/0``; ``docs/deploy.md``). Unset (the default): one
+    process serves everything from its own memory, as ``make run`` does; set, the
+    database must be PostgreSQL (the processes hold its advisory locks on the tables).
+``STAMMTISCH_NODE_NAME``
+    This process's name among several (in logs, metrics and the ownership of tables);
+    default: the host name and the process id.
 """
 
 from __future__ import annotations
@@ -88,6 +96,10 @@ class Settings:
     gc_freeze: bool = True
     #: Worker processes for the computer players' thinking (0: the cores less one).
     computer_processes: int = 0
+    #: The Redis server shared by several processes (empty: one process, no Redis).
+    redis_url: str = field(default="", repr=False)
+    #: This process's name among several (empty: host name and process id).
+    node_name: str = ""
 
     def __post_init__(self) -> None:
         origins = (
@@ -114,10 +126,33 @@ class Settings:
             request_timeout=_parse_number(env, "STAMMTISCH_REQUEST_TIMEOUT", float, 20.0),
             gc_freeze=_parse_bool(env, "STAMMTISCH_GC_FREEZE", True),
             computer_processes=_parse_number(env, "STAMMTISCH_COMPUTER_PROCESSES", int, 0),
+            redis_url=_parse_redis(env, "STAMMTISCH_REDIS_URL"),
+            node_name=env.get("STAMMTISCH_NODE_NAME", "").strip(),
         )
+
+    @property
+    def clustered(self) -> bool:
+        """Whether several processes share the tables (a Redis server is configured)."""
+        return bool(self.redis_url)
 
 
 _Number = TypeVar("_Number", int, float)
+
+
+def _parse_redis(env: Mapping[str, str], name: str) -> str:
+    """A Redis URL (``redis://``, ``rediss://`` or ``unix://``), or empty when unset.
+
+    >>> _parse_redis({"R": " redis://127.0.0.1:6379/0 "}, "R"), _parse_redis({}, "R")
+    ('redis://127.0.0.1:6379/0', '')
+    >>> _parse_redis({"R": "http://x"}, "R")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    server.settings.SettingsError: R must be a redis://, rediss:// or unix:// URL, not 'http://x'
+    """
+    raw = env.get(name, "").strip()
+    if raw and urlsplit(raw).scheme not in ("redis", "rediss", "unix"):
+        raise SettingsError(f"{name} must be a redis://, rediss:// or unix:// URL, not {raw!r}")
+    return raw
 
 
 def _parse_number(
