@@ -39,6 +39,7 @@ from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
 from server.settings import Settings, get_settings
+from server.shared_limits import SharedLimits
 from server.store.db import (
     DatabaseNotReadyError,
     alembic_config,
@@ -49,7 +50,7 @@ from server.store.db import (
     require_database_at_head,
 )
 from server.tables.computers import Thinker
-from server.tables.manager import TableManager
+from server.tables.manager import SOCKETS_PER_USER, TableManager
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +151,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         keeper: HeapKeeper | None = None
+        # Several processes: the limits they share, in Redis (a test may put its own here).
+        shared: SharedLimits | None = getattr(_app.state, "shared_limits", None)
+        if shared is None and settings.clustered:
+            shared = SharedLimits(settings.redis_url, socket_limit=SOCKETS_PER_USER)
         try:
+            if shared is not None:
+                _app.state.shared_limits = shared
+                shared.start()
             if check_database_on_startup:
                 try:
                     status = await require_database_at_head(
@@ -171,6 +179,7 @@ def create_app(
                 tables = TableManager(
                     runtime.sessions, thinker=Thinker(settings.computer_processes or None)
                 )
+                tables.shared_sockets = None if shared is None else shared.sockets
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
             if settings.gc_freeze:
@@ -187,6 +196,8 @@ def create_app(
             if hasattr(_app.state, "tables"):
                 await _app.state.tables.stop()
                 del _app.state.tables
+            if shared is not None:
+                await shared.stop()
             await engine.dispose()
 
     app = FastAPI(title="Stammtisch", version=__version__, lifespan=lifespan, **docs_urls(settings))

@@ -173,7 +173,7 @@ async def register(
 ) -> UserOut:
     """Create an account and log in (sets the session cookie)."""
     account = accounts.check_registration(body.login, body.password, body.display_name)
-    limits.check("register", client_key(request))
+    await limits.acheck("register", client_key(request))
     with _place(limits) as place:
         await accounts.check_login_free(db, account.login)
         await db.commit()  # no connection is held while argon2 works
@@ -193,7 +193,7 @@ async def login(
     cookie says it logged in as this name before (:mod:`server.api.throttle`)."""
     client = client_key(request)
     known = limits.devices.trusted(request.cookies.get(DEVICE_COOKIE), body.login)
-    device = limits.admit_login(body.login, client, known)
+    device = await limits.aadmit_login(body.login, client, known)
     with _place(limits) as place:
         ahead = limits.passwords.in_flight
         found = await accounts.find_credentials(db, body.login)
@@ -205,9 +205,9 @@ async def login(
                 raise accounts.bad_credentials()
             verified = await accounts.check_credentials(found, body.password, place)
         except CredentialsError:
-            limits.login_failed(body.login, client, device)
+            await limits.alogin_failed(body.login, client, device)
             raise
-    limits.login_succeeded(body.login, client, device)
+    await limits.alogin_succeeded(body.login, client, device)
     user = await accounts.finish_login(db, verified)
     await _start_session(request, response, db, user, limits)
     return UserOut.of(user)
@@ -219,7 +219,7 @@ async def guest(
 ) -> UserOut:
     """Play as a guest: only a display name; sets the session cookie."""
     name = accounts.clean_display_name(body.display_name)
-    limits.check("guest", client_key(request))
+    await limits.acheck("guest", client_key(request))
     user = await accounts.create_guest(db, name)
     await _start_session(request, response, db, user, limits)
     return UserOut.of(user)
@@ -254,7 +254,7 @@ async def claim(
 ) -> UserOut:
     """Give the logged-in guest a login and password; the user id (and history) stays."""
     stored_login = accounts.check_claim(user, body.login, body.password)
-    limits.check("claim", client_key(request))
+    await limits.acheck("claim", client_key(request))
     with _place(limits) as place:
         await accounts.check_login_free(db, stored_login)
         await db.commit()  # ends the read (also the session lookup): no connection meanwhile

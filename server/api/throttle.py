@@ -32,6 +32,18 @@ Everything here is bounded in memory: past :data:`MAX_KEYS` tracked clients or n
 the state that no longer matters is swept out, and if that is not enough the longest
 untouched entries go. ``Settings.auth_limits`` off (``STAMMTISCH_AUTH_LIMITS=off``)
 switches the limits off, for load tests.
+
+**Several processes** (``STAMMTISCH_REDIS_URL`` set): the routes call the ``a…`` methods
+of :class:`AuthLimits` (:meth:`AuthLimits.acheck`, :meth:`AuthLimits.aadmit_login`, …),
+which count in Redis (:class:`server.shared_limits.SharedWindows`), so that the limits
+hold for the whole cluster with the same numbers. Each token bucket becomes the moving
+window with the same burst and long-run rate (:func:`window_of`): never more requests
+than the bucket lets through, but after a spent burst the room comes back all at once,
+one window after the burst, instead of a token at a time (docs/security.md, "Limits
+across processes"). When Redis does not answer, these methods use this process's own
+buckets, with the same numbers, as if there were one process. Without Redis they *are*
+the synchronous methods. The bound on waiting password hashes stays per process: it
+guards this process's CPU.
 """
 
 from __future__ import annotations
@@ -49,6 +61,7 @@ from starlette.requests import HTTPConnection
 from server.api.devices import Device, DeviceCookies
 from server.api.errors import ApiError
 from server.api.runtime import get_runtime
+from server.shared_limits import REDIS_FAILURES, SharedWindows, Window
 from server.store.passwords import PasswordPool
 
 Kind = Literal["login", "register", "guest", "claim"]
@@ -88,6 +101,20 @@ GLOBAL: dict[Kind, Rate] = {
 #: Per login name, for the logins from a browser that logged in as that name before: a
 #: person's own devices, so little, but never touched by the flood of others.
 TRUSTED = Rate(burst=10, per_minute=10)
+
+
+def window_of(rate: Rate) -> Window:
+    """The moving window that stands for the token bucket ``rate`` across processes: the
+    same burst, refilled all at once after the time the bucket takes to refill from empty
+    (whole seconds, rounded up): ``Rate(30, 10)`` is 30 in any 180 s. In no stretch of
+    time does it let more through than the bucket; the long-run rate is the same.
+
+    >>> window_of(Rate(burst=30, per_minute=10)), window_of(Rate(burst=120, per_minute=600))
+    (Window(amount=30, seconds=180), Window(amount=120, seconds=12))
+    """
+    if rate.per_minute <= 0:
+        return Window(rate.burst, 10**9)
+    return Window(rate.burst, max(1, math.ceil(rate.burst * 60 / rate.per_minute)))
 
 
 class Buckets:
@@ -251,10 +278,16 @@ class AuthLimits:
         trusted: Rate = TRUSTED,
         clock: Clock = time.monotonic,
         max_keys: int = MAX_KEYS,
+        shared: SharedWindows | None = None,
     ) -> None:
         self.enabled = enabled
         per_client = {**PER_CLIENT, **(per_client or {})}
         global_ = {**GLOBAL, **(global_ or {})}
+        #: The windows in Redis that the ``a…`` methods count in (None: one process).
+        self.shared = shared
+        self.windows_per_client = {k: window_of(r) for k, r in per_client.items()}
+        self.windows_global = {k: window_of(r) for k, r in global_.items()}
+        self.window_trusted = window_of(trusted)
         self.per_client = {k: Buckets(r, clock, max_keys) for k, r in per_client.items()}
         self.global_ = {k: Buckets(r, clock, 1) for k, r in global_.items()}
         self.trusted = Buckets(trusted, clock, max_keys)
@@ -264,6 +297,7 @@ class AuthLimits:
         self.devices = DeviceCookies() if devices is None else devices
         #: The app's password hashing pool (bounded unless the limits are off).
         self.passwords = passwords or PasswordPool(bounded=enabled)
+        self.window_lockout = Window(self.lockout.limit, math.ceil(self.lockout.window))
 
     def check(self, kind: Kind, client: str) -> None:
         """Count one request of ``kind`` from ``client``; raise 429 ``too_many_requests``
@@ -309,25 +343,113 @@ class AuthLimits:
             return
         wait = self.lockout.retry_after(login, client)
         if wait is not None:
-            seconds = _seconds(wait)
-            raise ApiError(
-                429,
-                "too_many_attempts",
-                f"Too many failed logins for this name; try again in {seconds} seconds.",
-                f"Zu viele Fehlversuche für diesen Namen; in {seconds} Sekunden wieder versuchen.",
-                headers={"Retry-After": str(seconds)},
-            )
+            raise _locked_out(wait)
+
+    # ---------------------------------------------------------- across processes
+    # The same steps as the methods above, counted in Redis when the app has it (and in
+    # this process's memory, by those methods, when it has not or Redis does not answer).
+
+    async def acheck(self, kind: Kind, client: str) -> None:
+        """:meth:`check`, for every process together."""
+        shared = self.shared
+        if not self.enabled or shared is None:
+            return self.check(kind, client)
+        try:
+            wait = await shared.take(f"client:{kind}", self.windows_per_client[kind], client)
+            if wait is not None:
+                raise _too_many_requests(wait)
+            wait = await shared.take(f"global:{kind}", self.windows_global[kind])
+            if wait is not None:
+                raise busy(wait)
+        except REDIS_FAILURES as exc:
+            shared.outage.failed(exc)
+            return self.check(kind, client)
+        shared.outage.answered()
+
+    async def aadmit_login(self, login: str, client: str, device: Device | None) -> Device | None:
+        """:meth:`admit_login`, for every process together."""
+        shared = self.shared
+        if not self.enabled or shared is None:
+            return self.admit_login(login, client, device)
+        name = login.strip().lower()
+        lockout = self.window_lockout
+        try:
+            if (
+                device is not None
+                and await shared.wait("lockout", lockout, name, device.key) is None
+            ):
+                wait = await shared.take("trusted", self.window_trusted, name)
+                if wait is not None:
+                    raise _too_many_requests(wait)
+                admitted = device
+            else:
+                wait = await shared.wait("lockout", lockout, name, client)
+                if wait is not None:
+                    raise _locked_out(wait)
+                wait = await shared.take("client:login", self.windows_per_client["login"], client)
+                if wait is not None:
+                    raise _too_many_requests(wait)
+                wait = await shared.take("global:login", self.windows_global["login"])
+                if wait is not None:
+                    raise busy(wait)
+                admitted = None
+        except REDIS_FAILURES as exc:
+            shared.outage.failed(exc)
+            return self.admit_login(login, client, device)
+        shared.outage.answered()
+        return admitted
+
+    async def alogin_failed(self, login: str, client: str, device: Device | None) -> None:
+        """:meth:`login_failed`, for every process together (and in this process's
+        memory too, which counts if Redis goes away)."""
+        self.login_failed(login, client, device)
+        shared = self.shared
+        if shared is None:
+            return
+        key = device.key if device is not None else client
+        try:
+            await shared.hit("lockout", self.window_lockout, login.strip().lower(), key)
+        except REDIS_FAILURES as exc:
+            shared.outage.failed(exc)
+
+    async def alogin_succeeded(self, login: str, client: str, device: Device | None) -> None:
+        """:meth:`login_succeeded`, for every process together."""
+        self.login_succeeded(login, client, device)
+        shared = self.shared
+        if shared is None:
+            return
+        key = device.key if device is not None else client
+        try:
+            await shared.clear("lockout", self.window_lockout, login.strip().lower(), key)
+        except REDIS_FAILURES as exc:
+            shared.outage.failed(exc)
+
+
+def _locked_out(wait: float) -> ApiError:
+    """429 ``too_many_attempts``: this client failed too often for this name."""
+    seconds = _seconds(wait)
+    return ApiError(
+        429,
+        "too_many_attempts",
+        f"Too many failed logins for this name; try again in {seconds} seconds.",
+        f"Zu viele Fehlversuche für diesen Namen; in {seconds} Sekunden wieder versuchen.",
+        headers={"Retry-After": str(seconds)},
+    )
 
 
 def get_auth_limits(connection: HTTPConnection) -> AuthLimits:
     """FastAPI dependency: the app's limits (created on first use, switched on or off by
-    ``Settings.auth_limits``)."""
+    ``Settings.auth_limits``; counted in Redis when the app shares limits with other
+    processes, ``app.state.shared_limits``)."""
     state = connection.app.state
     limits: AuthLimits | None = getattr(state, "auth_limits", None)
     if limits is None:
         settings = get_runtime(connection).settings
+        shared = getattr(state, "shared_limits", None)
         limits = AuthLimits(
-            enabled=settings.auth_limits, devices=DeviceCookies(settings.secret_key)
+            enabled=settings.auth_limits,
+            devices=DeviceCookies(settings.secret_key),
+            shared=None if shared is None else shared.windows,
         )
         state.auth_limits = limits
     return limits

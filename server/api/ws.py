@@ -123,7 +123,7 @@ async def table_socket(websocket: WebSocket) -> None:
                                 "hier laufen keine Tische")  # fmt: skip
     else:
         socket = Socket(user[0], token_hash(token or ""), logged_out)
-        if not manager.open_socket(socket):
+        if not await manager.admit_socket(socket):
             refusal = TOO_MANY
     if refusal is not None:
         await websocket.send_text(error_json(refusal))
@@ -196,6 +196,6 @@ async def table_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        manager.close_socket(socket)
+        await manager.release_socket(socket)
         if table is not None and conn is not None:
             await table.detach(conn)

@@ -22,7 +22,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -44,6 +44,9 @@ from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
 from server.tables.table import Table
 from server.tables.writer import StorageError, Writer
+
+if TYPE_CHECKING:
+    from server.shared_limits import SharedSockets
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +84,8 @@ class TableManager:
         #: list: at most :data:`SOCKETS_PER_USER` long, and smaller than a set).
         self._by_user: dict[int, list[Socket]] = {}
         self._by_session: dict[str, list[Socket]] = {}
+        #: Every process's sockets, when several share the work (server/shared_limits.py).
+        self.shared_sockets: SharedSockets | None = None
 
     # ------------------------------------------------------------------ sockets
 
@@ -102,6 +107,22 @@ class TableManager:
         """Count a closed socket out (once; again is harmless)."""
         _forget(self._by_user, socket.user_id, socket)
         _forget(self._by_session, socket.session, socket)
+
+    async def admit_socket(self, socket: Socket) -> bool:
+        """:meth:`open_socket`, and on all processes together when they share the work."""
+        if not self.open_socket(socket):
+            return False
+        shared = self.shared_sockets
+        if shared is not None and not await shared.open(socket, socket.user_id):
+            self.close_socket(socket)
+            return False
+        return True
+
+    async def release_socket(self, socket: Socket) -> None:
+        """:meth:`close_socket`, and on all processes together."""
+        self.close_socket(socket)
+        if self.shared_sockets is not None:
+            await self.shared_sockets.close(socket)
 
     async def attach(
         self, socket: Socket, table: Table, conn: Connection, last_version: int | None
