@@ -16,8 +16,10 @@ import json
 import logging
 import os
 import secrets
+import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -41,11 +43,13 @@ from server.shared_limits import (
 from server.store.db import make_engine, make_session_factory
 from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
 from tests.support import api_error as error
-from tests.support import free_port, postgres_database, upgrade, uvicorn_thread
+from tests.support import closed_port, postgres_database, server_process, upgrade, uvicorn_thread
 from tests.table_client import COOKIE
 
 REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 PASSWORD = "geheim123"
+#: The server with its limits under a test's prefix, and quick socket renewals.
+SHARED_APP = "tests.shared_app:app"
 
 
 @pytest.fixture(scope="session")
@@ -297,12 +301,58 @@ def test_the_sockets_of_a_process_that_died_stop_counting_and_a_live_ones_do_not
     asyncio.run(scenario())
 
 
+def test_the_sockets_of_a_killed_server_process_stop_counting(
+    cluster_db: str,
+    redis_url: str,
+    prefix: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("STAMMTISCH_REDIS_URL", redis_url)
+    monkeypatch.setenv("STAMMTISCH_TEST_REDIS_PREFIX", prefix)
+
+    async def scenario(url_a: str, doomed: subprocess.Popen[bytes], url_b: str) -> None:
+        async with httpx.AsyncClient(base_url=url_b, timeout=30) as http:
+            made = await http.post("/api/guest", json={"display_name": "Vielfach"})
+            assert made.status_code == 201, made.text
+            cookie, user_id = made.cookies[COOKIE], made.json()["id"]
+        async with AsyncExitStack() as stack:
+            for _ in range(SOCKETS_PER_USER):  # all on the process that will be killed
+                ws, answer = await open_socket(url_a, cookie)
+                stack.push_async_callback(ws.close)
+                assert answer["type"] == "pong", answer
+            ws, answer = await open_socket(url_b, cookie)
+            stack.push_async_callback(ws.close)
+            assert answer["code"] == "too_many_connections", answer
+            doomed.kill()  # SIGKILL: nothing is counted out
+            await asyncio.to_thread(doomed.wait)
+            async with asyncio.timeout(60):  # 8 s after the last renewal, in the test app
+                while True:
+                    ws, answer = await open_socket(url_b, cookie)
+                    stack.push_async_callback(ws.close)
+                    if answer["type"] == "pong":
+                        break
+                    assert answer["code"] == "too_many_connections", answer
+                    await asyncio.sleep(0.5)
+            count = SharedSockets(redis_client(redis_url), SOCKETS_PER_USER, prefix)
+            try:
+                assert await count.count(user_id) == 1  # only the one on B
+            finally:
+                await count.client.aclose()
+
+    with (
+        server_process(cluster_db, tmp_path / "a.log", app=SHARED_APP) as (url_a, process_a),
+        server_process(cluster_db, tmp_path / "b.log", app=SHARED_APP) as (url_b, _),
+    ):
+        asyncio.run(scenario(url_a, process_a, url_b))
+
+
 # --------------------------------------------------------------------------- Redis away
 
 
 def dead_redis_url() -> str:
-    """The URL of a Redis server that is not there (a free port nobody listens on)."""
-    return f"redis://127.0.0.1:{free_port()}/0"
+    """The URL of a Redis server that is not there (a port nobody listens on)."""
+    return f"redis://127.0.0.1:{closed_port()}/0"
 
 
 def test_with_redis_away_each_process_keeps_its_own_limits_and_says_so(
