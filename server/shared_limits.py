@@ -112,7 +112,10 @@ class Outage:
             raise RedisAway("Redis failed a moment ago")
 
     def failed(self, exc: BaseException) -> None:
-        """A Redis command failed: warn (once per outage) that the fallback is in use."""
+        """A Redis command failed: warn (once per outage) that the fallback is in use.
+        (:class:`RedisAway`, which asked nothing, does not put off the next try.)"""
+        if isinstance(exc, RedisAway):
+            return
         self._retry_at = self._clock() + OUTAGE_PAUSE
         if not self.down:
             self.down = True
@@ -227,9 +230,9 @@ class SharedSockets:
     """The open table sockets of every user on every process, at most ``limit`` each.
 
     A process admits a socket with :meth:`open` (after its own in-memory count did), and
-    counts it out with :meth:`close`; :meth:`run` renews its own sockets until it is
-    cancelled. Each socket is a member of its user's sorted set, scored by the time at
-    which it stops counting (renewal + :data:`SOCKET_TTL_SECONDS`)."""
+    counts it out with :meth:`close` or :meth:`close_soon`; :meth:`run` renews its own
+    sockets until it is cancelled. Each socket is a member of its user's sorted set, scored
+    by the time at which it stops counting (renewal + :data:`SOCKET_TTL_SECONDS`)."""
 
     def __init__(
         self,
@@ -253,6 +256,8 @@ class SharedSockets:
         self._open = client.register_script(_OPEN)
         #: This process's sockets: socket -> (user id, member).
         self._mine: dict[object, tuple[int, str]] = {}
+        #: The tasks of :meth:`close_soon` still on their way.
+        self._closing: set[asyncio.Task[None]] = set()
 
     def key(self, user_id: int) -> str:
         """The sorted set of ``user_id``'s sockets."""
@@ -284,14 +289,29 @@ class SharedSockets:
     async def close(self, socket: object) -> None:
         """Count ``socket`` out (again, or a socket never counted: nothing happens)."""
         found = self._mine.pop(socket, None)
-        if found is None:
-            return
-        user_id, member = found
+        if found is not None:
+            await self._remove(*found)
+
+    def close_soon(self, socket: object) -> None:
+        """:meth:`close` for a caller that cannot wait: ``socket`` no longer counts for
+        this process at once, and is taken out of Redis by a task of its own."""
+        found = self._mine.pop(socket, None)
+        if found is not None:
+            task = asyncio.get_running_loop().create_task(self._remove(*found))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _remove(self, user_id: int, member: str) -> None:
         try:
             self.outage.guard()
             await self.client.zrem(self.key(user_id), member)
         except REDIS_FAILURES as exc:  # it stops counting once its renewals stop
             self.outage.failed(exc)
+
+    async def closed(self) -> None:
+        """Wait until the sockets closed with :meth:`close_soon` are out of Redis."""
+        while self._closing:
+            await asyncio.gather(*self._closing)
 
     async def count(self, user_id: int) -> int:
         """How many sockets of ``user_id`` count now, on all processes."""
@@ -323,6 +343,8 @@ class SharedSockets:
                 await self.renew()
             except REDIS_FAILURES as exc:
                 self.outage.failed(exc)
+            except Exception:  # a bug: logged, and the renewals go on
+                logger.exception("renewing the shared socket count failed")
             else:
                 self.outage.answered()
 
@@ -360,6 +382,7 @@ class SharedLimits:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        await self.sockets.closed()
         with contextlib.suppress(*REDIS_FAILURES):
             await self.sockets.forget_all()
         await self.client.aclose()

@@ -196,6 +196,6 @@ async def table_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        await manager.release_socket(socket)
+        manager.close_socket(socket)
         if table is not None and conn is not None:
             await table.detach(conn)

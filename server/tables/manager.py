@@ -107,6 +107,8 @@ class TableManager:
         """Count a closed socket out (once; again is harmless)."""
         _forget(self._by_user, socket.user_id, socket)
         _forget(self._by_session, socket.session, socket)
+        if self.shared_sockets is not None:  # and out of Redis, in a task of its own
+            self.shared_sockets.close_soon(socket)
 
     async def admit_socket(self, socket: Socket) -> bool:
         """:meth:`open_socket`, and on all processes together when they share the work."""
@@ -117,12 +119,6 @@ class TableManager:
             self.close_socket(socket)
             return False
         return True
-
-    async def release_socket(self, socket: Socket) -> None:
-        """:meth:`close_socket`, and on all processes together."""
-        self.close_socket(socket)
-        if self.shared_sockets is not None:
-            await self.shared_sockets.close(socket)
 
     async def attach(
         self, socket: Socket, table: Table, conn: Connection, last_version: int | None
