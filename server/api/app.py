@@ -19,6 +19,7 @@ import jinja2
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server import __version__
 from server.api import (
@@ -38,7 +39,7 @@ from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
-from server.settings import Settings, get_settings
+from server.settings import Settings, SettingsError, get_settings
 from server.store.db import (
     DatabaseNotReadyError,
     alembic_config,
@@ -48,6 +49,7 @@ from server.store.db import (
     make_session_factory,
     require_database_at_head,
 )
+from server.tables.cluster import Cluster
 from server.tables.computers import Thinker
 from server.tables.manager import TableManager
 
@@ -121,6 +123,19 @@ def make_templates(web_dir: Path) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
+def make_cluster(settings: Settings, engine: AsyncEngine) -> Cluster | None:
+    """This process as a node of several (``STAMMTISCH_REDIS_URL``), or None: one process.
+    Several processes need PostgreSQL (they share its advisory locks)."""
+    if not settings.clustered:
+        return None
+    if engine.dialect.name != "postgresql":
+        raise SettingsError(
+            "STAMMTISCH_REDIS_URL (several server processes) needs DATABASE_URL to name a "
+            f"PostgreSQL database, not {engine.dialect.name}"
+        )
+    return Cluster(settings.redis_url, engine, settings.node_name)
+
+
 def create_app(
     settings: Settings | None = None, *, check_database_on_startup: bool = True
 ) -> FastAPI:
@@ -169,7 +184,9 @@ def create_app(
                     __version__,
                 )
                 tables = TableManager(
-                    runtime.sessions, thinker=Thinker(settings.computer_processes or None)
+                    runtime.sessions,
+                    thinker=Thinker(settings.computer_processes or None),
+                    cluster=make_cluster(settings, engine),
                 )
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
