@@ -63,8 +63,8 @@ Clock = Callable[[], float]
 REDIS_TIMEOUT = 1.0
 #: Seconds after a failure in which Redis is not asked (the fallback counts at once).
 OUTAGE_PAUSE = 5.0
-#: Every Redis key of the limits starts with this (a test or a second deployment on the
-#: same Redis server uses its own).
+#: Every Redis key of the limits starts with this, unless it has a database's name
+#: (:func:`limits_prefix`; a test uses a prefix of its own).
 DEFAULT_PREFIX = "stammtisch:limits"
 #: Seconds between the renewals of a process's own sockets in the shared count.
 HEARTBEAT_SECONDS = 5.0
@@ -78,6 +78,17 @@ REDIS_FAILURES: tuple[type[BaseException], ...] = (
     OSError,
     asyncio.TimeoutError,
 )
+
+
+def limits_prefix(database: str | None) -> str:
+    """The prefix of the limits' keys for the processes of ``database`` (its name, as
+    the cluster's keys have it: ``stammtisch:<database>:``), so that two deployments on
+    one Redis server do not count each other's logins.
+
+    >>> limits_prefix("stammtisch"), limits_prefix(None)
+    ('stammtisch:stammtisch:limits', 'stammtisch:limits')
+    """
+    return f"stammtisch:{database}:limits" if database else DEFAULT_PREFIX
 
 
 def redis_client(url: str) -> aioredis.Redis:

@@ -136,18 +136,20 @@ def server_process(
     port: int | None = None,
     app: str = APP,
     cwd: Path = REPO_ROOT,
+    env: dict[str, str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Serve ``app`` on a free port (or ``port``, to restart a server where its clients
     expect it): the server as ``make run`` starts it (``python -m server``, uvicorn with
     :data:`~server.api.limits.UVICORN_OPTIONS`), any other app (the load benchmark also
     serves its baseline and older checkouts, from ``cwd``) with ``python -m uvicorn`` and
     the same options; ``extra_args`` are uvicorn's and come last (a later flag wins). Yield
-    its URL and the process (which the caller may kill, as in a crash).
+    its URL and the process (which the caller may kill, as in a crash). ``env``: more
+    environment variables for the server.
 
     Its output goes to ``log_path`` (appended), which the error messages point at.
     """
     port = port or free_port()
-    env = dict(os.environ)
+    env = {**os.environ, **(env or {})}
     if database_url is not None:
         env["DATABASE_URL"] = database_url
     # The server accepts browsers (Origin) from its own address only.

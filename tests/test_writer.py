@@ -5,13 +5,17 @@ and on PostgreSQL a writer whose connection was killed connects afresh and loses
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store import log
+from server.store.errors import FencedError
 from server.store.models import ActionRow, DealRow
+from server.tables.cluster import fence_for
 from server.tables.writer import StorageError, Writer
 from tests.support import TestDatabase, run_with_sessions
 
@@ -99,3 +103,50 @@ def test_a_killed_connection_is_replaced_and_nothing_is_lost(postgres_url: str) 
 
     with postgres_schema(postgres_url) as database:
         run_with_sessions(database, scenario)
+
+
+def test_a_fenced_write_is_refused_once_another_process_took_the_table_over(
+    store_db: TestDatabase,
+) -> None:
+    """The ownership check of several processes (server.tables.cluster.fence_for): a write
+    of the owner with epoch 1 is stored while the match is at epoch 1; once a takeover
+    raised the epoch, the same owner's next write is refused inside its own transaction
+    (FencedError, code table_moved) and nothing of it is stored, also when it shares a
+    batch with another table's writes, which are stored."""
+
+    async def scenario(sessions: async_sessionmaker[AsyncSession]) -> None:
+        writer = await prepare(sessions)
+        async with sessions() as session:
+            await session.execute(text(f"UPDATE matches SET owner_epoch = 1 WHERE id = {MATCH}"))
+            await session.commit()
+        fence = fence_for(MATCH, 1)
+
+        def fenced(seq: int) -> Callable[[Any], None]:
+            def work(connection: Any) -> None:
+                fence(connection)
+                log.ensure_action(connection, (DEAL, seq, seq % 3, "pass", f"m{seq}"))
+
+            return work
+
+        try:
+            await writer.execute(fenced(0))
+            async with sessions() as session:  # another process takes the table over
+                await session.execute(
+                    text(f"UPDATE matches SET owner_epoch = owner_epoch + 1 WHERE id = {MATCH}")
+                )
+                await session.commit()
+            refused, other = await asyncio.gather(
+                writer.execute(fenced(1)),
+                writer.append_action(DEAL, 2, 2, "pass"),  # not fenced: another table's
+                return_exceptions=True,
+            )
+            assert isinstance(refused, FencedError) and refused.code == "table_moved"
+            assert other is None
+            assert await stored_actions(sessions) == [(DEAL, 0), (DEAL, 2)]
+            with pytest.raises(FencedError):  # and again: the epoch does not come back
+                await writer.execute(fenced(3))
+            assert await stored_actions(sessions) == [(DEAL, 0), (DEAL, 2)]
+        finally:
+            await writer.stop()
+
+    run_with_sessions(store_db, scenario)

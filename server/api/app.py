@@ -19,6 +19,7 @@ import jinja2
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server import __version__
 from server.api import (
@@ -38,8 +39,8 @@ from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
-from server.settings import Settings, get_settings
-from server.shared_limits import SharedLimits
+from server.settings import Settings, SettingsError, get_settings
+from server.shared_limits import SharedLimits, limits_prefix
 from server.store.db import (
     DatabaseNotReadyError,
     alembic_config,
@@ -49,6 +50,7 @@ from server.store.db import (
     make_session_factory,
     require_database_at_head,
 )
+from server.tables.cluster import Cluster
 from server.tables.computers import Thinker
 from server.tables.manager import SOCKETS_PER_USER, TableManager
 
@@ -122,6 +124,19 @@ def make_templates(web_dir: Path) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
+def make_cluster(settings: Settings, engine: AsyncEngine) -> Cluster | None:
+    """This process as a node of several (``STAMMTISCH_REDIS_URL``), or None: one process.
+    Several processes need PostgreSQL (they share its advisory locks)."""
+    if not settings.clustered:
+        return None
+    if engine.dialect.name != "postgresql":
+        raise SettingsError(
+            "STAMMTISCH_REDIS_URL (several server processes) needs DATABASE_URL to name a "
+            f"PostgreSQL database, not {engine.dialect.name}"
+        )
+    return Cluster(settings.redis_url, engine, settings.node_name)
+
+
 def create_app(
     settings: Settings | None = None, *, check_database_on_startup: bool = True
 ) -> FastAPI:
@@ -154,7 +169,8 @@ def create_app(
         # Several processes: the limits they share, in Redis (a test may put its own here).
         shared: SharedLimits | None = getattr(_app.state, "shared_limits", None)
         if shared is None and settings.clustered:
-            shared = SharedLimits(settings.redis_url, socket_limit=SOCKETS_PER_USER)
+            prefix = limits_prefix(engine.url.database)  # beside the cluster's keys
+            shared = SharedLimits(settings.redis_url, prefix, socket_limit=SOCKETS_PER_USER)
         try:
             if shared is not None:
                 _app.state.shared_limits = shared
@@ -177,7 +193,9 @@ def create_app(
                     __version__,
                 )
                 tables = TableManager(
-                    runtime.sessions, thinker=Thinker(settings.computer_processes or None)
+                    runtime.sessions,
+                    thinker=Thinker(settings.computer_processes or None),
+                    cluster=make_cluster(settings, engine),
                 )
                 tables.shared_sockets = None if shared is None else shared.sockets
                 await tables.start()  # recovers every running match

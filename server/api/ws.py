@@ -25,20 +25,11 @@ from server.api.runtime import Runtime
 from server.engine.errors import EngineError
 from server.store.accounts import token_hash, user_for_token
 from server.store.rooms import get_room, membership
+from server.tables.commands import INTERNAL_ERROR, perform
 from server.tables.connection import Connection
 from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
-from server.tables.protocol import (
-    Action,
-    Chat,
-    Hello,
-    Next,
-    Pause,
-    Ping,
-    ProtocolError,
-    StandIn,
-    encode,
-    read_message,
-)
+from server.tables.protocol import Hello, Ping, ProtocolError, encode, read_message
+from server.tables.remote import RemoteTable
 from server.tables.table import RateLimit, Table, error_json
 from server.tables.writer import StorageError
 
@@ -59,10 +50,6 @@ RATE_LIMITED = error_json(
         "rate_limited", "too many messages; slow down", "zu viele Nachrichten; bitte langsamer"
     )
 )
-#: The answer to a message on which the server failed (a bug: logged with its traceback).
-INTERNAL_ERROR = ProtocolError(
-    "internal_error", "something went wrong on the server", "auf dem Server ging etwas schief"
-)
 
 
 async def _user_of(runtime: Runtime, token: str | None) -> tuple[int, str] | None:
@@ -74,8 +61,9 @@ async def _user_of(runtime: Runtime, token: str | None) -> tuple[int, str] | Non
 
 async def _table_to_greet(
     manager: TableManager, runtime: Runtime, room: int, user_id: int
-) -> Table:
-    """The live table of ``room`` for its member ``user_id``; raises the refusal."""
+) -> Table | RemoteTable:
+    """The live table of ``room`` for its member ``user_id`` (with several processes it
+    may be owned by another: a :class:`RemoteTable`); raises the refusal."""
     async with runtime.sessions() as session:
         member = await membership(session, room, user_id)
         finished = False
@@ -85,7 +73,7 @@ async def _table_to_greet(
     if member is None:
         raise ProtocolError("not_a_member", "you are not a member of this room",
                             "du bist kein Mitglied dieses Raums")  # fmt: skip
-    table = manager.table(room)
+    table = await manager.greet(room)
     if table is None and finished:
         raise ProtocolError(
             "match_finished",
@@ -132,14 +120,26 @@ async def table_socket(websocket: WebSocket) -> None:
     assert user is not None and manager is not None and socket is not None
     user_id, user_name = user
     limiter = RateLimit()
-    table: Table | None = None
+    table: Table | RemoteTable | None = None
     conn: Connection | None = None
+    remote_key = ""  # the socket's key at a table another process owns
 
     async def reply(text: str) -> None:
         if conn is not None:
             conn.push(text)  # keeps replies in order with the table's events
         else:
             await websocket.send_text(text)
+
+    async def leave() -> None:
+        current = table
+        if isinstance(current, RemoteTable):
+            if manager.remote is not None:
+                await manager.remote.leave(remote_key)
+        elif current is not None and conn is not None:
+            await current.detach(conn)
+
+    async def moved() -> None:  # the table's owner went or moved: the client greets again
+        await websocket.close(code=1012)
 
     try:
         while True:
@@ -150,42 +150,36 @@ async def table_socket(websocket: WebSocket) -> None:
                 await reply(RATE_LIMITED)
                 continue
             # the length first, then the JSON, read once (a binary frame has no text)
-            msg_id, parsed = read_message(message.get("text"))
+            raw = message.get("text")
+            msg_id, parsed = read_message(raw)
             try:
                 if isinstance(parsed, ProtocolError):
                     raise parsed
                 msg = parsed
                 if isinstance(msg, Hello):
                     found = await _table_to_greet(manager, runtime, msg.room, user_id)
-                    if table is not None and conn is not None:
-                        await table.detach(conn)
+                    await leave()
                     table = found
                     conn = Connection(user_id, user_name, websocket.send_text, websocket.close,
                                       session=socket.session)  # fmt: skip
-                    await manager.attach(socket, table, conn, msg.last_version)
+                    if isinstance(table, RemoteTable):
+                        assert manager.remote is not None
+                        socket.table = None
+                        remote_key = await manager.remote.attach(
+                            table, conn, moved, msg.last_version
+                        )
+                    else:
+                        await manager.attach(socket, table, conn, msg.last_version)
                 elif isinstance(msg, Ping):
                     await reply(encode({"type": "pong", "id": msg.id}))
                 elif table is None or conn is None:
                     raise ProtocolError("hello_first", "send hello with the room first",
                                         "zuerst hello mit dem Raum senden")  # fmt: skip
-                elif isinstance(msg, Action):
-                    seat = table.live.seat_of(user_id)
-                    if msg.seat is not None and msg.seat != seat:
-                        raise ProtocolError(
-                            "not_your_seat",
-                            "you may only act for your own seat",
-                            "du darfst nur für deinen eigenen Platz handeln",
-                        )
-                    # the event of the action, sent to this connection, carries msg.id
-                    await table.act(conn, msg.action, msg.v, msg.id)
-                elif isinstance(msg, Chat):
-                    await table.say(conn, msg.text)
-                elif isinstance(msg, Next):  # "Weiter" between two deals
-                    await table.next_deal_please(conn, msg.id)
-                elif isinstance(msg, Pause):  # a pause, or going on, by agreement
-                    await table.ask_pause(conn, msg.pause, msg.id)
-                elif isinstance(msg, StandIn):  # "Vertretung für 5 Minuten", or its end
-                    await table.ask_standin(conn, msg.on, msg.id)
+                elif isinstance(table, RemoteTable):  # the owner checks and answers it
+                    assert manager.remote is not None
+                    await manager.remote.forward(remote_key, raw)
+                else:
+                    await perform(table, conn, msg)
             except (ProtocolError, EngineError, StorageError) as exc:
                 await reply(error_json(exc, msg_id))
             except WebSocketDisconnect:
@@ -197,5 +191,4 @@ async def table_socket(websocket: WebSocket) -> None:
         pass
     finally:
         manager.close_socket(socket)
-        if table is not None and conn is not None:
-            await table.detach(conn)
+        await leave()

@@ -7,7 +7,9 @@ without knowing every code (``server/api/errors.py`` maps them):
 * :class:`CredentialsError`: login name and password do not match;
 * :class:`ForbiddenError`: the caller may not do this (only the host may …);
 * :class:`NotFoundError`: there is no such thing (or the caller may not know of it);
-* :class:`ConflictError`: the current state forbids it (login taken, room full).
+* :class:`ConflictError`: the current state forbids it (login taken, room full);
+* :class:`FencedError`: another server process has taken the table over (its ownership
+  epoch moved on), so this one may not write for it any more.
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ class NotFoundError(StoreError):
 
 class ConflictError(StoreError):
     """The current state forbids the change (a taken login, a full room)."""
+
+
+class FencedError(StoreError):
+    """A write for a table whose ownership moved to another process (the match's epoch is
+    no longer the writer's): refused inside the write's own transaction."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "table_moved",
+            "this table is now served by another server process; reconnect",
+            "dieser Tisch läuft jetzt auf einem anderen Serverprozess; bitte neu verbinden",
+        )
 
 
 def clean_name(value: object, limit: int, code: str, message: str, message_de: str) -> str:

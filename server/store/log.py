@@ -401,10 +401,15 @@ class StoredMatch:
     standin_asked: dict[int, datetime] = field(default_factory=dict)
 
 
-async def load_unfinished(session: AsyncSession) -> list[StoredMatch]:
-    """Every running match with its deals and their actions (in sequence order), and the
-    last :data:`CHAT_KEEP` lines of its chat."""
-    matches = (await session.scalars(select(Match).where(Match.status == "running"))).all()
+async def load_unfinished(
+    session: AsyncSession, match_ids: Sequence[int] | None = None
+) -> list[StoredMatch]:
+    """Every running match (of ``match_ids``, if given) with its deals and their actions
+    (in sequence order), and the last :data:`CHAT_KEEP` lines of its chat."""
+    query = select(Match).where(Match.status == "running")
+    if match_ids is not None:
+        query = query.where(Match.id.in_(match_ids))
+    matches = (await session.scalars(query)).all()
     result = []
     for match in matches:
         deals = (

@@ -177,6 +177,10 @@ class Match(Base):
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     #: the stand-ins people asked for and when each ends (``{"<user id>": "<ISO time>"}``)
     standin_asked: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    #: several processes: raised by each takeover of the table, checked by every write
+    owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: the process that took the table over last (for operators)
+    owner_node: Mapped[str | None] = mapped_column(String(128))
 
 
 class DealRow(Base):

@@ -104,6 +104,7 @@ from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
 from server.engine.match import Match
 from server.store import log
+from server.store.errors import FencedError
 from server.store.names import clean_chat_text
 from server.tables.computers import Thinker
 from server.tables.connection import Connection
@@ -159,6 +160,12 @@ NOT_BETWEEN_DEALS = ProtocolError(
     "not_between_deals",
     "'next' is only for the pause between two deals; the deal is still on",
     "„Weiter“ gibt es nur zwischen zwei Spielen; das Spiel läuft noch",
+)
+#: The table was taken over by another server process: the client greets it again.
+TAKEN_OVER = ProtocolError(
+    "table_moved",
+    "this table is now served by another server process; reconnect",
+    "dieser Tisch läuft jetzt auf einem anderen Serverprozess; bitte neu verbinden",
 )
 PAUSED = ProtocolError(
     "paused",
@@ -289,6 +296,13 @@ class Table:
         self.standins = StandIns.from_config(live.config)
         #: Indexes of the current deal's actions that a stand-in played.
         self.standin_actions: list[int] = []
+        #: Checks, inside each write's transaction, that this process still owns the
+        #: table (several processes: :mod:`server.tables.cluster`; None: one process).
+        self.fence: Callable[[Any], None] | None = None
+        #: Told once when the table was taken over by another process (its writes are
+        #: fenced off): the runtime drops it.
+        self.on_lost: Callable[[], None] | None = None
+        self.lost = False
         #: Ends the match early when everybody left for good (set by the runtime, called
         #: under the table's lock; whether it ended): see :mod:`server.tables.standins`.
         self.on_everybody_gone: Callable[[], Awaitable[bool]] | None = None
@@ -668,9 +682,13 @@ class Table:
             if ended:
                 closed, next_id = await self._store_deal_end(entry)
             else:
+                fast = (
+                    (lambda: self.writer.append_action(*entry))
+                    if self.fence is None
+                    else (lambda: self._write(lambda c: log.ensure_action(c, entry)))
+                )  # fenced: in a transaction that checks the ownership first
                 await self._durably(
-                    lambda: self.writer.append_action(*entry),
-                    lambda: self.writer.execute(lambda c: log.ensure_action(c, entry)),
+                    fast, lambda: self._write(lambda c: log.ensure_action(c, entry))
                 )
         except BaseException:
             live.deal = undo_last(deal)
@@ -871,7 +889,7 @@ class Table:
         match_id = self.live.match_id
 
         def store() -> Awaitable[None]:
-            return self.writer.execute(lambda c: log.set_paused(c, match_id, at))
+            return self._write(lambda c: log.set_paused(c, match_id, at))
 
         await self._durably(store, store)
         self.paused = paused
@@ -933,9 +951,33 @@ class Table:
         closed, end = self.deal_end(entry)
 
         def store() -> Awaitable[int | None]:
-            return self.writer.execute(lambda connection: log.end_deal(connection, end))
+            return self._write(lambda connection: log.end_deal(connection, end))
 
         return closed, await self._durably(store, store)
+
+    def _write(self, work: Callable[[Any], T]) -> Awaitable[T]:
+        """Queue ``work`` (a function of a synchronous connection) with the writer, behind
+        the ownership check when several processes share the tables."""
+        fence = self.fence
+        if fence is None:
+            return self.writer.execute(work)
+
+        def fenced(connection: Any) -> T:
+            fence(connection)
+            return work(connection)
+
+        return self.writer.execute(fenced)
+
+    def _taken_over(self) -> ProtocolError:
+        """Another process owns the table now (a write was fenced off): stop here, and let
+        the runtime drop it; the answer for whoever asked."""
+        if not self.lost:
+            self.lost = True
+            self.finished = True  # nothing more happens here: no timer, no computer move
+            self.arm_timer()
+            if self.on_lost is not None:
+                self.on_lost()
+        return TAKEN_OVER
 
     async def _durably(
         self, first: Callable[[], Awaitable[T]], again: Callable[[], Awaitable[T]]
@@ -954,6 +996,8 @@ class Table:
             while True:
                 try:
                     return await attempt()
+                except FencedError:
+                    raise self._taken_over() from None
                 except StorageError:
                     if loop.time() + pause > deadline:
                         raise
@@ -1136,7 +1180,7 @@ class Table:
         match_id = self.live.match_id
 
         def store() -> Awaitable[None]:
-            return self.writer.execute(lambda c: log.set_standin_asked(c, match_id, ends))
+            return self._write(lambda c: log.set_standin_asked(c, match_id, ends))
 
         await self._durably(store, store)
 
@@ -1299,7 +1343,7 @@ class Table:
         deal, record = live.next_deal(self.rng)
         number = live.deal_number + 1
         match_id = live.match_id
-        live.deal_id = await self.writer.execute(
+        live.deal_id = await self._write(
             lambda connection: log.create_deal(connection, match_id, number, record)
         )
         live.deal, live.deal_number = deal, number
@@ -1329,9 +1373,7 @@ class Table:
         match_id = self.live.match_id
 
         def store() -> Awaitable[None]:
-            return self.writer.execute(
-                lambda c: log.add_chat(c, match_id, conn.user_id, name, text, at)
-            )
+            return self._write(lambda c: log.add_chat(c, match_id, conn.user_id, name, text, at))
 
         async with self.lock:
             await self._durably(store, store)
