@@ -21,12 +21,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server import __version__
+from server import __version__, metrics
 from server.api import (
     archive_pages,
     auth,
     health,
     history,
+    monitoring,
     pages,
     preferences,
     rooms,
@@ -37,6 +38,7 @@ from server.api.errors import install_error_handlers
 from server.api.heap import HeapKeeper
 from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
+from server.api.monitoring import SocketCounter
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
 from server.settings import Settings, SettingsError, get_settings
@@ -148,6 +150,7 @@ def create_app(
     """
     configure_logging()
     settings = settings or get_settings()
+    metrics.PROCESS.set_node(settings.node, __version__)
     config = alembic_config(settings.database_url)
     engine = make_engine(settings.database_url)
     web_dir = find_web_dir()
@@ -214,6 +217,7 @@ def create_app(
     app.include_router(table_page.router)
     app.include_router(archive_pages.router)
     app.include_router(health.router)
+    app.include_router(monitoring.router)
     app.include_router(auth.router)
     app.include_router(preferences.router)
     app.include_router(rooms.router)
@@ -221,6 +225,7 @@ def create_app(
     install_error_handlers(app)
     app.include_router(ws.router)
     app.add_middleware(BodyLimit, routes={history.RECORD_UPLOAD: history.RECORD_LIMIT})
+    app.add_middleware(SocketCounter)  # stammtisch_sockets (inside the origin check)
     quiet_bad_frames()  # a client's frame that is not UTF-8: one log line, no traceback
     quiet_refused_handshakes()  # a refused handshake: our warning line, not uvicorn's error
     install_security(app, settings)  # origin checks and security headers, outermost
