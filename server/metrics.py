@@ -7,7 +7,8 @@ one the running server fills and serves; the module-level functions below are wh
 rest of the code calls, one line each:
 
 ``stammtisch_tables_owned`` (gauge)
-    Live tables this process owns (:func:`set_tables`).
+    Live tables this process owns (:func:`set_tables`, or read at every scrape from what
+    :meth:`Metrics.follow_tables` was given: the app passes its table manager's count).
 ``stammtisch_sockets`` (gauge)
     Open WebSockets (:func:`socket_opened`, :func:`socket_closed`).
 ``stammtisch_actions_total`` (counter)
@@ -29,6 +30,8 @@ imports nothing of the server.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -87,6 +90,7 @@ class Metrics:
             "stammtisch_node", "This process: its node name and version.", registry=registry
         )
         self.set_node(node, version)
+        self._tables_source: Callable[[], int] | None = None
 
     def set_node(self, node: str, version: str) -> None:
         """Name this process in ``stammtisch_node_info`` (replaces an earlier name)."""
@@ -105,8 +109,17 @@ class Metrics:
         self.forwarded_commands.inc(count)
 
     def set_tables(self, count: int) -> None:
-        """Set the number of live tables this process owns."""
+        """Set the number of live tables this process owns (and stop following a source
+        given to :meth:`follow_tables`)."""
+        self._tables_source = None
         self.tables_owned.set(count)
+
+    def follow_tables(self, source: Callable[[], int] | None) -> None:
+        """Read the number of owned tables from ``source`` at every :meth:`render`
+        (``None``: stop, and count none)."""
+        self._tables_source = source
+        if source is None:
+            self.tables_owned.set(0)
 
     def socket_opened(self) -> None:
         """Count one WebSocket opened."""
@@ -122,6 +135,9 @@ class Metrics:
 
     def render(self) -> bytes:
         """All metrics in the Prometheus text format (media type :data:`CONTENT_TYPE`)."""
+        source = self._tables_source
+        if source is not None:
+            self.tables_owned.set(source())
         return generate_latest(self.registry)
 
 

@@ -24,6 +24,7 @@ from server.metrics import Metrics
 from server.store import log
 from server.tables.writer import Writer
 from tests.support import TestDatabase, run_with_sessions, uvicorn_thread
+from tests.table_client import make_room, start
 from tests.test_writer import DEAL, SETUP
 
 NAMES = {
@@ -196,3 +197,39 @@ def test_metrics_of_a_real_server(live_server: str) -> None:
             assert samples(client.get("/metrics").text)["stammtisch_sockets"] == 1
         closed = lambda: samples(client.get("/metrics").text)["stammtisch_sockets"] == 0  # noqa: E731
         wait_for(closed, "the closed socket is still counted")
+
+
+@pytest.mark.live_server
+def test_a_started_match_is_an_owned_table_and_its_writes_are_timed(live_server: str) -> None:
+    async def scenario() -> None:
+        (anna, bernd, clara), room, _ = await make_room(
+            live_server, "dreierles", ["Anna", "Bernd", "Clara"]
+        )
+        before = samples((await anna.http.get("/metrics")).text)
+        assert before["stammtisch_tables_owned"] == 0
+        await start(anna, room)
+        await anna.connect(room)
+        after = samples((await anna.http.get("/metrics")).text)
+        assert after["stammtisch_tables_owned"] == 1
+        assert after["stammtisch_sockets"] == 1
+        # the match and its first deal were committed by the table writer
+        assert after["stammtisch_write_seconds_count"] > before["stammtisch_write_seconds_count"]
+        for client in (anna, bernd, clara):
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_owned_tables_are_read_from_a_source_at_every_scrape() -> None:
+    stats = Metrics()
+    tables = {1: "a", 2: "b"}
+    stats.follow_tables(lambda: len(tables))
+    assert samples(stats.render().decode())["stammtisch_tables_owned"] == 2
+    tables[3] = "c"
+    assert samples(stats.render().decode())["stammtisch_tables_owned"] == 3
+    stats.set_tables(7)  # set by hand: the source is no longer read
+    tables[4] = "d"
+    assert samples(stats.render().decode())["stammtisch_tables_owned"] == 7
+    stats.follow_tables(lambda: len(tables))
+    stats.follow_tables(None)
+    assert samples(stats.render().decode())["stammtisch_tables_owned"] == 0

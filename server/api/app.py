@@ -193,6 +193,9 @@ def create_app(
                 )
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
+                # the tables it serves are the ones it owns (with several processes, the
+                # others' are reached through them and are not in ``tables.tables``)
+                metrics.PROCESS.follow_tables(lambda: len(tables.tables))
             if settings.gc_freeze:
                 # All that is allocated so far (the frameworks, the recovered tables) is
                 # long-lived: frozen now, and the heap again whenever it has grown
@@ -205,6 +208,7 @@ def create_app(
             if keeper is not None:
                 await keeper.stop()
             if hasattr(_app.state, "tables"):
+                metrics.PROCESS.follow_tables(None)
                 await _app.state.tables.stop()
                 del _app.state.tables
             await engine.dispose()
