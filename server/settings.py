@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -134,6 +135,11 @@ class Settings:
     def clustered(self) -> bool:
         """Whether several processes share the tables (a Redis server is configured)."""
         return bool(self.redis_url)
+
+    @property
+    def node(self) -> str:
+        """This process's name: ``node_name``, else the host name and the process id."""
+        return self.node_name or f"{socket.gethostname()}-{os.getpid()}"
 
 
 _Number = TypeVar("_Number", int, float)

@@ -27,6 +27,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 from sqlalchemy import select
@@ -192,6 +193,19 @@ def check_log(table: Table, ids: list[str], records: list[dict[str, Any]]) -> No
         load_record(record)  # every action legal again, the outcome the stored one
 
 
+async def scrape(node: Node) -> dict[str, float]:
+    """The node's metrics without labels (``GET /metrics``, the Prometheus text format)."""
+    async with httpx.AsyncClient(base_url=node.base) as http:
+        response = await http.get("/metrics")
+    assert response.status_code == 200
+    found = {}
+    for line in response.text.splitlines():
+        if line and not line.startswith("#") and "{" not in line:
+            name, value = line.rsplit(" ", 1)
+            found[name] = float(value)
+    return found
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
@@ -246,6 +260,11 @@ def test_three_processes_share_tables_and_survive_a_kill_and_a_freeze(
             ids, records, epoch, owner = await log_of(cluster_db, table.room)
             assert epoch == 2 and not owner.startswith("n0-"), (epoch, owner)
             check_log(table, ids, records)
+        # each process's metrics say what it did: takeovers, forwarded commands, actions
+        seen = {node.name: await scrape(node) for node in nodes[1:]}
+        assert sum(m["stammtisch_takeovers_total"] for m in seen.values()) == len(tables)
+        assert all(m["stammtisch_forwarded_commands_total"] > 0 for m in seen.values())
+        assert sum(m["stammtisch_tables_owned"] for m in seen.values()) == len(tables)
 
         # a table owned by n1; n1 freezes past its lease: n2 takes over
         frozen = await dreierles_table(nodes, 1, [1, 2, 2], "f")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import socket
+
 import pytest
 
 from server.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
@@ -105,3 +108,9 @@ def test_computer_processes_setting() -> None:
     for raw in ("0", "-1", "zwei", "1.5"):
         with pytest.raises(SettingsError, match="STAMMTISCH_COMPUTER_PROCESSES"):
             Settings.from_env({"STAMMTISCH_COMPUTER_PROCESSES": raw})
+
+
+def test_node_name() -> None:
+    assert Settings.from_env({"STAMMTISCH_NODE_NAME": " app1 "}).node == "app1"
+    unnamed = Settings.from_env({}).node  # the host name and the process id
+    assert unnamed == f"{socket.gethostname()}-{os.getpid()}"

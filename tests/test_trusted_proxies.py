@@ -109,17 +109,25 @@ def test_nothing_trusts_every_peer() -> None:
     assert WILDCARD.search("--forwarded-allow-ips '*'")
 
 
-def test_compose_trusts_the_gateway_of_its_own_network() -> None:
-    """The address a proxy on the host arrives from (Docker's port publishing) is the
-    gateway of the services' network, which the compose file fixes."""
+def test_compose_trusts_its_load_balancer_and_the_gateway_only() -> None:
+    """The app processes trust exactly the load balancer's fixed address and the gateway
+    of the services' network (which the compose file fixes; a proxy on the host arrives
+    from there through Docker's port publishing), and the load balancer trusts only the
+    gateway: from anybody else it replaces ``X-Forwarded-For``."""
     compose = (REPO_ROOT / "docker-compose.yml").read_text()
     networks = compose.split("\nnetworks:\n", 1)[1].split("\n\n", 1)[0]
     subnet = re.search(r"^\s+- subnet: (\S+)$", networks, re.MULTILINE)
     gateway = re.search(r"^\s+gateway: (\S+)$", networks, re.MULTILINE)
     assert subnet and gateway, networks
     assert ipaddress.ip_address(gateway[1]) in ipaddress.ip_network(subnet[1])
+    proxy = re.findall(r"^\s+ipv4_address: (\S+)$", compose, re.MULTILINE)
+    assert len(proxy) == 1 and ipaddress.ip_address(proxy[0]) in ipaddress.ip_network(subnet[1])
     trusted = re.findall(r"^\s+FORWARDED_ALLOW_IPS: (.*)$", compose, re.MULTILINE)
-    assert trusted == [f"${{FORWARDED_ALLOW_IPS:-{gateway[1]}}}"]
+    assert trusted == [f"{proxy[0]},{gateway[1]}"]  # once, for every app process
+    caddyfile = (REPO_ROOT / "deploy" / "Caddyfile").read_text()
+    assert re.findall(r"^\s*trusted_proxies (.*)$", caddyfile, re.MULTILINE) == [
+        f"static {gateway[1]}"
+    ]
 
 
 def test_the_documented_proxies_overwrite_x_forwarded_for() -> None:

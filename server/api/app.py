@@ -21,12 +21,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server import __version__
+from server import __version__, metrics
 from server.api import (
     archive_pages,
     auth,
     health,
     history,
+    monitoring,
     pages,
     preferences,
     rooms,
@@ -37,6 +38,7 @@ from server.api.errors import install_error_handlers
 from server.api.heap import HeapKeeper
 from server.api.i18n import load_catalogs
 from server.api.limits import BodyLimit, quiet_bad_frames
+from server.api.monitoring import SocketCounter
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
 from server.settings import Settings, SettingsError, get_settings
@@ -149,6 +151,7 @@ def create_app(
     """
     configure_logging()
     settings = settings or get_settings()
+    metrics.PROCESS.set_node(settings.node, __version__)
     config = alembic_config(settings.database_url)
     engine = make_engine(settings.database_url)
     web_dir = find_web_dir()
@@ -200,6 +203,9 @@ def create_app(
                 tables.shared_sockets = None if shared is None else shared.sockets
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
+                # the tables it serves are the ones it owns (with several processes, the
+                # others' are reached through them and are not in ``tables.tables``)
+                metrics.PROCESS.follow_tables(lambda: len(tables.tables))
             if settings.gc_freeze:
                 # All that is allocated so far (the frameworks, the recovered tables) is
                 # long-lived: frozen now, and the heap again whenever it has grown
@@ -212,6 +218,7 @@ def create_app(
             if keeper is not None:
                 await keeper.stop()
             if hasattr(_app.state, "tables"):
+                metrics.PROCESS.follow_tables(None)
                 await _app.state.tables.stop()
                 del _app.state.tables
             if shared is not None:
@@ -226,6 +233,7 @@ def create_app(
     app.include_router(table_page.router)
     app.include_router(archive_pages.router)
     app.include_router(health.router)
+    app.include_router(monitoring.router)
     app.include_router(auth.router)
     app.include_router(preferences.router)
     app.include_router(rooms.router)
@@ -233,6 +241,7 @@ def create_app(
     install_error_handlers(app)
     app.include_router(ws.router)
     app.add_middleware(BodyLimit, routes={history.RECORD_UPLOAD: history.RECORD_LIMIT})
+    app.add_middleware(SocketCounter)  # stammtisch_sockets (inside the origin check)
     quiet_bad_frames()  # a client's frame that is not UTF-8: one log line, no traceback
     quiet_refused_handshakes()  # a refused handshake: our warning line, not uvicorn's error
     install_security(app, settings)  # origin checks and security headers, outermost

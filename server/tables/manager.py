@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import metrics
 from server.engine.base import Deal
 from server.engine.record import load_record
 from server.engine.registry import new_match
@@ -350,7 +351,9 @@ class TableManager:
                 await self._drop(table, release=table.live.match_id != match_id)
             table = await self._recover_one(stored[0], fence_for(match_id, epoch))
             table.on_lost = partial(self._lost, table)
-            self.takeovers += epoch > 1
+            if epoch > 1:  # it had an owner before
+                self.takeovers += 1
+                metrics.takeover()
             logger.info("room %s: match %s taken over by %s (epoch %s)", room_id, match_id,
                         cluster.node, epoch)  # fmt: skip
             return table

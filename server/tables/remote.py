@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from server import metrics
 from server.tables.cluster import Cluster
 from server.tables.commands import answered
 from server.tables.connection import Connection
@@ -108,6 +109,7 @@ class Remote:
         if held is None:
             return
         self.forwarded += 1
+        metrics.forwarded()
         await self.cluster.send(held.remote.node, {"op": "msg", "key": key, "text": text})
 
     async def leave(self, key: str) -> None:

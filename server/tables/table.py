@@ -99,6 +99,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from server import metrics
 from server.bots.info import info_for
 from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
@@ -695,6 +696,7 @@ class Table:
             raise
         self.version += 1
         acted = self.version
+        metrics.action_done()
         if client_id is not None and origin is not None and not auto:
             self._remember(origin.user_id, client_id, acted)
         if auto and not forced:

@@ -18,7 +18,8 @@ SQLAlchemy Core work (:meth:`Writer.execute`): on a SQLite file they go through
 :class:`SqliteWriter`, one INSERT for the rows and one COMMIT for the batch, inline on the
 loop; elsewhere on the writer's own connection, held open between batches. Rare ORM work
 (a match started) goes through a session of its own; a caller is told only once its own
-part is committed.
+part is committed. How long each committed batch took goes to the metrics
+(``stammtisch_write_seconds``, :mod:`server.metrics`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -35,6 +37,7 @@ from sqlalchemy import Connection, insert
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
+from server import metrics
 from server.store.errors import StoreError
 from server.store.log import ActionEntry, SqliteWriter, SyncWork
 from server.store.models import ActionRow
@@ -68,8 +71,11 @@ class Writer:
         sessions: async_sessionmaker[AsyncSession],
         max_batch: int = 500,
         sqlite: SqliteWriter | None = None,
+        stats: metrics.Metrics | None = None,
     ) -> None:
         self._sessions = sessions
+        #: where the commit latency of each batch goes (default: this process's metrics)
+        self._stats = stats or metrics.PROCESS
         self._max_batch = max_batch
         self._sqlite = sqlite
         bind = sessions.kw.get("bind")
@@ -223,6 +229,7 @@ class Writer:
         *,
         reconnected: bool = False,
     ) -> None:
+        started = time.perf_counter()
         try:
             results = await how(batch)
         except Exception as exc:
@@ -250,6 +257,7 @@ class Writer:
             for unit in batch:  # find the bad unit: one transaction each
                 await self._commit([unit], how)
             return
+        self._stats.write_committed(time.perf_counter() - started)
         self.batches += 1
         self.units += len(batch)
         for (_, future), result in zip(batch, results, strict=True):
