@@ -22,12 +22,14 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from server.store.db import make_engine
 from tests.support import (
     POSTGRES_URL,
+    REDIS_URL,
     LiveServer,
     TestDatabase,
     postgres_database,
@@ -89,6 +91,22 @@ def postgres_url() -> str:
             pytest.fail(reason)
         pytest.skip(reason)
     return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The test Redis URL (``STAMMTISCH_TEST_REDIS_URL``, default the machine's Redis);
+    skips the test (with the reason) when it does not answer, and fails it under
+    ``STAMMTISCH_REQUIRE_REDIS`` (as CI sets it)."""
+    try:
+        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2) as client:
+            client.ping()
+    except redis.RedisError as exc:
+        reason = f"Redis not reachable at {REDIS_URL} ({type(exc).__name__}: {exc})"
+        if os.environ.get("STAMMTISCH_REQUIRE_REDIS"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return REDIS_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -49,6 +49,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 POSTGRES_URL = os.environ.get(
     "STAMMTISCH_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
+#: The test Redis (several processes): ``STAMMTISCH_TEST_REDIS_URL``, default the machine's.
+REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 def sqlite_url(path: Path) -> str:

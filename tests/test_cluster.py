@@ -29,7 +29,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 from sqlalchemy import select
 from sqlalchemy.pool import NullPool
 
@@ -40,21 +39,6 @@ from tests.support import postgres_database, server_process, upgrade
 from tests.table_client import Client, make_room, start
 
 pytestmark = [pytest.mark.live_server, pytest.mark.postgres]
-
-REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture
-def redis_url() -> str:
-    """The test Redis; skips (fails in CI) when it does not answer."""
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_timeout=3).ping()
-    except Exception as exc:
-        reason = f"Redis not reachable at {REDIS_URL} ({type(exc).__name__}: {exc})"
-        if os.environ.get("STAMMTISCH_REQUIRE_POSTGRES"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return REDIS_URL
 
 
 @pytest.fixture

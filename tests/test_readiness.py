@@ -11,7 +11,6 @@ tests are skipped with the reason when it does not answer, and fail under
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,21 +24,6 @@ from server.settings import Settings
 from tests.support import closed_port, postgres_database, upgrade, uvicorn_thread
 
 pytestmark = pytest.mark.live_server
-
-REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> str:
-    """The test Redis server's URL; skips (or, under ``STAMMTISCH_REQUIRE_REDIS``, fails)
-    when it does not answer."""
-    status = asyncio.run(check_redis(REDIS_URL, timeout=5))
-    if not status.ok:
-        reason = f"Redis not reachable at {REDIS_URL} ({status.error})"
-        if os.environ.get("STAMMTISCH_REQUIRE_REDIS"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return REDIS_URL
 
 
 @pytest.fixture(scope="module")

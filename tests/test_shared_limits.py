@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -48,24 +47,9 @@ from tests.support import api_error as error
 from tests.support import closed_port, postgres_database, server_process, upgrade, uvicorn_thread
 from tests.table_client import COOKIE
 
-REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 PASSWORD = "geheim123"
 #: The server with its limits under a test's prefix, and quick socket renewals.
 SHARED_APP = "tests.shared_app:app"
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    """The test Redis URL; skips the test (with the reason) when it does not answer."""
-    try:
-        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2) as client:
-            client.ping()
-    except redis.RedisError as exc:
-        reason = f"Redis not reachable at {REDIS_URL} ({type(exc).__name__}: {exc})"
-        if os.environ.get("STAMMTISCH_REQUIRE_REDIS"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return REDIS_URL
 
 
 @pytest.fixture
