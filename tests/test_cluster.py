@@ -296,3 +296,62 @@ def test_three_processes_share_tables_and_survive_a_kill_and_a_freeze(
         asyncio.run(scenario(nodes))
     text = log.read_text()
     assert "taken over" in text and "lost its table locks" in text, text[-3000:]
+
+
+def test_requests_ending_and_a_revanche_reach_a_table_owned_by_another_process(
+    cluster_db: str, redis_url: str, tmp_path: Path
+) -> None:
+    """What the rooms API asks of a table (HTTP at one process) is asked of its owner (the
+    other): the agreements to end it, the end itself; a Revanche started at the second
+    process moves every socket at the first one's old table to the new one."""
+    rng = random.Random(33)
+
+    async def expect_everywhere(table: Table, kind: str) -> list[dict[str, Any]]:
+        return [await client.expect(kind, timeout=10) for client in table.clients]
+
+    async def scenario(nodes: list[Node]) -> None:
+        table = await dreierles_table(nodes, 0, [0, 1, 1], "r")
+        anna, bert, cora = table.clients
+        for client in (bert, cora):  # their HTTP goes to n1, which does not own the table
+            client.http.base_url = httpx.URL(nodes[1].base)
+        for _ in range(3):
+            await table.step(rng)
+        assert (await bert.http.post(f"/api/rooms/{table.room}/end")).status_code == 200
+        for told in await expect_everywhere(table, "requests"):
+            assert told["end_votes"] == [bert.user_id]
+        assert (await anna.http.post(f"/api/rooms/{table.room}/end")).status_code == 200
+        await expect_everywhere(table, "requests")
+        ended = await cora.http.post(f"/api/rooms/{table.room}/end")
+        assert ended.status_code == 200 and ended.json()["ended"] is True
+        for final in await expect_everywhere(table, "snapshot"):
+            assert final["match"]["ended_early"] is True
+        # the Revanche: the last "yes" reaches n1, which starts (and owns) the new match
+        for client in (cora, anna, bert):
+            answer = await client.http.post(f"/api/rooms/{table.room}/rematch")
+            assert answer.status_code == 200, answer.text
+        second = answer.json()["match_id"]
+        assert isinstance(second, int)
+        for client, base in zip(table.clients, table.at, strict=True):
+            moved = await client.expect("new_match", timeout=10)
+            assert moved["match_id"] == second
+            await client.send({"type": "hello", "room": table.room, "last_version": None})
+            snapshot = await client.expect("snapshot", timeout=10)
+            assert snapshot["match"]["id"] == second, base
+        for _ in range(3):
+            await table.step(rng)
+        engine = make_engine(cluster_db, poolclass=NullPool)
+        try:
+            async with engine.connect() as db:
+                owners = dict(
+                    (await db.execute(select(Match.id, Match.owner_node).where(
+                        Match.room_id == table.room))).all()
+                )  # fmt: skip
+        finally:
+            await engine.dispose()
+        assert str(owners[second]).startswith("n1-"), owners
+        for client in table.clients:
+            await client.aclose()
+
+    with ExitStack() as stack:
+        nodes = start_nodes(stack, cluster_db, redis_url, tmp_path / "nodes.log", 2)
+        asyncio.run(scenario(nodes))
