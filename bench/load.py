@@ -1024,6 +1024,8 @@ def run_phases(
                     rate = {"saturation": None, "offered": args.rate}.get(mode, args.people_rate)
                     if args.client_cpus:
                         unpin_children(server.pid)
+                    if args.pool_nice is not None:
+                        renice_children(server.pid, args.pool_nice)
                     t0 = time.perf_counter() + 0.5
                     pool = children(server.pid)
                     pids = [server.pid, *(p.pid or 0 for _, p in workers)]
@@ -1118,6 +1120,15 @@ def children(pid: int) -> list[int]:
                 for child in (task / "children").read_text().split():
                     found += [int(child), *children(int(child))]
     return found
+
+
+def renice_children(pid: int, nice: int) -> None:
+    """Run the processes the server started (every thread) at ``nice`` (a measurement of
+    what a pool of lower priority would do; the server does not do it)."""
+    for child in children(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{child}/task").iterdir():
+                os.setpriority(os.PRIO_PROCESS, int(task.name), nice)
 
 
 def unpin_children(pid: int) -> None:
@@ -1346,6 +1357,11 @@ def main() -> int:
         "--computer-warm-up", type=float, default=10.0,
         help="seconds the computer tables play, unmeasured, before the first phase (10)",
     )  # fmt: skip
+    parser.add_argument(
+        "--pool-nice", type=int, metavar="N",
+        help="run the processes the server starts (the pool of the searching computer "
+        "players) at this nice value, to measure what a pool of lower priority would do",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
     if args.mode == "computers" and args.computer_tables <= 0:
@@ -1441,6 +1457,7 @@ def main() -> int:
         "person_pause_ms": [round(1000 * x) for x in args.person_pause],
         "people_rate": args.people_rate,
         "computer_processes": os.environ.get("STAMMTISCH_COMPUTER_PROCESSES"),
+        "pool_nice": args.pool_nice,
         "note": "clients run on the same machine as the server: a lower bound",
         "medians": summary,
         "ratios_to_baseline": ratios(summary),
