@@ -134,6 +134,9 @@ test: $(DEV_STAMP) chromium
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/load.py --mode computers --no-baseline --computer-tables 50 --repeats 3
+	$(BIN)/python bench/load.py --mode computers --no-baseline --computer-tables 50 --repeats 3 \
+		--computer-level stark
 	$(BIN)/python bench/deal_end.py
 	$(BIN)/python bench/header_flood.py
 	$(BIN)/python bench/login_flood.py

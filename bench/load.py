@@ -47,6 +47,24 @@ machine with the server (on a machine with two CPUs or more the server is pinned
 first and the clients to the others), so throughput and latency are a lower bound for the
 server alone.
 
+**Computer tables** (``--computer-tables N``, 0 by default; ``--mode computers`` runs only
+them): N rooms set up as a practice room is (one person on the first seat, computer
+players of ``--computer-level`` on the others, by default Doppelkopf with its default rules
+and match length, the computer players at the room's default pace of 800-1500 ms, or
+``--computer-pause``), each followed by its person's socket in the client processes, as his
+browser would. Two more modes then run on the server, in turns that alternate from repeat
+to repeat, with the people's tables offered ``--people-rate`` actions/s: ``people`` (the
+computer tables rest: their person does not play, and each waits for him) and
+``computers`` (the persons play their moves after a human pause, ``--person-pause``, tap
+"Weiter" between deals and Revanche after a match; the computer players make theirs).
+After a ``computers`` phase the benchmark waits until every computer table rests again.
+The person's socket counts the computer players' moves (every move of another seat that
+the table did not force); a ``computers`` phase without one fails the run. Reported per
+phase besides the people's latencies: computer moves per second, at how many tables, the
+server's CPU over the phase per move of all tables, and the CPU of the processes the server
+started (``pool_cpu``: the pool of the searching level, which the benchmark lets run on
+every CPU, unpinned, as it would on a server of its own; it inherits the server's CPU).
+
 Run ``python bench/load.py --help`` for the knobs; ``--json`` prints only the JSON report
 (``tests/test_load_bench.py`` runs a short one). Results go into docs/benchmarks.md.
 """
@@ -88,7 +106,7 @@ from tests.support import (
     sqlite_url,
     upgrade,
 )
-from tests.table_client import COOKIE, make_room, start
+from tests.table_client import COOKIE, Client, make_room, start
 
 GAME = "dreierles"
 NAMES = ["Anna", "Bernd", "Catrin"]
@@ -107,6 +125,18 @@ STALL_SECONDS = 15.0
 #: the p99 latency at the offered rate.
 CPU_RATIO_AIM = {"sqlite": 2.0, "postgresql": 2.5}
 P99_AIM_MS = 10.0
+#: The modes with computer tables: ``people`` (the people's tables at ``--people-rate``,
+#: the computer tables resting, waiting for their person) and ``computers`` (the same while
+#: the computer tables play), and the aim for the people's p99 while they play.
+COMPUTER_MODES = ["people", "computers"]
+COMPUTER_P99_AIM_MS = 50.0
+#: The computer players of each computer table, per ``--computer-level`` (for a game of
+#: four, a person and three computer players; fewer seats take the first levels).
+COMPUTER_LEVELS = {
+    "einsteiger": ["einsteiger"] * 3,
+    "stark": ["stark"] * 3,
+    "mix": ["einsteiger", "stark", "einsteiger"],
+}
 
 
 # --------------------------------------------------------------------------- servers
@@ -172,11 +202,12 @@ def database(url: str | None, workdir: Path, as_is: bool) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class TableSpec:
-    """What a client process needs to play one table: room and the three session cookies."""
+    """What a client process needs to play one table: the room and the session cookies of
+    its people (three at a Dreierles table of people, one at a computer table)."""
 
     index: int
     room: int
-    cookies: tuple[str, str, str]
+    cookies: tuple[str, ...]
 
 
 @dataclass(eq=False)
@@ -317,6 +348,7 @@ class BenchTable:
         self.last_message = time.perf_counter()
         message = orjson.loads(raw)
         kind = message["type"]
+        self.observe(seat, kind, message)
         if kind == "event":
             if seat.resyncing:
                 return
@@ -360,6 +392,9 @@ class BenchTable:
             self.latencies.append(time.perf_counter() - self.sent_at)
             self.target = None
         self.wake.set()
+
+    def observe(self, seat: Seat, kind: str, message: dict[str, Any]) -> None:
+        """A message arrived on ``seat`` (before the table follows it): nothing to do here."""
 
     def on_snapshot(self, seat: Seat, message: dict[str, Any]) -> None:
         """A snapshot: the seat's whole state; the table notes a deal shown or ended."""
@@ -538,11 +573,147 @@ class BenchTable:
             task.cancel()
 
 
+@dataclass(eq=False)
+class ComputerTable(BenchTable):
+    """A table of computer players with one person, as in a practice room: the person's
+    socket follows every move (as his browser would), and while the table is *active* he
+    makes his own moves after a human pause (``person_pause``, seconds) and taps "Weiter"
+    and Revanche; the computer players make theirs at the room's pace. Inactive, he
+    stops, and the table comes to rest within a few of the computers' moves, waiting for
+    him. Every move of another seat that the table did not force is a computer player's:
+    they are counted once each, by their version."""
+
+    person_pause: tuple[float, float] = (1.0, 3.0)
+    active: bool = False
+    activated: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the last event's ``turn.forced``: the table plays the seat's only move itself
+    forced: bool = False
+    computer_moves: int = 0
+    person_moves: int = 0
+    counted_version: int = -1
+    player: asyncio.Task[None] | None = None
+
+    def observe(self, seat: Seat, kind: str, message: dict[str, Any]) -> None:
+        """Count the computer players' moves; note whether the next move is forced."""
+        if kind in ("event", "snapshot"):
+            self.forced = bool((message.get("turn") or {}).get("forced"))
+        if kind != "event" or message["v"] <= self.counted_version:
+            return
+        self.counted_version = message["v"]
+        if message.get("auto"):
+            return
+        if message.get("seat") == seat.seat:
+            self.person_moves += 1
+        else:
+            self.computer_moves += 1
+
+    def choose(self, actor: Seat) -> str:
+        """A random legal action, "gesund" for most Doppelkopf hands (as people play)."""
+        assert actor.view is not None
+        if "gesund" in actor.view["legal_actions"] and self.rng.random() < 0.9:
+            return "gesund"
+        return super().choose(actor)
+
+    def at_rest(self) -> bool:
+        """Whether nothing happens at the table until the person acts."""
+        seat = self.seats[0]
+        state = self.state()
+        if state == "play":
+            return seat.my_turn() and not self.forced
+        if state == "between":
+            return seat.between is not None and seat.user_id in seat.between["waiting"]
+        return state == "finished"
+
+    def start(self) -> None:
+        """Let the person play (his task is started on the first call)."""
+        self.active = True
+        self.activated.set()
+        if self.player is None:
+            self.player = asyncio.create_task(self.play())
+            self.readers.append(self.player)
+
+    def stop(self) -> None:
+        """The person stops making moves."""
+        self.active = False
+        self.activated.clear()
+
+    async def listen(self, seconds: float) -> None:
+        """Wait for the next message, at most ``seconds``."""
+        self.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wake.wait(), seconds)
+
+    async def play(self) -> None:
+        """The person's part while the table is active, for as long as the table lives."""
+        seat = self.seats[0]
+        try:
+            while True:
+                if not self.active:
+                    await self.activated.wait()
+                    continue
+                state = self.state()
+                if state == "play" and seat.my_turn() and not self.forced:
+                    version = seat.version
+                    await asyncio.sleep(self.rng.uniform(*self.person_pause))
+                    if (self.active and seat.version == version and self.state() == "play"
+                            and seat.my_turn() and not self.forced):  # fmt: skip
+                        text = self.choose(seat)
+                        message = {"type": "action", "action": text, "v": version,
+                                   "id": f"p{version}"}  # fmt: skip
+                        await seat.send(message)
+                        while seat.version == version and not self.error_seen:
+                            await self.listen(1.0)
+                        self.error_seen = False
+                    continue
+                if state == "between":
+                    waiting = seat.between["waiting"] if seat.between else ()
+                    sent = seat.next_sent
+                    if seat.user_id in waiting and (
+                        sent is None or time.perf_counter() - sent > NEXT_AGAIN_SECONDS
+                    ):
+                        if sent is None:  # a look at the deal's result first
+                            await asyncio.sleep(self.rng.uniform(*self.person_pause))
+                        seat.next_sent = time.perf_counter()
+                        await seat.send({"type": "next", "id": f"next-{seat.version}"})
+                elif state == "finished" and not self.rematch_asked:
+                    await self.rematch()
+                    continue
+                await self.listen(1.0)
+        except Exception:  # the person's client cannot go on: say so, the table rests
+            traceback.print_exc()
+            self.errors["person_failed"] = self.errors.get("person_failed", 0) + 1
+
+
+async def computers_at_rest(tables: list[ComputerTable], timeout: float = 120.0) -> None:
+    """Wait until every computer table waits for its person (for half a second on end)."""
+    async with asyncio.timeout(timeout):
+        calm_since = None
+        while True:
+            if all(t.at_rest() for t in tables):
+                calm_since = calm_since or time.perf_counter()
+                if time.perf_counter() - calm_since >= 0.5:
+                    return
+            else:
+                calm_since = None
+            await asyncio.sleep(0.05)
+
+
 async def drive(
-    tables: list[BenchTable], total: int, t0: float, seconds: float, rate: float | None
+    tables: list[BenchTable],
+    total: int,
+    t0: float,
+    seconds: float,
+    rate: float | None,
+    computers: list[ComputerTable] | None = None,
+    computers_play: bool = False,
 ) -> dict[str, Any]:
     """Drive ``tables`` from ``t0`` for ``seconds``; ``rate`` None = saturation, else the
-    offered actions/s over all ``total`` tables (of every client process)."""
+    offered actions/s over all ``total`` tables (of every client process). The moves at
+    the ``computers`` tables are counted from ``t0`` for ``seconds``; if
+    ``computers_play``, their people play meanwhile, and afterwards the tables are waited
+    for until they rest again."""
+    computers = computers or []
+    counted = asyncio.create_task(count_computers(computers, t0, seconds, computers_play))
     for table in tables:
         table.latencies = []
         table.errors = {}
@@ -569,6 +740,10 @@ async def drive(
 
     await asyncio.sleep(max(0.0, t0 - time.perf_counter()))
     await asyncio.gather(*(run(t) for t in tables))
+    elapsed = time.perf_counter() - t0
+    computer_counts = await counted
+    if computers_play:
+        await computers_at_rest(computers)
     errors: dict[str, int] = {}
     counts = Counts()
     for table in tables:
@@ -577,9 +752,35 @@ async def drive(
             errors[code] = errors.get(code, 0) + n
     return {
         "latencies": [x for t in tables for x in t.latencies],
-        "elapsed": time.perf_counter() - t0,
+        "elapsed": elapsed,
         "errors": errors,
         "counts": vars(counts),
+        "computers": computer_counts,
+    }
+
+
+async def count_computers(
+    tables: list[ComputerTable], t0: float, seconds: float, play: bool
+) -> dict[str, int]:
+    """The moves made at ``tables`` from ``t0`` for ``seconds`` (their people playing
+    meanwhile if ``play``): the computer players', the people's, and at how many tables
+    a computer player moved."""
+    await asyncio.sleep(max(0.0, t0 - time.perf_counter()))
+    before = [(t.computer_moves, t.person_moves, sum(t.errors.values())) for t in tables]
+    if play:
+        for table in tables:
+            table.start()
+    await asyncio.sleep(max(0.0, t0 + seconds - time.perf_counter()))
+    after = [(t.computer_moves, t.person_moves, sum(t.errors.values())) for t in tables]
+    for table in tables:
+        table.stop()
+    moved = [(a[0] - b[0], a[1] - b[1], a[2] - b[2]) for a, b in zip(after, before, strict=True)]
+    return {
+        "computer_tables": len(tables),
+        "computer_moves": sum(m[0] for m in moved),
+        "person_moves": sum(m[1] for m in moved),
+        "tables_moved": sum(1 for m in moved if m[0] > 0),
+        "computer_table_errors": sum(m[2] for m in moved),
     }
 
 
@@ -609,13 +810,23 @@ async def _client_main(
 ) -> None:
     loop = asyncio.get_running_loop()
     tables: dict[str, list[BenchTable]] = {}
+    computers: list[ComputerTable] = []
     clients: list[httpx.AsyncClient] = []
+    http: httpx.AsyncClient | None = None
+    warming = 0.0
     gate = asyncio.Semaphore(10)
 
     async def one(url: str, http: httpx.AsyncClient | None, spec: TableSpec) -> BenchTable:
         async with gate:
             rng = random.Random(1000 + spec.index)
             table = BenchTable(spec, http, rng, options["drop_events"])
+            await table.connect(url.replace("http://", "ws://") + "/ws")
+            return table
+
+    async def computer(url: str, spec: TableSpec) -> ComputerTable:
+        async with gate:
+            rng = random.Random(5000 + spec.index)
+            table = ComputerTable(spec, http, rng, person_pause=options["person_pause"])
             await table.connect(url.replace("http://", "ws://") + "/ws")
             return table
 
@@ -626,19 +837,35 @@ async def _client_main(
                 http = httpx.AsyncClient(base_url=url, timeout=30)
                 clients.append(http)
             tables[name] = list(await asyncio.gather(*(one(url, http, s) for s in specs)))
+            if name == "server" and options["computers"]:
+                # the computer tables play while the people's tables warm up (the pool of
+                # the searching level starts meanwhile), then rest until a phase
+                computers = list(
+                    await asyncio.gather(*(computer(url, s) for s in options["computers"]))
+                )
+                for busy in computers:
+                    busy.start()
+                warming = time.perf_counter() + options["computer_warm_up"]
             warm = options["warm_up"]
             await asyncio.gather(*(t.warm_up(t.rng.randrange(warm + 1)) for t in tables[name]))
+            if name == "server" and computers:
+                await asyncio.sleep(max(0.0, warming - time.perf_counter()))
+                if not any(t.computer_moves for t in computers):
+                    raise RuntimeError("the computer tables made no move while warming up")
+                for busy in computers:
+                    busy.stop()
+                await computers_at_rest(computers)
         pipe.send("ready")
         while True:
             order = await loop.run_in_executor(None, pipe.recv)
             if order is None:
                 break
-            name, total, t0, seconds, rate = order
-            pipe.send(await drive(tables[name], total, t0, seconds, rate))
+            name, total, t0, seconds, rate, play = order
+            mine = computers if name == "server" else []
+            pipe.send(await drive(tables[name], total, t0, seconds, rate, mine, play))
     finally:
-        for group in tables.values():
-            for table in group:
-                await table.aclose()
+        for table in [t for group in tables.values() for t in group] + computers:
+            await table.aclose()
         for http in clients:
             await http.aclose()
 
@@ -659,9 +886,53 @@ async def set_up_rooms(base_url: str, tables: int, rounds: int) -> list[TableSpe
             for client in clients:
                 await client.aclose()
             assert len(cookies) == 3
-            return TableSpec(index, room, (cookies[0], cookies[1], cookies[2]))
+            return TableSpec(index, room, cookies)
 
     return list(await asyncio.gather(*(one(i) for i in range(tables))))
+
+
+async def set_up_computer_tables(
+    base_url: str, tables: int, game: str, levels: list[str], pause: tuple[float, float] | None
+) -> list[TableSpec]:
+    """Create ``tables`` started rooms of ``game`` like a practice room (one person on the
+    first seat, computer players of ``levels`` on the others, the game's default rules
+    and match length), with the computer players' pace ``pause`` (seconds; None: the
+    room's default); five at a time."""
+    gate = asyncio.Semaphore(5)
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        description = (await http.get(f"/api/games/{game}")).raise_for_status().json()
+    seats = min(description["players"])
+
+    async def one(index: int) -> TableSpec:
+        async with gate:
+            person = Client(base_url, f"Paula{index}")
+            await person.register()
+            body: dict[str, Any] = {"name": f"Übung {index}", "game": game}
+            if pause is not None:
+                body["computer_pause_ms"] = [round(1000 * x) for x in pause]
+            response = await person.http.post("/api/rooms", json=body)
+            response.raise_for_status()
+            room = response.json()["id"]
+            for k in range(seats - 1):
+                level = levels[k % len(levels)]
+                added = await person.http.post(
+                    f"/api/rooms/{room}/computers", json={"level": level}
+                )
+                added.raise_for_status()
+            await start(person, room)
+            cookie = person.cookie
+            await person.aclose()
+            return TableSpec(index, room, (cookie,))
+
+    return list(await asyncio.gather(*(one(i) for i in range(tables))))
+
+
+def milliseconds(text: str) -> tuple[float, float]:
+    """``"least,most"`` in milliseconds as seconds."""
+    least, most = (float(x) / 1000 for x in text.split(","))
+    if not 0 <= least <= most:
+        raise argparse.ArgumentTypeError(f"not least,most in ms: {text!r}")
+    return least, most
 
 
 def summarise(samples: list[dict[str, Any]], phase: dict[str, Any], tables: int) -> dict[str, Any]:
@@ -703,17 +974,25 @@ def summarise(samples: list[dict[str, Any]], phase: dict[str, Any], tables: int)
 def run_phases(
     args: argparse.Namespace,
     targets: dict[str, tuple[str, subprocess.Popen[bytes], list[TableSpec]]],
+    computer_specs: list[TableSpec] | None = None,
 ) -> list[dict[str, Any]]:
     """Start the client processes, run every phase on every target, return the results.
 
     In every mode the servers go first and the baseline last, padded to the frame size
-    the server (the first target) just sent."""
+    the server (the first target) just sent. The computer modes (``people``: the
+    computer tables rest; ``computers``: they play) run on the server only, in turns
+    that alternate from repeat to repeat."""
     context = multiprocessing.get_context("spawn")
     procs = max(1, args.client_procs)
-    options = {"drop_events": args.drop_events, "warm_up": args.warm_up}
+    computer_specs = computer_specs or []
     workers = []
     for k in range(procs):
         mine = {name: (url, specs[k::procs]) for name, (url, _, specs) in targets.items()}
+        options = {
+            "drop_events": args.drop_events, "warm_up": args.warm_up,
+            "computers": computer_specs[k::procs], "person_pause": args.person_pause,
+            "computer_warm_up": args.computer_warm_up,
+        }  # fmt: skip
         parent, child = context.Pipe()
         process = context.Process(
             target=client_process, args=(child, mine, args.client_cpus, options), daemon=True
@@ -722,35 +1001,54 @@ def run_phases(
         workers.append((parent, process))
     try:
         for parent, _ in workers:
-            if not parent.poll(180):
+            if not parent.poll(300):
                 raise RuntimeError("a client process did not connect its tables in time")
             answer = parent.recv()
             if answer != "ready":
                 raise RuntimeError(f"a client process {answer}")
-        modes = ["saturation", "offered"] if args.mode == "both" else [args.mode]
+        modes = {"both": ["saturation", "offered"], "computers": []}.get(args.mode, [args.mode])
         order = sorted(targets, key=lambda name: name == "baseline")
         results = []
         for repeat in range(args.repeats):
-            for mode in modes:
+            turns = list(modes)
+            if computer_specs:
+                turns += COMPUTER_MODES[:: 1 if repeat % 2 == 0 else -1]
+            for mode in turns:
                 frame_bytes = args.frame_bytes
                 for name in order:
+                    if mode in COMPUTER_MODES and name != "server":
+                        continue
                     url, server, _ = targets[name]
                     if name == "baseline":
                         httpx.put(f"{url}/frame_bytes/{frame_bytes or 0}").raise_for_status()
-                    rate = None if mode == "saturation" else args.rate
+                    rate = {"saturation": None, "offered": args.rate}.get(mode, args.people_rate)
+                    if args.client_cpus:
+                        unpin_children(server.pid)
+                    if args.pool_nice is not None:
+                        renice_children(server.pid, args.pool_nice)
                     t0 = time.perf_counter() + 0.5
+                    pool = children(server.pid)
                     pids = [server.pid, *(p.pid or 0 for _, p in workers)]
                     before = [cpu_seconds(pid) for pid in pids]
+                    pool_before = sum(cpu_seconds(pid) for pid in pool)
                     for parent, _ in workers:
-                        parent.send((name, args.tables, t0, args.seconds, rate))
+                        play = mode == "computers"
+                        parent.send((name, args.tables, t0, args.seconds, rate, play))
+                    if mode in COMPUTER_MODES:  # the CPU of the phase, not of the rest after it
+                        time.sleep(max(0.0, t0 + args.seconds - time.perf_counter()))
+                        after = [cpu_seconds(pid) for pid in pids]
+                        pool_after = sum(cpu_seconds(pid) for pid in pool)
                     samples = []
                     for parent, _ in workers:
                         sample = parent.recv()
                         if isinstance(sample, str):
                             raise RuntimeError(f"a client process {sample}")
                         samples.append(sample)
-                    after = [cpu_seconds(pid) for pid in pids]
-                    wall = time.perf_counter() - t0
+                    wall = args.seconds
+                    if mode not in COMPUTER_MODES:
+                        after = [cpu_seconds(pid) for pid in pids]
+                        pool_after = 0.0
+                        wall = time.perf_counter() - t0
                     used = [a - b for a, b in zip(after, before, strict=True)]
                     phase = {"target": name, "repeat": repeat + 1, "mode": mode,
                              "offered_per_second": rate}  # fmt: skip
@@ -763,9 +1061,14 @@ def run_phases(
                     result["clients_cpu"] = round(sum(used[1:]) / wall, 2)
                     per_action = used[0] / max(1, result["actions"])
                     result["server_us_per_action"] = round(1e6 * per_action)
+                    if mode in COMPUTER_MODES:
+                        computer_figures(result, samples, args, used[0], pool_after - pool_before,
+                                         wall)  # fmt: skip
                     results.append(result)
                     if not args.json:
                         print(line(result), file=sys.stderr, flush=True)
+                        if mode in COMPUTER_MODES:
+                            print(computer_line(result), file=sys.stderr, flush=True)
                     time.sleep(0.5)
         return results
     finally:
@@ -776,6 +1079,66 @@ def run_phases(
             process.join(timeout=10)
             if process.is_alive():
                 process.kill()
+
+
+def computer_figures(
+    result: dict[str, Any],
+    samples: list[dict[str, Any]],
+    args: argparse.Namespace,
+    server_cpu: float,
+    pool_cpu: float,
+    wall: float,
+) -> None:
+    """Add the computer tables' figures of a phase to ``result``; raise if the computer
+    tables were to play and did not."""
+    counts: dict[str, int] = {}
+    for sample in samples:
+        for key, value in sample["computers"].items():
+            counts[key] = counts.get(key, 0) + value
+    result.update(counts)
+    result["computer_level"] = args.computer_level
+    result["computer_game"] = args.computer_game
+    result["computer_moves_per_second"] = round(counts["computer_moves"] / args.seconds, 1)
+    result["person_moves_per_second"] = round(counts["person_moves"] / args.seconds, 1)
+    moves = result["actions"] + counts["computer_moves"] + counts["person_moves"]
+    result["server_us_per_move"] = round(1e6 * server_cpu / max(1, moves))
+    result["pool_cpu"] = round(pool_cpu / wall, 2)
+    if result["mode"] == "computers" and counts["computer_moves"] == 0:
+        raise RuntimeError(
+            f"the {counts['computer_tables']} computer tables made no move in the phase "
+            "in which they were to play"
+        )
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started and theirs (the computer players' pool), from
+    ``/proc``."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                for child in (task / "children").read_text().split():
+                    found += [int(child), *children(int(child))]
+    return found
+
+
+def renice_children(pid: int, nice: int) -> None:
+    """Run the processes the server started (every thread) at ``nice`` (a measurement of
+    what a pool of lower priority would do; the server does not do it)."""
+    for child in children(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{child}/task").iterdir():
+                os.setpriority(os.PRIO_PROCESS, int(task.name), nice)
+
+
+def unpin_children(pid: int) -> None:
+    """Let the processes the server started (the pool of the searching computer players,
+    which inherit the server's CPU) run on every CPU, as the server's would unpinned: on
+    a machine of its own the server and its pool share all CPUs."""
+    everything = os.sched_getaffinity(0) | set(range(os.cpu_count() or 1))
+    for child in children(pid):
+        with contextlib.suppress(OSError):
+            pin(child, everything)
 
 
 # --------------------------------------------------------------------------- report
@@ -813,6 +1176,22 @@ MEDIAN_KEYS = [
 ]  # fmt: skip
 
 
+COMPUTER_KEYS = [
+    "computer_moves", "computer_moves_per_second", "person_moves_per_second", "tables_moved",
+    "computer_table_errors", "server_us_per_move", "pool_cpu",
+]  # fmt: skip
+
+
+def computer_line(r: dict[str, Any]) -> str:
+    """The computer tables' figures of a computer mode's row."""
+    return (
+        f"{'':20}computer tables: {r.get('computer_tables', '?')} ({r.get('computer_level')}), "
+        f"computer moves {r['computer_moves_per_second']}/s at {r['tables_moved']:.0f} tables, "
+        f"person moves {r['person_moves_per_second']}/s, server {r['server_us_per_move']:.0f} "
+        f"µs per move of all tables, pool cpu {r['pool_cpu']:.2f}"
+    )
+
+
 def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per target and mode: the median of every figure over the repeats."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -822,9 +1201,13 @@ def medians(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (target, mode), rows in groups.items():
         row: dict[str, Any] = {"target": target, "mode": mode, "runs": len(rows),
                                "offered_per_second": rows[0]["offered_per_second"]}  # fmt: skip
-        for key in MEDIAN_KEYS:
-            row[key] = round(float(statistics.median(r[key] for r in rows)), 2)
+        for key in MEDIAN_KEYS + COMPUTER_KEYS:
+            if all(key in r for r in rows):
+                row[key] = round(float(statistics.median(r[key] for r in rows)), 2)
         row["actions_per_second"] = round(row["actions_per_second"])
+        for key in ("computer_tables", "computer_level", "computer_game"):
+            if key in rows[0]:
+                row[key] = rows[0][key]
         out.append(row)
     return out
 
@@ -858,6 +1241,17 @@ def verdicts(summary: list[dict[str, Any]], backend: str) -> list[str]:
                 f"bare broadcast {base['server_us_per_action']:.0f} µs: {ratio:.2f}× "
                 f"(aim on {backend}: at most {aim}×: {'met' if ratio <= aim else 'NOT met'})"
             )
+    people, playing = by.get(("server", "people")), by.get(("server", "computers"))
+    if people and playing:
+        p99 = playing["p99_ms"]
+        met = "met" if p99 <= COMPUTER_P99_AIM_MS else "NOT met"
+        lines.append(
+            f"people's tables at {playing['offered_per_second']:,.0f}/s with "
+            f"{playing['computer_tables']} computer tables ({playing['computer_level']}) "
+            f"playing {playing['computer_moves_per_second']} computer moves/s: p99 {p99} ms, "
+            f"without them {people['p99_ms']} ms (aim: at most {COMPUTER_P99_AIM_MS:.0f} ms "
+            f"with them: {met})"
+        )
     offered = by.get(("server", "offered"))
     if offered:
         p99 = offered["p99_ms"]
@@ -875,7 +1269,10 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=60, help="tables of 3 clients (60)")
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase (15)")
     parser.add_argument(
-        "--mode", choices=["saturation", "offered", "both"], default="both", help="(both)"
+        "--mode",
+        choices=["saturation", "offered", "both", "computers"],
+        default="both",
+        help="(both); computers: only the computer modes (needs --computer-tables)",
     )
     parser.add_argument("--rate", type=float, default=2000.0, help="offered actions/s (2000)")
     parser.add_argument(
@@ -930,8 +1327,45 @@ def main() -> int:
         action="store_false",
         help="do not pin the server to the first CPU and the clients to the others",
     )
+    parser.add_argument(
+        "--computer-tables",
+        type=int,
+        default=0,
+        help="also run the computer modes: this many tables of one person and computer "
+        "players (0: none)",
+    )
+    parser.add_argument(
+        "--computer-level", choices=sorted(COMPUTER_LEVELS), default="einsteiger",
+        help="the computer players' level (mix: one stark, two einsteiger) (einsteiger)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--computer-game", default="doppelkopf", help="the computer tables' game (doppelkopf)"
+    )
+    parser.add_argument(
+        "--computer-pause", type=milliseconds, metavar="LEAST,MOST",
+        help="the computer players' pace in ms (default: the room's default, 800,1500)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--person-pause", type=milliseconds, default=(1.0, 3.0), metavar="LEAST,MOST",
+        help="the computer tables' person: ms before each of his moves (1000,3000)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--people-rate", type=float, default=100.0,
+        help="actions/s of the people's tables in the computer modes (100)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--computer-warm-up", type=float, default=10.0,
+        help="seconds the computer tables play, unmeasured, before the first phase (10)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pool-nice", type=int, metavar="N",
+        help="run the processes the server starts (the pool of the searching computer "
+        "players) at this nice value, to measure what a pool of lower priority would do",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
+    if args.mode == "computers" and args.computer_tables <= 0:
+        parser.error("--mode computers needs --computer-tables")
     if args.warm_up is None:
         args.warm_up = ACTIONS_PER_DEAL * 3 * args.rounds
     if args.baseline_only and args.frame_bytes is None:
@@ -951,6 +1385,7 @@ def main() -> int:
         with contextlib.ExitStack() as stack:
             database_url = stack.enter_context(database(args.database_url, workdir, args.as_is))
             targets: dict[str, tuple[str, subprocess.Popen[bytes], list[TableSpec]]] = {}
+            computer_specs: list[TableSpec] = []
             servers: list[tuple[str, Path, str]] = []
             if not args.baseline_only:
                 servers.append(("server", REPO_ROOT, database_url))
@@ -970,6 +1405,17 @@ def main() -> int:
                 specs = asyncio.run(set_up_rooms(url, args.tables, args.rounds))
                 say(f"{name}: set up {len(specs)} tables in {time.perf_counter() - started:.1f} s")
                 targets[name] = (url, process, specs)
+                if name == "server" and args.computer_tables > 0:
+                    started = time.perf_counter()
+                    computer_specs = asyncio.run(
+                        set_up_computer_tables(
+                            url, args.computer_tables, args.computer_game,
+                            COMPUTER_LEVELS[args.computer_level], args.computer_pause,
+                        )
+                    )  # fmt: skip
+                    say(f"{name}: set up {len(computer_specs)} computer tables "
+                        f"({args.computer_game}, {args.computer_level}) in "
+                        f"{time.perf_counter() - started:.1f} s")  # fmt: skip
             if args.baseline or args.baseline_only:
                 url, process = stack.enter_context(
                     uvicorn_process("bench.baseline_app:app", workdir / "baseline.log")
@@ -979,7 +1425,7 @@ def main() -> int:
                 if cpus:
                     pin(process.pid, cpus[0])
             say(head())
-            results = run_phases(args, targets)
+            results = run_phases(args, targets, computer_specs)
             for name, (_, process, _) in targets.items():
                 if process.poll() is not None:
                     raise RuntimeError(f"the {name} died (exit code {process.returncode})")
@@ -1002,6 +1448,16 @@ def main() -> int:
         "seconds": args.seconds,
         "client_procs": args.client_procs,
         "pinned": pinned,
+        "computer_tables": args.computer_tables,
+        "computer_level": args.computer_level if args.computer_tables else None,
+        "computer_game": args.computer_game if args.computer_tables else None,
+        "computer_pause_ms": (
+            [round(1000 * x) for x in args.computer_pause] if args.computer_pause else None
+        ),
+        "person_pause_ms": [round(1000 * x) for x in args.person_pause],
+        "people_rate": args.people_rate,
+        "computer_processes": os.environ.get("STAMMTISCH_COMPUTER_PROCESSES"),
+        "pool_nice": args.pool_nice,
         "note": "clients run on the same machine as the server: a lower bound",
         "medians": summary,
         "ratios_to_baseline": ratios(summary),
@@ -1023,6 +1479,8 @@ def main() -> int:
         print(head())
         for row in summary:
             print(line(row))
+            if row["mode"] in COMPUTER_MODES:
+                print(computer_line(row))
         for key, value in report["ratios_to_baseline"].items():
             print(f"/ baseline: {key}: {value}")
         for verdict in report["aims"]:
