@@ -251,6 +251,26 @@ def test_the_strong_level_thinks_off_the_event_loop() -> None:
     assert ticks > 10  # the loop went on while the worker started and thought
 
 
+def test_the_searching_players_think_below_the_servers_priority() -> None:
+    """The pool's workers run :data:`WORKER_NICE` lower than the process that starts them,
+    so that a busy machine serves the tables of people first."""
+    import os
+
+    from server.tables.computers import WORKER_NICE, Thinker
+
+    thinker = Thinker(1)
+
+    async def worker_niceness() -> int:
+        loop = asyncio.get_running_loop()
+        return int(await loop.run_in_executor(thinker._executor(), os.nice, 0))
+
+    try:
+        niceness = asyncio.run(worker_niceness())
+    finally:
+        thinker.close()
+    assert niceness == min(19, os.nice(0) + WORKER_NICE)
+
+
 def test_computer_players_wait_while_the_table_is_paused(live_server: str) -> None:
     """The one person decides on a pause alone (computer players have no say); while the
     table is paused no computer player moves; once it goes on, they do."""

@@ -4,7 +4,10 @@ The table asks ``await thinker.decide(info, level, seed)`` for a computer player
 (:func:`server.bots.choose`, generic: the table knows no game). A level that searches
 (``stark``, up to hundreds of milliseconds) thinks in a pool of worker processes, so that
 no table of people ever waits for it: ``STAMMTISCH_COMPUTER_PROCESSES`` of them (default:
-the machine's cores less one, at least one), started on the first such decision. The
+the machine's cores less one, at least one), started on the first such decision, at a
+lower priority than the server (:data:`WORKER_NICE`): when the machine is busy, the event
+loop that serves the tables of people comes first, and the searching players think a
+little longer (measured in docs/benchmarks.md, "Computer tables"). The
 rule-based levels (``einsteiger``, ``random``) decide in well under a millisecond
 (``tests/test_computer_players.py`` measures it: below 5 ms) and run on the loop, where a
 trip to another process would cost more than the decision itself.
@@ -27,6 +30,14 @@ from server.bots.players import game_module_name
 
 #: Levels that decide on the event loop (measured far below 5 ms a decision).
 INLINE_LEVELS = frozenset({"random", "einsteiger"})
+#: How much lower the pool's workers run than the server (added to its niceness).
+WORKER_NICE = 10
+
+
+def _lower_priority() -> None:
+    """A worker's first step: run below the server (where the system lets it)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
 
 
 def default_processes() -> int:
@@ -76,7 +87,9 @@ class Thinker:
             # spawned, not forked: a worker starts clean, without the server's threads,
             # sockets and database connections
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes, mp_context=context, initializer=_lower_priority
+            )
         return self._pool
 
     def close(self) -> None:
