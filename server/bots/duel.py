@@ -88,10 +88,10 @@ def percentile(values: list[float], share: float) -> float:
 def median_interval(values: list[float]) -> tuple[float, float, float]:
     """The median of ``values`` and a 95 % confidence interval for it that assumes nothing
     about their distribution (the order statistics at the ranks n/2 ∓ 1.96·√n/2, the sign
-    test's interval): the measure where the mean does not exist. A uniformly random player
-    of Doppen doubles at every step with probability ½ and each step doubles the deal's
-    value, so its expected settlement is a sum of ½ + ½ + … that never ends: no number of
-    deal sets makes the mean's interval narrow.
+    test's interval): the measure where the mean does not exist. In a game whose calls
+    double a deal's value without a limit, a uniformly random player doubles at every step
+    with probability ½, so its expected settlement is a sum of ½·2 + ¼·4 + … that never
+    ends: no number of deal sets makes the mean's interval narrow.
 
     >>> median_interval([float(v) for v in range(1, 101)])
     (50.5, 40.0, 61.0)
