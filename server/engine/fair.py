@@ -190,3 +190,59 @@ def deal_order(size: int, deal_seed: bytes, player_seeds: Sequence[bytes]) -> li
         j = x % bound
         order[i], order[j] = order[j], order[i]
     return order
+
+
+@dataclass(frozen=True, slots=True)
+class FairMatch:
+    """A match's fair shuffling: its secret chain and the players' seeds (in the order of
+    the match's players; ``b""`` for none), fixed before its first deal.
+
+    >>> fm = FairMatch(FairChain(bytes(range(32)), 5), (b"", bytes([0x11]) * 32))
+    >>> fm.public()["commitment"][:8], fm.public()["player_seeds"][0]
+    ('d06ab04a', '')
+    >>> FairMatch.from_stored(fm.stored()) == fm, "secret" in fm.public()
+    (True, False)
+    """
+
+    chain: FairChain
+    player_seeds: tuple[bytes, ...]
+
+    def public(self) -> dict[str, object]:
+        """What everybody may know from the start: version, length, commitment, seeds."""
+        return {
+            "version": VERSION,
+            "length": self.chain.length,
+            "commitment": self.chain.commitment().hex(),
+            "player_seeds": [seed.hex() for seed in self.player_seeds],
+        }
+
+    def stored(self) -> dict[str, object]:
+        """What the server keeps: :meth:`public` and the secret (never to be sent)."""
+        return {**self.public(), "secret": self.chain.secret.hex()}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, object]) -> FairMatch:
+        """Read :meth:`stored` back (ValueError if it is not version 1 or malformed)."""
+        if data.get("version") != VERSION:
+            raise ValueError(f"fair shuffling version {data.get('version')!r} is unknown")
+        length = data.get("length")
+        seeds = data.get("player_seeds")
+        if not isinstance(length, int) or not isinstance(seeds, list):
+            raise ValueError("fair shuffling needs a length and the players' seeds")
+        chain = FairChain(parse_seed(data.get("secret")), length)
+        return cls(chain, tuple(parse_player_seed(seed) for seed in seeds))
+
+    def seed(self, number: int) -> bytes | None:
+        """The seed of deal ``number`` (from 1), or ``None`` after the chain's end."""
+        return self.chain.seed(number) if self.chain.covers(number) else None
+
+    def record(self, finished: int) -> dict[str, object]:
+        """The match record's ``fair``: :meth:`public` and ``seeds``, the seeds of deals
+        1 … ``finished`` (all of them over; those the chain covers).
+
+        >>> fm = FairMatch(FairChain(bytes(range(32)), 5), ())
+        >>> [seed[:8] for seed in fm.record(2)["seeds"]]
+        ['cefc1232', '4e050633']
+        """
+        seeds = [self.chain.seed(n).hex() for n in range(1, min(finished, self.chain.length) + 1)]
+        return {**self.public(), "seeds": seeds}
