@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.pool import NullPool
 
 from server.engine.fair import FairMatch, check_reveal
 from server.engine.fair_check import verify_match
 from server.engine.registry import get_rules
+from server.store import log
 from server.store.db import make_engine
 from server.store.models import Match, Room
+from server.tables.matches import rebuild
 from tests.support import api_error
 from tests.table_client import Client, make_room, start
 from tests.test_tables import connect_all, join_as_spectator, play_to_end, stored_deals
@@ -34,6 +38,22 @@ async def stored_fair(db_url: str) -> tuple[list[FairMatch], list[str | None]]:
             fairs = (await db.execute(select(Match.fair).order_by(Match.id))).scalars().all()
             secrets = (await db.execute(select(Room.fair_secret))).scalars().all()
         return [FairMatch.from_stored(f) for f in fairs], list(secrets)
+    finally:
+        await engine.dispose()
+
+
+async def recovered_next_deal(db_url: str) -> tuple[FairMatch | None, dict[str, Any]]:
+    """What a restart would do: the running match loaded from the database as recovery
+    loads it, and the record of the deal it would deal next."""
+    engine = make_engine(db_url, poolclass=NullPool)
+    try:
+        async with async_sessionmaker(engine)() as session:
+            [running] = await log.load_unfinished(session)
+        live = rebuild(running.id, running.game, running.players, running.player_ids,
+                       running.config, [(d.id, d.number, d.record, d.actions)
+                                        for d in running.deals], fair=running.fair)  # fmt: skip
+        _deal, record = live.next_deal(random.Random(0))
+        return running.fair, record
     finally:
         await engine.dispose()
 
@@ -84,12 +104,19 @@ def test_a_fair_match_from_the_commitment_to_verify(play_server: tuple[str, str]
         api_error(await seed_of(anna, room, commitment, anna_seed), 409,
                   "fair_commitment_changed")  # fmt: skip
 
+        # a restart goes on with the same chain: recovery deals deal 2 from its seed
+        recovered, second = await recovered_next_deal(db_url)
+        assert recovered is not None and recovered.public()["commitment"] == commitment
+
         await play_to_end(clients, seed=3)
         assert anna.snapshot["match"]["finished"]  # type: ignore[index]
         [stored], _ = await stored_fair(db_url)
         assert stored.public() == {k: fair[k] for k in stored.public()}
         deals = await stored_deals(db_url)
         assert len(deals) == 3
+        assert {k: deals[1]["record"][k] for k in ("hands", "talon")} == {
+            k: second[k] for k in ("hands", "talon")
+        }
         rules = get_rules("dreierles")
         for deal in deals:  # every deal was dealt from the chain and the players' seeds
             seed = stored.seed(deal["number"])

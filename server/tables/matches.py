@@ -61,6 +61,8 @@ class LiveMatch:
     deal_number: int = 0
     #: the match's fair shuffling (``None``: dealt with the table's random generator)
     fair: FairMatch | None = None
+    #: :meth:`fair_json` for a number of finished deals (a few hundred hashes: made once)
+    _fair_shown: tuple[int, JSON] | None = field(default=None, repr=False, compare=False)
     _seats: tuple[Deal, dict[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -135,9 +137,12 @@ class LiveMatch:
         if fair is None:
             return None
         finished = len(self.engine.ledger.deals)  # deals 1 … finished are over and stored
-        seed = fair.seed(finished) if finished else None
-        revealed = None if seed is None else {"deal": finished, "seed": seed.hex()}
-        return {**fair.public(), "revealed": revealed}
+        shown = self._fair_shown
+        if shown is None or shown[0] != finished:
+            seed = fair.seed(finished) if finished else None
+            revealed = None if seed is None else {"deal": finished, "seed": seed.hex()}
+            shown = self._fair_shown = (finished, {**fair.public(), "revealed": revealed})
+        return shown[1]
 
     def ledger(self) -> JSON | None:
         """The ledger of the deal written last (the table shows it with the deal's
