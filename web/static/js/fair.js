@@ -14,6 +14,7 @@ import { t } from "./i18n.js";
 
 const SEED_KEY = "stammtisch-fair-seed:";
 const HAND_KEY = "stammtisch-fair-hand:";
+const GIVEN_KEY = "stammtisch-fair-given:";
 
 /**
  * localStorage, or null where the browser refuses it.
@@ -40,7 +41,11 @@ function ownSeed(commitment) {
   const kept = store && store.getItem(SEED_KEY + commitment);
   if (kept && /^[0-9a-f]{64}$/.test(kept)) return kept;
   const seed = newSeed();
-  if (store) store.setItem(SEED_KEY + commitment, seed);
+  if (store) {
+    store.setItem(SEED_KEY + commitment, seed);
+    // which commitment this seed was drawn after: a match must show that very one
+    store.setItem(GIVEN_KEY + seed, commitment);
+  }
   return seed;
 }
 
@@ -173,9 +178,13 @@ async function runCheck(match, fair, you, me) {
   const index = match.player_ids.indexOf(me);
   const store = storage();
   if (index >= 0) {
+    const listed = fair.player_seeds[index];
+    // the seed listed as ours was drawn here after another commitment than this match's
+    // (the room showed us another one), or ours for this commitment is not the one listed
+    const givenFor = store && listed ? store.getItem(GIVEN_KEY + listed) : null;
     const mine = store && store.getItem(SEED_KEY + fair.commitment);
-    if (mine) {
-      const there = fair.player_seeds[index] === mine;
+    if (givenFor || mine) {
+      const there = givenFor ? givenFor === fair.commitment : listed === mine;
       ok = ok && there;
       lines.push(t(there ? "fair.seed_ok" : "fair.seed_bad"));
     } else {
