@@ -4,11 +4,13 @@
     stammtisch playout --game dreierles --deals 1000 --seed 1 [--no-oracle] [--no-check]
     stammtisch deal --game dreierles --seed 5 [--play]   print a new (random-played) record
     stammtisch duel --game dreierles --a einsteiger --b random --deals 200 [--seed 1] [--json]
+    stammtisch verify FILE                 check a downloaded match record's fair shuffling
 
 Output is JSON on standard output. Errors go to standard error with the position in the
 record and the rule that was broken; the exit status is 2 for a bad record or bad
 arguments and 1 when a playout finds invariant failures (the information-set oracle's leaks
-among them).
+among them). ``verify`` exits with 0 when every deal checks, 1 when one fails (the message
+names the deal) and 2 for a file it cannot read.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from server.engine.errors import EngineError
+from server.engine.fair_check import FairCheckError, verify_match
 from server.engine.playout import run_playouts
 from server.engine.record import dump_record, load_record, parse_record_text
 from server.engine.registry import get_rules
@@ -140,6 +143,37 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check the fair shuffling of a downloaded match record (docs/record-format.md)."""
+    path = Path(args.file)
+    try:
+        text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8")
+        record = json.loads(text)
+    except OSError as exc:
+        print(f"stammtisch: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(f"stammtisch: {args.file}: not JSON ({exc})", file=sys.stderr)
+        return 2
+    if not isinstance(record, dict):
+        print(f"stammtisch: {args.file}: not a match record", file=sys.stderr)
+        return 2
+    try:
+        report = verify_match(record)
+    except FairCheckError as exc:
+        print(f"stammtisch: {args.file}: NOT fair: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: fair shuffling checks ({report.game}): {report.checked} deals dealt "
+          f"from the published chain and the seeds of {report.players_with_seeds} of "
+          f"{report.players} players")  # fmt: skip
+    if report.uncovered:
+        print(f"  {report.uncovered} deals after the chain's end were dealt without it")
+    if not report.players_with_seeds:
+        print("  no player gave a seed: this shows only that the server fixed its seeds "
+              "before the match, not that it did not choose them")  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``stammtisch`` command."""
     parser = argparse.ArgumentParser(prog="stammtisch", description=__doc__.split("\n")[0])
@@ -181,6 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--options", help="house-rule options as a JSON object")
     duel.add_argument("--json", action="store_true", help="print the report as JSON")
     duel.set_defaults(func=cmd_duel)
+
+    verify = sub.add_parser("verify", help="check a downloaded match record's fair shuffling")
+    verify.add_argument("file")
+    verify.set_defaults(func=cmd_verify)
     return parser
 
 

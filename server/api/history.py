@@ -327,6 +327,10 @@ async def match_record(match_id: str, db: Db, user: CurrentUser) -> JSONResponse
         "ledger": [d.ledger for d in deals],
         "settlement": match.settlement,
     }
+    fair = await history.fair_of_match(db, match.id)
+    if fair is not None:  # the seeds of the finished deals only (numbered 1, 2, …)
+        finished = next((i for i, d in enumerate(deals) if d.number != i + 1), len(deals))
+        body["fair"] = fair.record(finished)
     return _download(body, f"stammtisch-{match.game}-match-{match.id}.json")
 
 

@@ -54,7 +54,7 @@ from pydantic import (
 from server.api.deps import MAX_ID, CurrentUser, Db, OptionalUser
 from server.api.errors import ApiError
 from server.engine.base import OptionValue
-from server.engine.registry import GAMES, describe, list_games
+from server.engine.registry import GAMES, describe, get_rules, list_games
 from server.store import removals, rooms
 from server.store.errors import NotFoundError
 from server.store.models import Room, RoomMember, User
@@ -249,6 +249,20 @@ class RoomOut(BaseModel):
     rematch: RematchOut | None = None
     end_votes: list[int] = Field(default_factory=list)
     your_turn: bool = False
+    #: the fair shuffling of the room's next match: ``version``, ``length``,
+    #: ``commitment`` and ``seeded`` (user ids whose browser gave a seed); see
+    #: docs/record-format.md, "Fair shuffling"
+    fair: dict[str, Any] | None = None
+
+
+class FairSeedRequest(BaseModel):
+    """A player's own seed for the room's next match, with the commitment it was drawn
+    after (both 64 lowercase hex digits)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    commitment: Annotated[StrictStr, StringConstraints(min_length=64, max_length=64)]
+    seed: Annotated[StrictStr, StringConstraints(min_length=64, max_length=64)]
 
 
 class RoomList(BaseModel):
@@ -461,6 +475,7 @@ def _room_out(
         rematch=RematchOut.model_validate(room.rematch) if room.rematch else None,
         end_votes=list(room.end_votes or []),
         your_turn=user_id is not None and your_turn(tables, room, user_id),
+        fair=rooms.room_fair(room, members),
     )
 
 
@@ -528,9 +543,13 @@ def parse_stake(text: str) -> int:
 def game_out(name: str) -> GameOut:
     """The description of the game ``name`` with both summaries (raises ``unknown_game``)."""
     info = rooms.game_info(name)
-    return GameOut.model_validate(
-        {**describe(name), "summary_de": info.summary_de, "summary_en": info.summary_en}
-    )
+    extra: dict[str, Any] = {}
+    if info.implemented:  # what a client needs to shuffle and deal again (fair shuffling)
+        rules = get_rules(name)
+        extra["shuffle"] = {"pack": [card.code for card in rules.pack.cards],
+                            "dealing": [list(packet) for packet in rules.dealing]}  # fmt: skip
+    summaries = {"summary_de": info.summary_de, "summary_en": info.summary_en}
+    return GameOut.model_validate({**describe(name), **summaries, **extra})
 
 
 @router.get("/games", response_model=list[GameOut])
@@ -673,6 +692,14 @@ async def join(token: str, body: JoinRequest, db: Db, user: CurrentUser) -> Room
     out = await _load_room_out(db, room)
     await db.commit()
     return out
+
+
+@router.put("/rooms/{room_id}/fair-seed", status_code=204)
+async def give_fair_seed(room_id: RowId, body: FairSeedRequest, db: Db, user: CurrentUser) -> None:
+    """A player's own seed for the fair shuffling of the room's next match (docs/api.md):
+    taken only for the commitment the room shows now (409 ``fair_commitment_changed``)."""
+    await rooms.give_fair_seed(db, room_id, user.id, body.commitment, body.seed)
+    await db.commit()
 
 
 @router.put("/rooms/{room_id}/seats", response_model=RoomOut)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from server.engine import fair
 from server.engine.bits import cards_of
 from server.engine.cards import Pack
 from server.engine.errors import IllegalActionError, MalformedError, PlayErrors, take_back_error
@@ -260,6 +261,11 @@ class Rules(ABC, Generic[DealT]):
         order = list(range(len(self.pack)))
         rng.shuffle(order)
         return self.deal_cards(order)
+
+    def fair_deal(self, deal_seed: bytes, player_seeds: Sequence[bytes]) -> Dealt:
+        """Deal the pack in the order of the fair shuffle (:func:`server.engine.fair.deal_order`
+        with the deal's seed and the players' seeds), as the game's dealing says."""
+        return self.deal_cards(fair.deal_order(len(self.pack), deal_seed, player_seeds))
 
     @abstractmethod
     def deal_type(self) -> type[DealT]:

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.engine.fair import FairMatch
 from server.store.log import STANDIN_ACTION, StoredDeal
 from server.store.models import (
     ActionRow,
@@ -364,3 +365,10 @@ async def deal_for_member(
         ledger=deal.ledger if finished else None,
     )
     return DealWithMatch(_summary(match, room_name), stored)
+
+
+async def fair_of_match(session: AsyncSession, match_id: int) -> FairMatch | None:
+    """The fair shuffling fixed with a match (with its secret: the caller reveals only
+    the seeds of finished deals), or None for a match dealt before it."""
+    stored = await session.scalar(select(Match.fair).where(Match.id == match_id))
+    return None if stored is None else FairMatch.from_stored(stored)

@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from server.engine.fair import SEED_BYTES, FairChain, FairMatch, parse_player_seed
 from server.engine.ledger import DealLedger, PotMove
 from server.store.db import configure_sqlite, sqlite_file
 from server.store.errors import ConflictError
@@ -44,6 +45,7 @@ from server.store.models import (
     Match,
     PotMovement,
     Room,
+    RoomMember,
     ScoreEntry,
 )
 
@@ -86,6 +88,42 @@ async def create_match(
     session.add(match)
     await session.flush()
     return match.id
+
+
+async def fix_fair(
+    session: AsyncSession,
+    match_id: int,
+    room_id: int,
+    player_ids: Sequence[int],
+    next_secret: bytes,
+    fallback_secret: bytes,
+) -> FairMatch:
+    """Fix the fair shuffling of a match as it starts (in the transaction that creates it,
+    before its first deal): the room's secret, whose commitment the room has shown, with
+    the seeds the players' browsers gave for it (in the order of ``player_ids``; none for a
+    computer player). The room then takes ``next_secret`` for its next match, and the
+    seeds are cleared. A room without a secret (made before fair shuffling) uses
+    ``fallback_secret``, without player seeds: its commitment was shown to nobody."""
+    room = await session.get(Room, room_id)
+    assert room is not None
+    members = (await session.scalars(
+        select(RoomMember).where(RoomMember.room_id == room_id))).all()  # fmt: skip
+    seeds = {member.user_id: member.fair_seed for member in members if member.user_id}
+    if room.fair_secret:
+        secret = bytes.fromhex(room.fair_secret)
+        player_seeds = tuple(parse_player_seed(seeds.get(pid) or "") for pid in player_ids)
+    else:
+        secret, player_seeds = fallback_secret, tuple(b"" for _ in player_ids)
+    assert len(secret) == SEED_BYTES and len(next_secret) == SEED_BYTES
+    fair = FairMatch(FairChain(secret), player_seeds)
+    room.fair_secret = next_secret.hex()
+    for member in members:
+        member.fair_seed = None
+    match = await session.get(Match, match_id)
+    assert match is not None
+    match.fair = fair.stored()
+    await session.flush()
+    return fair
 
 
 #: The writes of a running table, built once: executed with parameters, they skip the
@@ -399,6 +437,8 @@ class StoredMatch:
     paused: bool = False
     #: the stand-ins people asked for: user id -> when it ends
     standin_asked: dict[int, datetime] = field(default_factory=dict)
+    #: the match's fair shuffling (None: dealt before it)
+    fair: FairMatch | None = None
 
 
 async def load_unfinished(
@@ -445,6 +485,7 @@ async def load_unfinished(
                 stored,
                 paused=match.paused_at is not None,
                 standin_asked=read_standin_asked(match.standin_asked),
+                fair=None if match.fair is None else FairMatch.from_stored(match.fair),
             )
         )
     chats = await chat_of(session, [running.id for running in result], last=CHAT_KEEP)

@@ -129,6 +129,9 @@ class Room(Base):
         String(16), default="einsteiger", server_default="einsteiger"
     )
     standin_delay_seconds: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
+    #: the secret ``s_N`` (64 hex digits) of the fair shuffling of the room's next match;
+    #: its commitment is shown in the room, the secret goes to nobody
+    fair_secret: Mapped[str | None] = mapped_column(String(64))
 
 
 class RoomMember(Base):
@@ -154,6 +157,8 @@ class RoomMember(Base):
     level: Mapped[str | None] = mapped_column(String(16))
     #: a computer player's name in the room (None for a person: the account's name)
     name: Mapped[str | None] = mapped_column(String(40))
+    #: the seed (64 hex digits) the person's browser gave for the room's next match
+    fair_seed: Mapped[str | None] = mapped_column(String(64))
 
 
 class Match(Base):
@@ -181,6 +186,9 @@ class Match(Base):
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the process that took the table over last (for operators)
     owner_node: Mapped[str | None] = mapped_column(String(128))
+    #: the fair shuffling fixed at the start (``FairMatch.stored()``, with the secret;
+    #: None: a match dealt before it)
+    fair: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class DealRow(Base):

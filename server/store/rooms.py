@@ -50,11 +50,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal, cast
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.engine import fair
 from server.engine.base import Option, OptionValue
 from server.engine.errors import MalformedError
 from server.engine.ledger import PotMove
@@ -358,6 +360,8 @@ async def create_room(
         standin=bool(standin),
         standin_level=standin_level,
         standin_delay_seconds=standin_delay_seconds,
+        # the fair shuffling of the room's first match: its commitment is shown at once
+        fair_secret=secrets.token_hex(fair.SEED_BYTES),
     )
     session.add(room)
     await session.flush()
@@ -973,3 +977,61 @@ async def end_early(
     room.end_votes = None
     await session.flush()
     return match_id
+
+
+# --------------------------------------------------------------------------- fair shuffling
+
+
+@lru_cache(maxsize=4096)
+def fair_commitment(secret: str) -> str:
+    """The commitment (``s_0``, hex) of a room's secret (hex): what the room shows."""
+    return fair.FairChain(bytes.fromhex(secret), fair.CHAIN_LENGTH).commitment().hex()
+
+
+def room_fair(room: Room, members: Sequence[Member]) -> dict[str, Any] | None:
+    """The fair shuffling of the room's next match as its members see it: ``version``,
+    ``length``, ``commitment`` and ``seeded`` (the user ids whose browser gave a seed for
+    it); ``None`` for a room without a secret."""
+    if not room.fair_secret:
+        return None
+    return {
+        "version": fair.VERSION,
+        "length": fair.CHAIN_LENGTH,
+        "commitment": fair_commitment(room.fair_secret),
+        "seeded": sorted(
+            user.id for user, member in members if user is not None and member.fair_seed
+        ),
+    }
+
+
+async def give_fair_seed(
+    session: AsyncSession, room_id: int, user_id: int, commitment: str, seed: str
+) -> None:
+    """Store the seed a player's browser drew for the room's next match, whose commitment
+    it showed (``commitment``). Raises ``bad_seed`` (not 64 lowercase hex digits),
+    ``room_not_found`` (not a member), ``not_a_player`` (a spectator) and
+    ``fair_commitment_changed`` (the room drew a new secret since: a match started; the
+    browser asks again). A second seed for the same commitment replaces the first."""
+    try:
+        fair.parse_seed(seed)
+        fair.parse_seed(commitment)
+    except ValueError:
+        raise InvalidError(
+            "bad_seed",
+            "A seed and a commitment are 64 lowercase hexadecimal digits.",
+            "Ein Zufallsbeitrag und eine Festlegung sind 64 hexadezimale Kleinbuchstaben.",
+        ) from None
+    room = await _lock_room(session, room_id)
+    member = await membership(session, room_id, user_id)
+    if member is None:
+        raise _room_not_found()
+    if member.role != PLAYER:
+        raise _not_a_player()
+    if not room.fair_secret or fair_commitment(room.fair_secret) != commitment:
+        raise ConflictError(
+            "fair_commitment_changed",
+            "The room has a new commitment for its next match; load the room again.",
+            "Der Raum hat eine neue Festlegung für seine nächste Partie; bitte neu laden.",
+        )
+    member.fair_seed = seed
+    await session.flush()

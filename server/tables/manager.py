@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import metrics
 from server.engine.base import Deal
+from server.engine.fair import SEED_BYTES, FairMatch
 from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
@@ -253,11 +255,15 @@ class TableManager:
                       self.thinker)  # fmt: skip
         table.on_everybody_gone = partial(self._everybody_gone, table)
 
-        async def store(session: AsyncSession) -> int:
-            return await log.create_match(session, room_id, game, names, user_ids, config)
+        async def store(session: AsyncSession) -> tuple[int, FairMatch]:
+            match_id = await log.create_match(session, room_id, game, names, user_ids, config)
+            fair = await log.fix_fair(session, match_id, room_id, user_ids,
+                                      secrets.token_bytes(SEED_BYTES),
+                                      secrets.token_bytes(SEED_BYTES))  # fmt: skip
+            return match_id, fair
 
         async with table.lock:
-            live.match_id = await self.writer.run(store)
+            live.match_id, live.fair = await self.writer.run(store)
             if self.cluster is not None:  # this process owns the new table
                 epoch = await self.cluster.claim(live.match_id)
                 if epoch is None:
@@ -529,6 +535,7 @@ class TableManager:
             match.config,
             [(d.id, d.number, d.record, d.actions) for d in match.deals],
             record_last=last is None or last.outcome is not None,
+            fair=match.fair,
         )
         table = Table(
             match.room_id,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.base import JSON, Deal
+from server.engine.fair import FairMatch
 from server.engine.ledger import DealLedger
 from server.engine.match import Match
 from server.engine.record import dump_record, load_record
@@ -58,6 +59,10 @@ class LiveMatch:
     deal: Deal | None = None
     deal_id: int = 0
     deal_number: int = 0
+    #: the match's fair shuffling (``None``: dealt with the table's random generator)
+    fair: FairMatch | None = None
+    #: :meth:`fair_json` for a number of finished deals (a few hundred hashes: made once)
+    _fair_shown: tuple[int, JSON] | None = field(default=None, repr=False, compare=False)
     _seats: tuple[Deal, dict[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -91,9 +96,16 @@ class LiveMatch:
         self, rng: random.Random, engine: Match[Any] | None = None
     ) -> tuple[Deal, dict[str, Any]]:
         """Shuffle and create the next deal (of ``engine``, by default the match's own);
-        return it with its record (no actions yet)."""
+        return it with its record (no actions yet). With fair shuffling, deal ``n`` is
+        dealt from the chain's seed ``n`` and the players' seeds (``rng`` is not used)."""
         rules = get_rules(self.game)
-        deal: Deal = (engine or self.engine).start_deal(rules.shuffle_and_deal(rng))
+        fair = self.fair
+        seed = None if fair is None else fair.seed(self.deal_number + 1)
+        if fair is not None and seed is not None:
+            dealt = rules.fair_deal(seed, fair.player_seeds)
+        else:
+            dealt = rules.shuffle_and_deal(rng)
+        deal: Deal = (engine or self.engine).start_deal(dealt)
         record = dump_record(deal, stake_cents=self.stake_cents, with_outcome=False)
         del record["actions"]
         return deal, record
@@ -116,6 +128,21 @@ class LiveMatch:
             assert next_id is not None
             self.deal_id, self.deal, self.deal_number = (
                 next_id, closed.following[0], self.deal_number + 1)  # fmt: skip
+
+    def fair_json(self) -> JSON | None:
+        """The fair shuffling as the table shows it: the commitment, the players' seeds and
+        ``revealed``, the seed of the last deal whose end is stored (``{"deal", "seed"}``,
+        or ``None``); never the seed of a deal that is still on."""
+        fair = self.fair
+        if fair is None:
+            return None
+        finished = len(self.engine.ledger.deals)  # deals 1 … finished are over and stored
+        shown = self._fair_shown
+        if shown is None or shown[0] != finished:
+            seed = fair.seed(finished) if finished else None
+            revealed = None if seed is None else {"deal": finished, "seed": seed.hex()}
+            shown = self._fair_shown = (finished, {**fair.public(), "revealed": revealed})
+        return shown[1]
 
     def ledger(self) -> JSON | None:
         """The ledger of the deal written last (the table shows it with the deal's
@@ -152,6 +179,7 @@ def rebuild(
     deals: Sequence[tuple[int, int, dict[str, Any], list[tuple[int, str]]]],
     *,
     record_last: bool = True,
+    fair: FairMatch | None = None,
 ) -> LiveMatch:
     """Replay stored deals (id, number, record, actions) into a live match.
 
@@ -161,7 +189,7 @@ def rebuild(
     re-checks every action on the way.
     """
     live = LiveMatch(match_id, game, players, player_ids, config,
-                     new_match(game, players, config))  # fmt: skip
+                     new_match(game, players, config), fair=fair)  # fmt: skip
     for index, (deal_id, number, record, actions) in enumerate(deals):
         deal = load_record({**record, "actions": [list(a) for a in actions]})
         live.deal, live.deal_id, live.deal_number = deal, deal_id, number

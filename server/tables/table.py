@@ -395,6 +395,8 @@ class Table:
             "computers": [self.levels.get(player) for player in live.player_ids],
             # the room's stand-in ({"level", "delay_seconds"}; None: off)
             "standin": live.config.get("standin"),
+            # fair shuffling: the commitment, the players' seeds, the last seed revealed
+            "fair": live.fair_json(),
         }
         shared = {
             "room": encode(self.room_id),

@@ -13,6 +13,7 @@ import { api, ApiError, showError } from "./api.js";
 import { el, pageData } from "./forms.js";
 import { t } from "./i18n.js";
 import { COMPUTER_LEVELS, computerMark } from "./computer-mark.js";
+import { giveSeed } from "./fair.js";
 
 const POLL_MS = 2000;
 
@@ -22,7 +23,8 @@ const POLL_MS = 2000;
  *            computer_id?: number|null}} Member
  * @typedef {{id: number, status: string, host_id: number, seats: number, seats_free: number,
  *            invite_url: string, members: Member[],
- *            rematch: {by: number, accepted: number[]}|null, end_votes: number[]}} Room
+ *            rematch: {by: number, accepted: number[]}|null, end_votes: number[],
+ *            fair?: {commitment: string, seeded: number[]}|null}} Room
  */
 
 /** @type {{room: Room, me: number, start_with: number[]}} */
@@ -202,6 +204,8 @@ function show(room, initial = false) {
     return;
   }
   lastStatus = room.status;
+  // the commitment is shown: this player's own seed for the fair shuffle goes with it
+  giveSeed(roomId, room, data.me);
   const seen = JSON.stringify(room);
   if (seen === lastSeen) return;
   lastSeen = seen;
@@ -226,6 +230,7 @@ function show(room, initial = false) {
   }
   startArea(room, players);
   aroundArea(room, players);
+  fairLine(room);
   if (room.status !== "open") {
     /** @type {HTMLElement} */ (document.getElementById("invite-panel")).hidden = true;
     const label = room.status === "finished" ? t("room.to_sheet") : t("room.to_table");
@@ -233,6 +238,20 @@ function show(room, initial = false) {
     link.setAttribute("href", tablePath);
     notice([link]);
   }
+}
+
+/**
+ * The fair shuffle of the room's next match: its commitment, and whether this player's own
+ * seed is in.
+ * @param {Room} room
+ */
+function fairLine(room) {
+  const line = /** @type {HTMLElement} */ (document.getElementById("fair-room"));
+  const fair = room.fair;
+  line.hidden = !fair;
+  if (!fair) return;
+  const mine = fair.seeded.includes(data.me) ? " " + t("fair.room_seeded") : "";
+  line.textContent = t("fair.room_commitment", { commitment: fair.commitment.slice(0, 16) }) + mine;
 }
 
 /**

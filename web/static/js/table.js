@@ -18,6 +18,7 @@ import { loadGame } from "./game-info.js";
 import { setUpHandSort } from "./hand-sort-control.js";
 import { sortedHand } from "./hand-sort.js";
 import { errorText, has, t } from "./i18n.js";
+import { fairBadge, giveSeedForRoom, rememberHand } from "./fair.js";
 import {
   CARD_VERBS,
   actionGroup,
@@ -251,6 +252,9 @@ function receive(message) {
       // what the timer played in the deal shown (also after a reload): marked again
       for (const entry of message.auto_actions || []) takeAuto(entry.seat, entry.action);
       state.snapshot = message;
+      rememberHand(message); // the hand at the deal's start, for the fair-shuffle check
+      // a finished match: the room's next match (a Revanche) gets this player's own seed
+      if (message.match && message.match.finished) giveSeedForRoom(roomId, userId);
       // the stand-in: whose seat it plays for, and what it played for us while we were away
       state.standins = message.standins || null;
       state.standinMoves = (message.you && message.you.standin_moves) || [];
@@ -1178,6 +1182,9 @@ function showResult(view) {
   for (const line of summary.lines) list.append(el("li", "", line));
   for (const reason of (ledger && ledger.reasons) || []) list.append(el("li", "ledger-deal", dealReasonText(reason)));
   box.append(list);
+  // "Fair gemischt ✓": the revealed seed checked, the deal shuffled again (details on tap)
+  const fair = fairBadge(state.snapshot, userId);
+  if (fair) box.append(fair);
   if (ledger) {
     // what each person gets from the deal, as the ledger wrote it (the sheet's numbers)
     const sheet = match ? match.sheet || {} : {};
