@@ -134,6 +134,7 @@ test: $(DEV_STAMP) chromium
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/cluster_load.py
 	$(BIN)/python bench/deal_end.py
 	$(BIN)/python bench/header_flood.py
 	$(BIN)/python bench/login_flood.py
