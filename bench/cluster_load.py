@@ -17,13 +17,16 @@ server, all on one throw-away PostgreSQL database (created and migrated on the s
 - ``single``: one process **without Redis** (the default path of ``make run``), the
   baseline of the baseline (``--layouts`` to leave it out).
 
-Each layout starts its processes afresh (so that the tables' owners are the ones named
-above: a table is claimed on its first greeting), the client processes connect the same
-tables' sockets to them and greet the owner first, and the same phases as ``bench/load.py``
-run (``saturation`` and ``offered``); then the sockets close and the processes stop. The
-tables are set up once and warmed up once (in the first layout), so that their deals and
-matches do not end all at once; ``--repeats`` runs every layout again, and the summary
-gives medians.
+The tables are set up once over HTTP, at a process of their own that stops before the
+layouts run (a match is owned by the process that started it; here each layout's owners
+are to claim them). Each layout starts its processes afresh, so that the tables' owners
+are the ones named above (a table nobody owns is claimed on its first greeting); the
+client processes connect the same tables' sockets to them, greeting at the owner first and
+at the others once the owner's snapshot is there, and the same phases as ``bench/load.py``
+run (``saturation`` and ``offered``); then the sockets close and the processes stop. A
+Revanche is asked at the table's owner, which starts (and owns) the new match. The tables
+are warmed up once (in the first layout), so that their deals and matches do not end all
+at once; ``--repeats`` runs every layout again, and the summary gives medians.
 
 Per phase, besides ``bench/load.py``'s figures (actions/s, latency p50/p95/p99 from sending
 an action to the last seat having its event), it reads:
@@ -107,7 +110,7 @@ from tests.table_client import COOKIE
 #: The layouts in the order they run: one process with Redis, two with Redis, one without.
 LAYOUTS = ("one", "two", "single")
 #: How many processes each layout starts, and whether they use Redis.
-PROCESSES = {"one": (1, True), "two": (2, True), "single": (1, False)}
+PROCESSES = {"one": (1, True), "two": (2, True), "single": (1, False), "setup": (1, True)}
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 
@@ -471,6 +474,7 @@ def measure(args: argparse.Namespace, clients: Clients, servers: list[tuple[str,
         "redis_us_per_action": round(1e6 * redis_used / actions),
         "postgres_us_per_action": round(1e6 * pg_used / actions),
         "stored_actions": delta("stammtisch_actions_total"),
+        "tables_owned_each": [m.get("stammtisch_tables_owned", 0.0) for m in metrics_after],
         "forwarded_commands": forwarded,
         "messages_sent": traffic["sent"],
         "forwarded_messages_seen": traffic["sent_forwarded"],
@@ -489,21 +493,22 @@ def run_layouts(args: argparse.Namespace, database_url: str, workdir: Path,
                 say: Any) -> list[dict[str, Any]]:  # fmt: skip
     """Set the tables up, then run every layout's phases ``--repeats`` times."""
     cpus = pinning(args.pin)
-    clients: Clients | None = None
     results = []
     modes = ["saturation", "offered"] if args.mode == "both" else [args.mode]
+    # The rooms are set up at a process of their own, which stops before the layouts run:
+    # a match is owned by the process that started it, and in every layout each table is
+    # to be claimed by the process that its first greeting reaches.
+    with layout("setup", database_url, args.redis_url, workdir, cpus) as servers:
+        started = time.perf_counter()
+        specs = asyncio.run(set_up_rooms(servers[0][0], args.tables, args.rounds))
+        say(f"set up {len(specs)} tables in {time.perf_counter() - started:.1f} s")
+    options = {"drop_events": 0.0, "warm_up": args.warm_up}
+    clients = Clients(specs, args.client_procs, cpus[1] if cpus else None, options)
     try:
         for repeat in range(args.repeats):
             for name in args.layouts:
                 with layout(name, database_url, args.redis_url, workdir, cpus) as servers:
                     bases = [base for base, _ in servers]
-                    if clients is None:
-                        started = time.perf_counter()
-                        specs = asyncio.run(set_up_rooms(bases[0], args.tables, args.rounds))
-                        say(f"set up {len(specs)} tables in {time.perf_counter() - started:.1f} s")
-                        options = {"drop_events": 0.0, "warm_up": args.warm_up}
-                        clients = Clients(specs, args.client_procs,
-                                          cpus[1] if cpus else None, options)  # fmt: skip
                     started = time.perf_counter()
                     clients.ask(("connect", placements(bases, specs)))
                     say(f"{name}: {len(servers)} process(es), tables connected in "
@@ -516,8 +521,7 @@ def run_layouts(args: argparse.Namespace, database_url: str, workdir: Path,
                         time.sleep(0.5)
                     clients.ask(("close",))
     finally:
-        if clients is not None:
-            clients.stop()
+        clients.stop()
     return results
 
 
@@ -614,7 +618,10 @@ def main() -> int:
     parser.add_argument(
         "--mode", choices=["saturation", "offered", "both"], default="both", help="(both)"
     )
-    parser.add_argument("--rate", type=float, default=1000.0, help="offered actions/s (1000)")
+    parser.add_argument(
+        "--rate", type=float, default=200.0,
+        help="offered actions/s (200: below every layout's saturation on a 2-core machine)",
+    )  # fmt: skip
     parser.add_argument(
         "--rounds", type=int, default=2, help="rounds per match, three deals each (2)"
     )
@@ -644,6 +651,7 @@ def main() -> int:
         "--require", action="store_true",
         help="fail when PostgreSQL or Redis does not answer (default: say so and skip)",
     )  # fmt: skip
+    parser.add_argument("--logs", type=Path, help="keep the server processes' logs here")
     parser.add_argument("--json", action="store_true", help="print only JSON")
     args = parser.parse_args()
     args.layouts = [name.strip() for name in args.layouts.split(",") if name.strip()]
@@ -677,6 +685,10 @@ def main() -> int:
             print(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}", file=sys.stderr)
         raise
     finally:
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log in workdir.glob("*.log"):
+                shutil.copy(log, args.logs / log.name)
         shutil.rmtree(workdir, ignore_errors=True)
     load_after = os.getloadavg()
 

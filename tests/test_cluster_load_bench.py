@@ -63,7 +63,10 @@ def test_a_short_cluster_load_run_forwards_between_two_processes(
         # every stored action is one the clients saw (the phase ends with every table
         # settled), seen by the processes' own counters
         assert phase["stored_actions"] >= phase["actions"], where
+        assert sum(phase["tables_owned_each"]) >= 3, where
         if layout == "two":
+            # each process owns tables (claimed by the first greeting), and forwards
+            assert all(n > 0 for n in phase["tables_owned_each"]), where
             assert phase["forwarded_commands"] > 0, where
             assert phase["forwarded_frames"] > 0, where
             assert 0 < phase["forwarded_share"] < 1, where
