@@ -48,7 +48,7 @@ export DATABASE_URL
 help:
 	@echo "make run        serve http://$(HOST):$(PORT) (SQLite under ./var/, migrated first)"
 	@echo "make test       ruff (lint + format), mypy and pytest: what CI runs"
-	@echo "make bench      engine benchmarks (bench/run.py), the WebSocket load test (bench/load.py), the header and login floods"
+	@echo "make bench      engine benchmarks (bench/run.py), the WebSocket load tests (bench/load.py, bench/cluster_load.py), the header and login floods"
 	@echo "make bench-bots the computer players' duels and legality sweep (bench/bots.py; hours)"
 	@echo "make bench-compare REF=<commit>  engine speed against REF, measured in the same run"
 	@echo "make bench-count REF=<commit>    instructions per deal against REF (needs valgrind)"
@@ -137,6 +137,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/load.py --mode computers --no-baseline --computer-tables 50 --repeats 3
 	$(BIN)/python bench/load.py --mode computers --no-baseline --computer-tables 50 --repeats 3 \
 		--computer-level stark
+	$(BIN)/python bench/cluster_load.py
 	$(BIN)/python bench/deal_end.py
 	$(BIN)/python bench/header_flood.py
 	$(BIN)/python bench/login_flood.py
