@@ -261,6 +261,11 @@ _ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 _INSERT_ACTION = insert(ActionRow)
 
 
+def insert_action(connection: Connection, entry: ActionEntry) -> None:
+    """Store one action (a first attempt: a retry goes through :func:`ensure_action`)."""
+    connection.execute(_INSERT_ACTION, dict(zip(_ACTION_COLUMNS, entry, strict=True)))
+
+
 def ensure_action(connection: Connection, entry: ActionEntry) -> None:
     """Store one action unless the very same action is stored already (a retry after a
     failure that may have come after the commit); a different action at its place is a

@@ -25,6 +25,7 @@ import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ from server.engine.record import load_record
 from server.engine.registry import new_match
 from server.store import log
 from server.store.errors import NotFoundError
-from server.store.models import Match
+from server.store.models import DealRow, Match
 from server.store.rooms import (
     end_early,
     get_room,
@@ -60,6 +61,10 @@ if TYPE_CHECKING:
     from server.shared_limits import SharedSockets
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a new match without a deal is left to the process that starts it (several
+#: processes: no other takes it over meanwhile).
+START_GRACE = 10.0
 
 #: Table sockets one user may have open on this server at once (all tables, all devices).
 SOCKETS_PER_USER = 16
@@ -265,9 +270,7 @@ class TableManager:
         async with table.lock:
             live.match_id, live.fair = await self.writer.run(store)
             if self.cluster is not None:  # this process owns the new table
-                epoch = await self.cluster.claim(live.match_id)
-                if epoch is None:
-                    raise RuntimeError(f"the new match {live.match_id} is locked elsewhere")
+                epoch = await self._claim_new(live.match_id)
                 table.fence = fence_for(live.match_id, epoch)
                 table.on_lost = partial(self._lost, table)
             await table.start_next_deal()
@@ -287,6 +290,18 @@ class TableManager:
         return live.match_id
 
     # ------------------------------------------------------------------ several processes
+
+    async def _claim_new(self, match_id: int) -> int:
+        """Take the lock of a match this process has just created (before its first deal
+        nobody else takes it, see :meth:`_current_match`; a moment's wait for a greeting
+        that got there first and lets go)."""
+        assert self.cluster is not None
+        for _ in range(20):
+            epoch = await self.cluster.claim(match_id)
+            if epoch is not None:
+                return epoch
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"the new match {match_id} is locked elsewhere")
 
     async def greet(self, room_id: int) -> Table | RemoteTable | None:
         """The table a socket greeting ``room_id`` talks to: this process's, or (several
@@ -312,9 +327,11 @@ class TableManager:
             owner = await cluster.owner(match_id)
             if owner is not None and owner != cluster.node:
                 return RemoteTable(owner, room_id, match_id)
-            if status != "running":
+            if status not in ("running", "starting"):
                 return None
             await asyncio.sleep(0.1)
+            if status == "starting":  # its starter deals soon, or gave up
+                status = (await self._current_match(room_id) or (match_id, status))[1]
         raise ProtocolError(
             "table_busy",
             "the table is being taken over by another server process; try again",
@@ -323,17 +340,28 @@ class TableManager:
         )
 
     async def _current_match(self, room_id: int) -> tuple[int, str] | None:
-        """The room's latest match: its id and status (None: none yet)."""
+        """The room's latest match: its id and status (None: none yet). A running match
+        without a deal that started less than :data:`START_GRACE` seconds ago counts as
+        ``starting``: the process that starts it takes its lock and deals (nobody else
+        may take it over meanwhile; after the grace, one whose starter died may be)."""
         async with self.sessions() as session:
+            dealt = select(DealRow.id).where(DealRow.match_id == Match.id).exists()
             row = (
                 await session.execute(
-                    select(Match.id, Match.status)
+                    select(Match.id, Match.status, Match.started_at, dealt)
                     .where(Match.room_id == room_id)
                     .order_by(Match.id.desc())
                     .limit(1)
                 )
             ).first()
-        return None if row is None else (int(row[0]), str(row[1]))
+        if row is None:
+            return None
+        match_id, status, started, has_deal = row
+        if status == "running" and not has_deal:
+            age = (datetime.now(UTC) - _aware(started)).total_seconds()
+            if age < START_GRACE:
+                return int(match_id), "starting"
+        return int(match_id), str(status)
 
     async def _take(self, room_id: int, match_id: int) -> Table | None:
         """Take the running match's table over: its lock and a new epoch, then recover it
@@ -606,6 +634,11 @@ class TableManager:
         table.version += 1
         logger.warning("room %s: completed deal %s, whose end had not been stored",
                        table.room_id, end.deal_id)  # fmt: skip
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time as an aware one (SQLite gives them back without their zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _forget(index: dict[Any, list[Socket]], key: Any, socket: Socket) -> None:

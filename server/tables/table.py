@@ -688,7 +688,7 @@ class Table:
                 fast = (
                     (lambda: self.writer.append_action(*entry))
                     if self.fence is None
-                    else (lambda: self._write(lambda c: log.ensure_action(c, entry)))
+                    else (lambda: self._write(lambda c: log.insert_action(c, entry)))
                 )  # fenced: in a transaction that checks the ownership first
                 await self._durably(
                     fast, lambda: self._write(lambda c: log.ensure_action(c, entry))
