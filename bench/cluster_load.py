@@ -99,6 +99,7 @@ from bench.load import (
     drive,
     pin,
     pinning,
+    run_client,
     set_up_rooms,
     summarise,
 )
@@ -211,17 +212,7 @@ def client_process(pipe: Connection, specs: list[TableSpec], cpus: set[int] | No
                    options: dict[str, Any]) -> None:  # fmt: skip
     """A client process: for each layout the benchmark names, connect its tables' sockets,
     run the phases it sends, close the sockets; until it says stop (on ``cpus``)."""
-    if cpus:
-        os.sched_setaffinity(0, cpus)
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        uvloop.install()
-    try:
-        asyncio.run(_client_main(pipe, specs, options))
-    except Exception as exc:
-        pipe.send(f"failed: {type(exc).__name__}: {exc}")
-        raise
+    run_client(pipe, cpus, lambda: _client_main(pipe, specs, options))
 
 
 async def _client_main(pipe: Connection, specs: list[TableSpec], options: dict[str, Any]) -> None:

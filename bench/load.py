@@ -85,7 +85,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -792,6 +792,14 @@ def client_process(
 ) -> None:
     """A client process: connect the given tables of every target, then run the phases the
     benchmark sends through ``pipe`` until it says stop (on ``cpus`` if given)."""
+    run_client(pipe, cpus, lambda: _client_main(pipe, targets, options))
+
+
+def run_client(
+    pipe: Connection, cpus: set[int] | None, main: Callable[[], Coroutine[Any, Any, None]]
+) -> None:
+    """Run a client process's ``main`` on ``cpus`` (if given) with uvloop where it is
+    installed; a failure is told to the benchmark through ``pipe``, then raised."""
     if cpus:
         os.sched_setaffinity(0, cpus)
     with contextlib.suppress(ImportError):
@@ -799,7 +807,7 @@ def client_process(
 
         uvloop.install()
     try:
-        asyncio.run(_client_main(pipe, targets, options))
+        asyncio.run(main())
     except Exception as exc:
         pipe.send(f"failed: {type(exc).__name__}: {exc}")
         raise
