@@ -191,8 +191,10 @@ class Remote:
                 elif op == "detach":
                     self.served.pop(key, None)
                     await served.table.detach(served.conn)
-        except Exception:
+        except Exception:  # the socket greets again rather than waiting for nothing
             logger.exception("a forwarded command failed")
+            self.served.pop(key, None)
+            await _quietly(self.cluster.send(served.origin, {"op": "close", "key": key}))
         finally:
             served.worker = None
             if not served.queue.empty() and key in self.served:
