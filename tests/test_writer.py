@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store import log
 from server.store.errors import FencedError
+from server.store.log import Fence
 from server.store.models import ActionRow, DealRow
 from server.tables.cluster import fence_for
 from server.tables.writer import StorageError, Writer
@@ -112,7 +113,8 @@ def test_a_fenced_write_is_refused_once_another_process_took_the_table_over(
     of the owner with epoch 1 is stored while the match is at epoch 1; once a takeover
     raised the epoch, the same owner's next write is refused inside its own transaction
     (FencedError, code table_moved) and nothing of it is stored, also when it shares a
-    batch with another table's writes, which are stored."""
+    batch with another table's writes, which are stored; rows appended behind the fence
+    alike (one check per match and batch), while the new owner's epoch writes."""
 
     async def scenario(sessions: async_sessionmaker[AsyncSession]) -> None:
         writer = await prepare(sessions)
@@ -130,22 +132,33 @@ def test_a_fenced_write_is_refused_once_another_process_took_the_table_over(
 
         try:
             await writer.execute(fenced(0))
+            # rows behind the fence share one check and one INSERT per batch
+            await asyncio.gather(
+                *(writer.append_action(DEAL, seq, seq % 3, "pass", fence=Fence(MATCH, 1))
+                  for seq in (10, 11, 12))
+            )  # fmt: skip
             async with sessions() as session:  # another process takes the table over
                 await session.execute(
                     text(f"UPDATE matches SET owner_epoch = owner_epoch + 1 WHERE id = {MATCH}")
                 )
                 await session.commit()
-            refused, other = await asyncio.gather(
+            refused, row, other = await asyncio.gather(
                 writer.execute(fenced(1)),
+                writer.append_action(DEAL, 13, 1, "pass", fence=Fence(MATCH, 1)),
                 writer.append_action(DEAL, 2, 2, "pass"),  # not fenced: another table's
                 return_exceptions=True,
             )
             assert isinstance(refused, FencedError) and refused.code == "table_moved"
+            assert isinstance(row, FencedError)
             assert other is None
-            assert await stored_actions(sessions) == [(DEAL, 0), (DEAL, 2)]
+            kept = [(DEAL, 0), (DEAL, 2), (DEAL, 10), (DEAL, 11), (DEAL, 12)]
+            assert await stored_actions(sessions) == kept
             with pytest.raises(FencedError):  # and again: the epoch does not come back
                 await writer.execute(fenced(3))
-            assert await stored_actions(sessions) == [(DEAL, 0), (DEAL, 2)]
+            with pytest.raises(FencedError):
+                await writer.append_action(DEAL, 3, 0, "pass", fence=Fence(MATCH, 1))
+            await writer.append_action(DEAL, 4, 1, "pass", fence=Fence(MATCH, 2))  # the new owner
+            assert await stored_actions(sessions) == sorted([*kept, (DEAL, 4)])
         finally:
             await writer.stop()
 

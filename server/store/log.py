@@ -31,13 +31,13 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from server.engine.fair import SEED_BYTES, FairChain, FairMatch, parse_player_seed
 from server.engine.ledger import DealLedger, PotMove
 from server.store.db import configure_sqlite, sqlite_file
-from server.store.errors import ConflictError
+from server.store.errors import ConflictError, FencedError
 from server.store.models import (
     ActionRow,
     ChatMessage,
@@ -259,6 +259,39 @@ def is_table_action(client_id: str | None) -> bool:
 
 _ACTION_COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 _INSERT_ACTION = insert(ActionRow)
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """The ownership check of a table's writes when several processes share the tables:
+    inside the write's transaction the match's ``owner_epoch`` must still be ``epoch``
+    (read under a shared row lock, so that a takeover's raise of the epoch waits for the
+    write, and the next owner's recovery sees it); else :class:`FencedError`."""
+
+    match_id: int
+    epoch: int
+
+    def __call__(self, connection: Any) -> None:
+        """Check the epoch on ``connection`` (a connection or an ORM session)."""
+        query = (
+            select(Match.owner_epoch).where(Match.id == self.match_id).with_for_update(read=True)
+        )
+        if connection.execute(query).scalar() != self.epoch:
+            raise FencedError()
+
+
+async def fenced_off(connection: AsyncConnection, fences: Sequence[Fence]) -> set[Fence]:
+    """Of ``fences``, those whose match has another epoch now: one query for all (the
+    matches' rows locked shared, in id order, until the transaction ends)."""
+    ids = sorted({fence.match_id for fence in fences})
+    rows = await connection.execute(
+        select(Match.id, Match.owner_epoch)
+        .where(Match.id.in_(ids))
+        .order_by(Match.id)
+        .with_for_update(read=True)
+    )
+    epochs = {int(match_id): int(epoch) for match_id, epoch in rows.all()}
+    return {fence for fence in fences if epochs.get(fence.match_id) != fence.epoch}
 
 
 def insert_action(connection: Connection, entry: ActionEntry) -> None:

@@ -40,11 +40,10 @@ from typing import Any
 
 import orjson
 from redis.asyncio import Redis
-from sqlalchemy import select, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store.errors import FencedError
-from server.store.models import Match
+from server.store.log import Fence
 
 logger = logging.getLogger(__name__)
 
@@ -71,17 +70,10 @@ RAISE_EPOCH = text(
 )
 
 
-def fence_for(match_id: int, epoch: int) -> Callable[[Any], None]:
-    """The ownership check of a table's writes: inside the write's transaction, the match's
-    ``owner_epoch`` must still be ``epoch`` (read under a shared row lock, so that a
-    takeover's raise waits for the write and the next owner's recovery sees it)."""
-    query = select(Match.owner_epoch).where(Match.id == match_id).with_for_update(read=True)
-
-    def fence(connection: Any) -> None:
-        if connection.execute(query).scalar() != epoch:
-            raise FencedError()
-
-    return fence
+def fence_for(match_id: int, epoch: int) -> Fence:
+    """The ownership check of a table's writes (:class:`~server.store.log.Fence`): the
+    match's ``owner_epoch`` must still be ``epoch``."""
+    return Fence(match_id, epoch)
 
 
 class Cluster:

@@ -549,9 +549,7 @@ class TableManager:
         for match in stored:
             await self._recover_one(match)
 
-    async def _recover_one(
-        self, match: log.StoredMatch, fence: Callable[[Any], None] | None = None
-    ) -> Table:
+    async def _recover_one(self, match: log.StoredMatch, fence: log.Fence | None = None) -> Table:
         """Rebuild one running match's table from its stored deals and actions (``fence``:
         the ownership check of its writes, several processes) and serve it here."""
         last = match.deals[-1] if match.deals else None

@@ -299,7 +299,7 @@ class Table:
         self.standin_actions: list[int] = []
         #: Checks, inside each write's transaction, that this process still owns the
         #: table (several processes: :mod:`server.tables.cluster`; None: one process).
-        self.fence: Callable[[Any], None] | None = None
+        self.fence: log.Fence | None = None
         #: Told once when the table was taken over by another process (its writes are
         #: fenced off): the runtime drops it.
         self.on_lost: Callable[[], None] | None = None
@@ -685,13 +685,10 @@ class Table:
             if ended:
                 closed, next_id = await self._store_deal_end(entry)
             else:
-                fast = (
-                    (lambda: self.writer.append_action(*entry))
-                    if self.fence is None
-                    else (lambda: self._write(lambda c: log.insert_action(c, entry)))
-                )  # fenced: in a transaction that checks the ownership first
+                fence = self.fence  # several processes: only while the table is ours
                 await self._durably(
-                    fast, lambda: self._write(lambda c: log.ensure_action(c, entry))
+                    lambda: self.writer.append_action(*entry, fence=fence),
+                    lambda: self._write(lambda c: log.ensure_action(c, entry)),
                 )
         except BaseException:
             live.deal = undo_last(deal)

@@ -38,8 +38,15 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, Opera
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from server import metrics
-from server.store.errors import StoreError
-from server.store.log import ActionEntry, SqliteWriter, SyncWork
+from server.store.errors import FencedError, StoreError
+from server.store.log import (
+    ActionEntry,
+    Fence,
+    SqliteWriter,
+    SyncWork,
+    fenced_off,
+    insert_action,
+)
 from server.store.models import ActionRow
 
 logger = logging.getLogger(__name__)
@@ -55,7 +62,18 @@ class Sync:
     work: SyncWork
 
 
-Unit = Work | Sync | ActionEntry  # async work, sync work, or one action-log row to insert
+@dataclass(frozen=True)
+class FencedRow:
+    """An action-log row stored only while its table is still this process's (several
+    processes: :class:`~server.store.log.Fence`); the rows of a batch share one check per
+    match and one INSERT."""
+
+    row: ActionEntry
+    fence: Fence
+
+
+# async work, sync work, one action-log row to insert, or one behind its table's fence
+Unit = Work | Sync | ActionEntry | FencedRow
 Item = tuple[Unit, asyncio.Future[Any]]
 COLUMNS = ("deal_id", "seq", "seat", "text", "client_id")
 PG_INSERT = (
@@ -137,14 +155,32 @@ class Writer:
         return result
 
     async def append_action(
-        self, deal_id: int, seq: int, seat: int, text: str, client_id: str | None = None
+        self,
+        deal_id: int,
+        seq: int,
+        seat: int,
+        text: str,
+        client_id: str | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Append one entry to the action log and wait until it is committed (``client_id``:
-        the id of the client's message, as JSON text).
+        the id of the client's message, as JSON text; ``fence``: only while the table is
+        still this process's, else :class:`~server.store.errors.FencedError`).
 
         The rows of one batch go in with a single INSERT, the bulk of the writes at play.
         """
-        await self._submit((deal_id, seq, seat, text, client_id))
+        row: ActionEntry = (deal_id, seq, seat, text, client_id)
+        if fence is None:
+            await self._submit(row)
+        elif self._sqlite is not None:  # (several processes need PostgreSQL)
+
+            def fenced(connection: Connection) -> None:
+                fence(connection)
+                insert_action(connection, row)
+
+            await self.execute(fenced)
+        else:
+            await self._submit(FencedRow(row, fence))
 
     async def _loop(self) -> None:
         while True:
@@ -196,6 +232,15 @@ class Writer:
             rows = [dict(zip(COLUMNS, unit, strict=True)) for unit, _ in batch
                     if isinstance(unit, tuple)]  # fmt: skip
             async with connection.begin():
+                fenced = [(unit, future) for unit, future in batch if isinstance(unit, FencedRow)]
+                if fenced:  # one check per match for the batch; the rows of the others go in
+                    off = await fenced_off(connection, [unit.fence for unit, _ in fenced])
+                    for unit, future in fenced:
+                        if unit.fence in off:
+                            if not future.done():
+                                future.set_exception(FencedError())
+                        else:
+                            rows.append(dict(zip(COLUMNS, unit.row, strict=True)))
                 if rows:
                     await connection.execute(insert(ActionRow), rows)
                 return [
