@@ -62,6 +62,11 @@ def fixed_deal(_self: Doppen, _rng: random.Random) -> Dealt:
     return dealt(D1)
 
 
+def fixed_fair_deal(_self: Doppen, _seed: bytes, _player_seeds: object) -> Dealt:
+    """At the tables too (they deal from the fair shuffle's seeds): every deal is D1."""
+    return dealt(D1)
+
+
 @pytest.fixture(scope="module")
 def doppen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A real server in a thread of this process, on its own migrated SQLite file, whose
@@ -82,6 +87,7 @@ def doppen_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
     server = uvicorn.Server(config)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Doppen, "shuffle_and_deal", fixed_deal)
+        patch.setattr(Doppen, "fair_deal", fixed_fair_deal)
         thread = threading.Thread(target=server.run, name="doppen-server", daemon=True)
         thread.start()
         deadline = time.monotonic() + 30
