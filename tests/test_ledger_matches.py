@@ -181,13 +181,24 @@ async def actor_of(clients: list[Client]) -> Client:
             await asyncio.sleep(0.002)
 
 
+#: The least pause between two messages of one socket here: 40 a second, below the
+#: server's limit of 50 (a declarer who calls and discards at machine speed would reach it).
+PACE = 0.025
+
+
 async def play_deal(clients: list[Client], rng: random.Random, limit: int = 10_000) -> int | None:
     """Random legal actions until the deal is finished (return the version of its last
-    event) or ``limit`` actions were played (return None)."""
+    event) or ``limit`` actions were played (return None); each socket at most 40 a second."""
+    loop = asyncio.get_running_loop()
+    sent: dict[str, float] = {}
     for _ in range(limit):
         actor = await actor_of(clients)
         assert actor.view is not None
         text = choose(actor.view["legal_actions"], rng)
+        wait = sent.get(actor.name, 0.0) + PACE - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        sent[actor.name] = loop.time()
         msg_id = f"{actor.name}-{actor.version}"
         await actor.send({"type": "action", "action": text, "v": actor.version, "id": msg_id})
         event = await actor.expect_ack(msg_id)
