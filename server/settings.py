@@ -59,6 +59,25 @@ Environment variables:
 ``STAMMTISCH_NODE_NAME``
     This process's name among several (in logs, metrics and the ownership of tables);
     default: the host name and the process id.
+``STAMMTISCH_DEADLINE_POLL_SECONDS``
+    How often each process looks for correspondence deadlines and reminders that are due
+    (``server/tables/deadlines.py``; default ``30``).
+``STAMMTISCH_CLOCK_FILE``
+    Only for tests: a file holding a number of seconds the server's wall clock runs ahead
+    of the machine's (``server/clock.py``), so that tests can let days pass for the
+    correspondence deadlines. Never set it in production.
+``STAMMTISCH_SMTP_HOST`` / ``STAMMTISCH_SMTP_PORT``
+    The SMTP server for the e-mail verification and the daily digest (unset: no e-mail is
+    offered); port default ``25``.
+``STAMMTISCH_SMTP_USER`` / ``STAMMTISCH_SMTP_PASSWORD``
+    Credentials for the SMTP server (optional).
+``STAMMTISCH_SMTP_STARTTLS``
+    ``true`` upgrades the SMTP connection with STARTTLS (default ``false``).
+``STAMMTISCH_MAIL_FROM``
+    The sender of the mails (default ``stammtisch@localhost``).
+``STAMMTISCH_PUSH_SUBJECT``
+    The contact the Web Push services see in the VAPID claim (``mailto:`` or ``https:``;
+    default ``mailto:admin@localhost``).
 """
 
 from __future__ import annotations
@@ -101,6 +120,19 @@ class Settings:
     redis_url: str = field(default="", repr=False)
     #: This process's name among several (empty: host name and process id).
     node_name: str = ""
+    #: Seconds between two looks for due correspondence deadlines and reminders.
+    deadline_poll: float = 30.0
+    #: Tests only: a file with the seconds the wall clock runs ahead (empty: the real one).
+    clock_file: str = ""
+    #: The SMTP server for mails (empty: no e-mail), its port, credentials and STARTTLS.
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_user: str = ""
+    smtp_password: str = field(default="", repr=False)
+    smtp_starttls: bool = False
+    mail_from: str = "stammtisch@localhost"
+    #: The contact in the VAPID claim of Web Push messages.
+    push_subject: str = "mailto:admin@localhost"
 
     def __post_init__(self) -> None:
         origins = (
@@ -129,6 +161,15 @@ class Settings:
             computer_processes=_parse_number(env, "STAMMTISCH_COMPUTER_PROCESSES", int, 0),
             redis_url=_parse_redis(env, "STAMMTISCH_REDIS_URL"),
             node_name=env.get("STAMMTISCH_NODE_NAME", "").strip(),
+            deadline_poll=_parse_number(env, "STAMMTISCH_DEADLINE_POLL_SECONDS", float, 30.0),
+            clock_file=env.get("STAMMTISCH_CLOCK_FILE", "").strip(),
+            smtp_host=env.get("STAMMTISCH_SMTP_HOST", "").strip(),
+            smtp_port=_parse_number(env, "STAMMTISCH_SMTP_PORT", int, 25),
+            smtp_user=env.get("STAMMTISCH_SMTP_USER", "").strip(),
+            smtp_password=env.get("STAMMTISCH_SMTP_PASSWORD", ""),
+            smtp_starttls=_parse_bool(env, "STAMMTISCH_SMTP_STARTTLS", False),
+            mail_from=env.get("STAMMTISCH_MAIL_FROM", "").strip() or "stammtisch@localhost",
+            push_subject=env.get("STAMMTISCH_PUSH_SUBJECT", "").strip() or "mailto:admin@localhost",
         )
 
     @property

@@ -51,7 +51,7 @@ MODEL_TABLES = {"alembic_version", *Base.metadata.tables}
 
 
 def test_head_is_the_play_schema() -> None:
-    assert head_revision() == "0015_fair_shuffle"
+    assert head_revision() == "0016_correspondence"
     assert {"users", "sessions", "rooms", "room_members", "matches", "deals", "actions",
             "score_entries", "pot_movements", "app_meta"} <= MODEL_TABLES  # fmt: skip
 

@@ -41,6 +41,7 @@ from server.api.limits import BodyLimit, quiet_bad_frames
 from server.api.monitoring import SocketCounter
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
+from server.clock import make_clock
 from server.settings import Settings, SettingsError, get_settings
 from server.shared_limits import SharedLimits, limits_prefix
 from server.store.db import (
@@ -164,6 +165,7 @@ def create_app(
         web_dir=web_dir,
         templates=make_templates(web_dir),
         catalogs=load_catalogs(web_dir / "locale"),
+        clock=make_clock(settings.clock_file),
     )
 
     @asynccontextmanager

@@ -6,7 +6,7 @@ Routes reach it through the :func:`get_runtime` dependency instead of poking at
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from server.api.i18n import Catalogs
+from server.clock import Clock, SystemClock
 from server.settings import Settings
 
 
@@ -29,6 +30,8 @@ class Runtime:
     web_dir: Path
     templates: Jinja2Templates
     catalogs: Catalogs
+    #: the wall clock of deadlines, reminders and digests (tests may run it ahead)
+    clock: Clock = field(default_factory=SystemClock)
 
 
 def get_runtime(request: HTTPConnection) -> Runtime:

@@ -34,6 +34,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
     true,
 )
@@ -81,6 +82,12 @@ class User(Base):
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     language: Mapped[str] = mapped_column(String(2), default="de")
     created_at: Mapped[datetime] = _now()
+    #: the e-mail address for the daily digest (verified once ``email_verified_at`` is set)
+    email: Mapped[str | None] = mapped_column(String(254))
+    email_verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: wants the daily digest of the tables waiting for him (at most one a day)
+    email_digest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    digest_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class UserSession(Base):
@@ -132,6 +139,11 @@ class Room(Base):
     #: the secret ``s_N`` (64 hex digits) of the fair shuffling of the room's next match;
     #: its commitment is shown in the room, the secret goes to nobody
     fair_secret: Mapped[str | None] = mapped_column(String(64))
+    #: None: a live table; else a correspondence match (Fernpartie) with this many seconds
+    #: per move (12 h, 1, 2, 3 or 7 days)
+    tempo_seconds: Mapped[int | None] = mapped_column(Integer)
+    #: holiday days a person may take per calendar year in this room's correspondence matches
+    holiday_days: Mapped[int] = mapped_column(Integer, default=14, server_default="14")
 
 
 class RoomMember(Base):
@@ -284,3 +296,67 @@ class GamePreference(Base):
     sort_order: Mapped[str] = mapped_column(String(8))
     sort_suits: Mapped[str] = mapped_column(String(12))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Turn(Base):
+    """Whose move a running match waits for, since when and until when (one row per match
+    whose deal waits for a person; kept by the match's table)."""
+
+    __tablename__ = "turns"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: the table's version at which the turn began
+    version: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: the correspondence deadline (None: a live table); holidays and pauses move it
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    #: the last reminder sent for this turn: 0 (none), 75 or 90 (per cent of the time)
+    reminded: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: whether the person was told that it is his move (push)
+    notified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class Holiday(Base):
+    """Holiday days a person took in a room: his correspondence deadlines stand still."""
+
+    __tablename__ = "holidays"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = _now()
+
+
+class PushSubscription(Base):
+    """One browser (device) that asked for Web Push notifications."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(Text, unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    #: what the person calls the device (or its browser's name)
+    label: Mapped[str | None] = mapped_column(String(120))
+    created_at: Mapped[datetime] = _now()
+    last_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EmailToken(Base):
+    """An open verification of an e-mail address (the link holds the token, the database
+    only its SHA-256)."""
+
+    __tablename__ = "email_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    email: Mapped[str] = mapped_column(String(254))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
