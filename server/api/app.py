@@ -27,6 +27,7 @@ from server.api import (
     auth,
     health,
     history,
+    holidays,
     monitoring,
     pages,
     preferences,
@@ -248,6 +249,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(preferences.router)
     app.include_router(rooms.router)
+    app.include_router(holidays.router)
     app.include_router(history.router)
     install_error_handlers(app)
     app.include_router(ws.router)
