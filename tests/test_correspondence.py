@@ -268,3 +268,60 @@ def test_a_holiday_moves_the_deadline_of_the_person_to_move(
 
     with fernserver(db_url, tmp_path) as (base, _process, clock):
         asyncio.run(run(base, clock))
+
+
+def test_between_deals_nobody_is_waited_for(migrated_db_url: str, tmp_path: Path) -> None:
+    db_url = migrated_db_url
+
+    async def run(base: str) -> None:
+        clients, _room = await fern_room(base, rounds=1)
+        rng = random.Random(3)
+        async with asyncio.timeout(120):
+            while clients[0].view is not None and clients[0].snapshot is not None:
+                if clients[0].snapshot["match"]["deal_number"] >= 2:
+                    break
+                assert await step(clients, rng)
+        ends = [m for m in clients[0].messages if m["type"] == "deal_end"]
+        assert ends and all(m["waiting"] == [] for m in ends)
+        assert not any(m["type"] == "next" for m in clients[0].messages)
+        person = mover(clients)
+        turn = await turn_at(db_url, person.version)
+        assert turn.user_id == person.user_id
+        assert aware(turn.deadline) - aware(turn.since) == timedelta(days=1)  # type: ignore[arg-type]
+        for client in clients:
+            await client.aclose()
+
+    with fernserver(db_url, tmp_path) as (base, _process, _clock):
+        asyncio.run(run(base))
+
+
+def test_a_live_match_stores_its_turns_without_deadline(
+    migrated_db_url: str, tmp_path: Path
+) -> None:
+    db_url = migrated_db_url
+
+    async def run(base: str, clock: Path) -> None:
+        clients, room, _ = await make_room(base, "dreierles", NAMES)
+        await start(clients[0], room)
+        for client in clients:
+            snapshot = await client.connect(room)
+            assert snapshot["match"]["tempo_seconds"] is None
+            assert "deadline" not in snapshot["turn"]
+        rng = random.Random(5)
+        for _ in range(3):
+            await step(clients, rng)
+            person = mover(clients)
+            turn = await turn_at(db_url, person.version)
+            assert (turn.user_id, turn.seat) == (person.user_id, person.view["seat"])  # type: ignore[index]
+            assert turn.deadline is None
+            assert abs((aware(turn.since) - server_now(clock)).total_seconds()) < 60
+        # no deadline: however far the clock runs, the table waits
+        advance(clock, 30 * DAY)
+        count, _ = await last_client_id(db_url)
+        await asyncio.sleep(1.0)
+        assert (await last_client_id(db_url))[0] == count
+        for client in clients:
+            await client.aclose()
+
+    with fernserver(db_url, tmp_path) as (base, _process, clock):
+        asyncio.run(run(base, clock))

@@ -17,7 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, and_, case, delete, false, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.store.models import Holiday, Match, Turn
@@ -83,28 +85,36 @@ class TurnState:
 
 
 def store_turn(connection: Connection, match_id: int, room_id: int, turn: TurnState | None) -> None:
-    """Make the match's stored turn ``turn`` (None: nobody is to move, no row): the row of
-    the same turn (version and seat) keeps its reminders and gets the deadline; another
-    turn replaces it with a fresh row (not reminded, not notified)."""
-    row = connection.execute(
-        select(Turn.version, Turn.seat).where(Turn.match_id == match_id)
-    ).first()
+    """Make the match's stored turn ``turn`` (None: nobody is to move, no row), in one
+    statement: the row of the same turn (version and seat) keeps its start and reminders
+    and gets the deadline; another turn replaces it with a fresh row (not reminded, not
+    notified)."""
     if turn is None:
-        if row is not None:
-            connection.execute(delete(Turn).where(Turn.match_id == match_id))
-        return
-    if row is not None and (row.version, row.seat) == (turn.version, turn.seat):
-        connection.execute(
-            update(Turn).where(Turn.match_id == match_id).values(deadline=turn.deadline)
-        )
-        return
-    if row is not None:
         connection.execute(delete(Turn).where(Turn.match_id == match_id))
-    connection.execute(
-        insert(Turn).values(match_id=match_id, room_id=room_id, user_id=turn.user_id,
-                            seat=turn.seat, version=turn.version, since=turn.since,
-                            deadline=turn.deadline, reminded=0, notified=False)
+        return
+    dialect = connection.dialect.name
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(Turn).values(
+        match_id=match_id, room_id=room_id, user_id=turn.user_id, seat=turn.seat,
+        version=turn.version, since=turn.since, deadline=turn.deadline, reminded=0,
+        notified=False,
     )  # fmt: skip
+    new = statement.excluded
+    same = and_(Turn.version == new.version, Turn.seat == new.seat)
+    connection.execute(
+        statement.on_conflict_do_update(
+            index_elements=[Turn.match_id],
+            set_={
+                "user_id": new.user_id,
+                "seat": new.seat,
+                "version": new.version,
+                "since": case((same, Turn.since), else_=new.since),
+                "deadline": new.deadline,
+                "reminded": case((same, Turn.reminded), else_=0),
+                "notified": case((same, Turn.notified), else_=false()),
+            },
+        )
+    )
 
 
 def resume_shift(connection: Connection, match_id: int, now: datetime) -> datetime | None:
