@@ -474,7 +474,8 @@ class Table:
         return make
 
     def turn(self) -> JSON:
-        """Whose turn it is and the seconds left on the turn timer (``None``: no timer)."""
+        """Whose turn it is and the seconds left on the turn timer (``None``: no timer); at
+        a correspondence table also the deadline (ISO 8601 UTC; ``None`` while paused)."""
         deal = self.live.deal
         if self.between is not None or self.finished or deal is None or deal.finished:
             return {**NO_TURN, "deadline": None} if self.tempo_seconds else NO_TURN
@@ -820,7 +821,9 @@ class Table:
             between.waiting = []
         self.between = between
         if not self.paused and not between.waiting:
-            self._wait_between(self.pause_seconds or self._computer_delay(None))
+            # a correspondence table shows the next deal after the room's pause, if any
+            fern = self.pause_seconds if self.tempo_seconds else None
+            self._wait_between(fern or self._computer_delay(None))
         elif self.pause_seconds and not self.paused:
             self._wait_between(self.pause_seconds)
         self.arm_timer()  # no turn timer while nobody is to move
