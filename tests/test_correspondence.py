@@ -158,6 +158,7 @@ def test_the_deadline_survives_a_restart_and_the_table_moves_at_it(
         watcher = next(c for c in clients if c.user_id != turn.user_id)
         snapshot = await watcher.connect(room, base)
         assert snapshot["turn"]["seat"] == turn.seat
+        assert snapshot["turn"]["deadline"] == iso(aware(turn.deadline))  # type: ignore[arg-type]
         count, _ = await last_client_id(db_url)
         advance(clock, DAY - 3600)  # an hour before the deadline: nothing
         await asyncio.sleep(1.0)

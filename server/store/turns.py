@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Connection, and_, case, delete, false, select, update
+from sqlalchemy import Connection, and_, bindparam, case, delete, false, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -84,6 +85,34 @@ class TurnState:
         return other is not None and (other.version, other.seat) == (self.version, self.seat)
 
 
+def _upsert(dialect: str) -> Any:
+    """The one statement that stores a turn (see :func:`store_turn`), built once per
+    database dialect with bound parameters."""
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(Turn).values(
+        match_id=bindparam("match_id"), room_id=bindparam("room_id"),
+        user_id=bindparam("user_id"), seat=bindparam("seat"), version=bindparam("version"),
+        since=bindparam("since"), deadline=bindparam("deadline"), reminded=0, notified=False,
+    )  # fmt: skip
+    new = statement.excluded
+    same = and_(Turn.version == new.version, Turn.seat == new.seat)
+    return statement.on_conflict_do_update(
+        index_elements=[Turn.match_id],
+        set_={
+            "user_id": new.user_id,
+            "seat": new.seat,
+            "version": new.version,
+            "since": case((same, Turn.since), else_=new.since),
+            "deadline": new.deadline,
+            "reminded": case((same, Turn.reminded), else_=0),
+            "notified": case((same, Turn.notified), else_=false()),
+        },
+    )
+
+
+_UPSERTS: dict[str, Any] = {}
+
+
 def store_turn(connection: Connection, match_id: int, room_id: int, turn: TurnState | None) -> None:
     """Make the match's stored turn ``turn`` (None: nobody is to move, no row), in one
     statement: the row of the same turn (version and seat) keeps its start and reminders
@@ -93,28 +122,14 @@ def store_turn(connection: Connection, match_id: int, room_id: int, turn: TurnSt
         connection.execute(delete(Turn).where(Turn.match_id == match_id))
         return
     dialect = connection.dialect.name
-    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
-    statement = insert(Turn).values(
-        match_id=match_id, room_id=room_id, user_id=turn.user_id, seat=turn.seat,
-        version=turn.version, since=turn.since, deadline=turn.deadline, reminded=0,
-        notified=False,
-    )  # fmt: skip
-    new = statement.excluded
-    same = and_(Turn.version == new.version, Turn.seat == new.seat)
+    statement = _UPSERTS.get(dialect)
+    if statement is None:
+        statement = _UPSERTS[dialect] = _upsert(dialect)
     connection.execute(
-        statement.on_conflict_do_update(
-            index_elements=[Turn.match_id],
-            set_={
-                "user_id": new.user_id,
-                "seat": new.seat,
-                "version": new.version,
-                "since": case((same, Turn.since), else_=new.since),
-                "deadline": new.deadline,
-                "reminded": case((same, Turn.reminded), else_=0),
-                "notified": case((same, Turn.notified), else_=false()),
-            },
-        )
-    )
+        statement,
+        {"match_id": match_id, "room_id": room_id, "user_id": turn.user_id, "seat": turn.seat,
+         "version": turn.version, "since": turn.since, "deadline": turn.deadline},
+    )  # fmt: skip
 
 
 def resume_shift(connection: Connection, match_id: int, now: datetime) -> datetime | None:

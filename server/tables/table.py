@@ -89,13 +89,14 @@ person it plays for is not waited for between deals.
 for a person, the table keeps the turn (:class:`~server.store.turns.TurnState`: who, since
 when on the server's wall clock, at which version) and writes it to ``turns`` through the
 writer, after the action's event and coalesced (only the latest turn of the table is
-written, :meth:`_turn_changed`). A correspondence table (the match config's
-``tempo_seconds``) gives the turn a deadline (:func:`~server.store.turns.effective_deadline`,
-moved by the person's holidays and by a pause by agreement), which ``turn.deadline`` of
-snapshots and events carries; when it passes, :mod:`server.tables.deadlines` calls
-:meth:`deadline_passed`, which moves for the seat as the turn timer would. Such a table
-has no turn timer, no offline watch (nobody is "away" and the match never ends because
-everybody left), and between deals it waits for nobody's "Weiter".
+written, :meth:`_turn_changed`; a live table's after :data:`LIVE_TURN_DELAY`). A
+correspondence table (the match config's ``tempo_seconds``) gives the turn a deadline
+(:func:`~server.store.turns.effective_deadline`, moved by the person's holidays and by a
+pause by agreement), which ``turn.deadline`` of snapshots and events carries; when it
+passes, :mod:`server.tables.deadlines` calls :meth:`deadline_passed`, which moves for the
+seat as the turn timer would. Such a table has no turn timer, no offline watch (nobody is
+"away" and the match never ends because everybody left), and between deals it waits for
+nobody's "Weiter".
 """
 
 from __future__ import annotations
@@ -172,6 +173,10 @@ NO_TURN: JSON = {"seat": None, "ends_in": None}
 _UNKNOWN = object()
 #: Seconds before a turn that could not be stored is tried again.
 TURN_RETRY = 1.0
+#: Seconds a live table waits before it stores its turn, so that a table playing at the
+#: speed of the live game stores about one turn a second, not one per action (a
+#: correspondence table stores each turn at once: its deadline must not be lost).
+LIVE_TURN_DELAY = 1.0
 #: The ``requests`` of a table nobody has asked anything at.
 NO_REQUESTS: JSON = {"rematch": None, "end_votes": []}
 
@@ -1493,6 +1498,8 @@ class Table:
         (one write at a time; turns that came and went meanwhile are never written)."""
         match_id, room_id = self.live.match_id, self.room_id
         while True:
+            if not self.tempo_seconds:  # the latest turn after a moment: coalesced
+                await asyncio.sleep(LIVE_TURN_DELAY)
             turn = self.current_turn
             stored = self._turn_stored
             if turn is stored and stored is not _UNKNOWN:
@@ -1597,9 +1604,13 @@ class Table:
         """Stop the timer and close every connection (server shutdown)."""
         if self._timer is not None:
             self._timer.cancel()
-        if self._turn_writer is not None and not self._turn_writer.done():
-            with contextlib.suppress(asyncio.TimeoutError, Exception):  # last turn, if quick
-                await asyncio.wait_for(asyncio.shield(self._turn_writer), 2.0)
+        writing = self._turn_writer
+        if writing is not None and not writing.done():
+            if self.tempo_seconds:  # a correspondence turn (with its deadline), if quick
+                with contextlib.suppress(asyncio.TimeoutError, Exception):
+                    await asyncio.wait_for(asyncio.shield(writing), 2.0)
+            else:  # a live turn: recovery writes a fresh one where it is not stored
+                writing.cancel()
         if self._computer is not None:
             self._computer.cancel()
         if self.standins is not None:
