@@ -118,6 +118,7 @@ class TableManager:
             cluster.on("call:end_match", lambda args: self.end_match(int(args["room"])))
             cluster.on("call:show_requests", self._show_requests_call)
             cluster.on("call:left_room", self._left_room_call)
+            cluster.on("call:holidays_changed", self._holidays_changed_call)
             cluster.on_locks_lost = self._drop_all
             cluster.on_beat = self._beat
         #: Every process's sockets, when several share the work (server/shared_limits.py).
@@ -536,10 +537,19 @@ class TableManager:
         return match_id
 
     async def holidays_changed(self, room_id: int, user_id: int) -> None:
-        """``user_id``'s holidays in the room changed (stored already): its table, if this
-        process serves it, works out his open turn's deadline again, stores it and tells
-        everybody (a snapshot). A table served elsewhere reads the holidays when it is
-        next recovered; its stored deadline was moved by the caller."""
+        """``user_id``'s holidays in the room changed (stored already): its table works out
+        his open turn's deadline again, stores it and tells everybody (a snapshot); with
+        several processes the table's owner does."""
+        if self.cluster is not None:
+            asked, _ = await self._ask_owner(room_id, "holidays_changed", user=user_id)
+            if asked:
+                return
+        await self._holidays_changed_here(room_id, user_id)
+
+    async def _holidays_changed_call(self, args: dict[str, Any]) -> None:
+        await self._holidays_changed_here(int(args["room"]), int(args["user"]))
+
+    async def _holidays_changed_here(self, room_id: int, user_id: int) -> None:
         table = self.tables.get(room_id)
         if table is None or table.lost or not table.tempo_seconds:
             return
