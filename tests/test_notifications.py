@@ -13,6 +13,7 @@ import asyncio
 import base64
 import json
 import os
+import re
 import secrets
 import threading
 import time
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import http_ece
+import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from cryptography.hazmat.primitives import hashes, serialization
@@ -34,11 +36,11 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from sqlalchemy import delete, update
 
 from server.notify.reminders import due_reminder, reminder_time
-from server.notify.subscriptions import check_subscription
+from server.notify.subscriptions import MAX_DEVICES, check_subscription
 from server.store.db import make_engine, make_session_factory
 from server.store.errors import InvalidError
 from server.store.models import Match, Room, Turn
-from tests.support import api_error, free_port, server_process
+from tests.support import LiveServer, api_error, free_port, server_process
 from tests.table_client import make_room, start
 
 DAY = 86400
@@ -440,3 +442,201 @@ async def push_scenario(base: str, db_url: str, service: PushService, clock: Pat
     api_error(again, 404, "push_subscription_unknown")
     for client in clients:
         await client.aclose()
+
+
+# --------------------------------------------------------------------------- e-mail, end to end
+
+LINK = re.compile(r"http://127\.0\.0\.1:\d+/account/email/verify\?token=[A-Za-z0-9_-]+")
+
+
+def parts(message: EmailMessage) -> tuple[str, str]:
+    """The plain text and the HTML alternative of a mail."""
+    plain = message.get_body(("plain",))
+    html = message.get_body(("html",))
+    assert plain is not None and html is not None
+    # the wire's line ends are CRLF
+    return (
+        str(plain.get_content()).replace("\r\n", "\n"),
+        str(html.get_content()).replace("\r\n", "\n"),
+    )
+
+
+def test_email_verification_and_the_daily_digest(
+    migrated_db_url: str,
+    tmp_path: Path,
+    smtp: tuple[int, MailBox],
+    clock_file: Path,
+) -> None:
+    port, box = smtp
+    env = {
+        "STAMMTISCH_CLOCK_FILE": str(clock_file),
+        "STAMMTISCH_DEADLINE_POLL_SECONDS": POLL,
+        "STAMMTISCH_SMTP_HOST": "127.0.0.1",
+        "STAMMTISCH_SMTP_PORT": str(port),
+        "STAMMTISCH_MAIL_FROM": "stammtisch@example.org",
+    }
+    db_url = migrated_db_url
+    with server_process(db_url, tmp_path / "server.log", env=env) as (base, _process):
+        asyncio.run(mail_scenario(base, db_url, box, clock_file))
+
+
+async def mail_scenario(base: str, db_url: str, box: MailBox, clock: Path) -> None:
+    clients, room, _ = await make_room(base, "dreierles", ["Anna", "Bernd", "Clara"])
+    anna, bernd, _clara = clients
+    match_id = await start(anna, room)
+    await make_correspondence(db_url, match_id, 2 * DAY)
+
+    state = await bernd.http.get("/api/account/notifications")
+    assert state.json() == {
+        "email_available": True,
+        "email": None,
+        "email_verified": False,
+        "email_digest": False,
+    }
+    api_error(
+        await bernd.http.put("/api/account/email", json={"email": "bernd@"}), 422, "bad_email"
+    )
+    api_error(
+        await bernd.http.put("/api/account/email-digest", json={"on": True}),
+        409,
+        "email_not_verified",
+    )
+    assert box.mails == []
+
+    # the address, unverified, and the mail with the link
+    answer = await bernd.http.put("/api/account/email", json={"email": "Bernd@Example.ORG"})
+    assert answer.status_code == 202, answer.text
+    assert answer.json() == {
+        "email_available": True,
+        "email": "Bernd@example.org",
+        "email_verified": False,
+        "email_digest": False,
+    }
+    assert len(box.mails) == 1
+    recipients, message = box.mails[0]
+    assert recipients == ["Bernd@example.org"]
+    assert message["Subject"] == "Stammtisch: E-Mail-Adresse bestätigen"
+    assert message["From"] == "stammtisch@example.org"
+    plain, html = parts(message)
+    assert plain.startswith("Hallo Bernd,\n\nbitte bestätige deine E-Mail-Adresse")
+    links = LINK.findall(plain)
+    assert len(links) == 1 and links[0].startswith(base)
+    assert f'href="{links[0]}"' in html
+    api_error(
+        await bernd.http.put("/api/account/email-digest", json={"on": True}),
+        409,
+        "email_not_verified",
+    )
+
+    # a wrong token changes nothing; the link confirms, once
+    wrong = await bernd.http.get("/account/email/verify", params={"token": "x" * 43})
+    assert wrong.status_code == 404 and "Link ungültig" in wrong.text
+    assert (await bernd.http.get("/api/account/notifications")).json()["email_verified"] is False
+    page = await bernd.http.get(links[0])
+    assert page.status_code == 200
+    assert "Deine Adresse Bernd@example.org ist bestätigt." in page.text
+    assert (await bernd.http.get(links[0])).status_code == 404
+    on = await bernd.http.put("/api/account/email-digest", json={"on": True})
+    assert on.status_code == 200 and on.json()["email_digest"] is True
+    assert on.json()["email_verified"] is True
+
+    # no table waits for Bernd: no digest
+    await asyncio.sleep(1.0)
+    assert len(box.mails) == 1
+
+    # one waits: the digest, once
+    deadline = server_now(clock) + timedelta(days=2)
+    await put_turn(db_url, match_id, room, bernd.user_id, 1, deadline)
+    await eventually(lambda: len(box.mails) == 2)
+    recipients, digest = box.mails[1]
+    assert recipients == ["Bernd@example.org"]
+    assert digest["Subject"] == "Stammtisch: ein Tisch wartet auf dich"
+    plain, html = parts(digest)
+    when = deadline.strftime("%Y-%m-%d %H:%M UTC")
+    table = f"{base}/rooms/{room}/table"
+    assert plain == (
+        "Hallo Bernd, an diesen Tischen bist du dran:\n\n"
+        f"- dreierles test (Dreierles) – bis {when}\n  {table}\n\n"
+        f"Höchstens eine solche Mail am Tag. Abbestellen auf der Kontoseite: {base}/account\n"
+    )
+    assert f'<li><a href="{table}">dreierles test (Dreierles) – bis {when}</a></li>' in html
+
+    # 23 hours later: none; 24 hours later: the next one, in English now
+    move_clock(clock, 23 * 3600)
+    await asyncio.sleep(1.0)
+    assert len(box.mails) == 2
+    assert (await bernd.http.patch("/api/me", json={"language": "en"})).status_code == 200
+    move_clock(clock, 24 * 3600 + 60)
+    await eventually(lambda: len(box.mails) == 3)
+    assert box.mails[2][1]["Subject"] == "Stammtisch: a table is waiting for you"
+    await asyncio.sleep(1.0)
+    assert len(box.mails) == 3
+
+    # switched off: no more digests
+    off = await bernd.http.put("/api/account/email-digest", json={"on": False})
+    assert off.json()["email_digest"] is False
+    move_clock(clock, 49 * 3600)
+    await asyncio.sleep(1.0)
+    assert len(box.mails) == 3
+    for client in clients:
+        await client.aclose()
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def test_the_routes_refuse_bad_input(module_server: LiveServer) -> None:
+    with httpx.Client(base_url=module_server.base_url, timeout=30) as http:
+        for method, path in (
+            ("GET", "/api/push/key"),
+            ("GET", "/api/push/subscriptions"),
+            ("POST", "/api/push/subscriptions"),
+            ("GET", "/api/account/notifications"),
+            ("PUT", "/api/account/email"),
+        ):
+            api_error(http.request(method, path, json={}), 401, "login_required")
+        login = f"push{secrets.randbelow(10**9)}"
+        registered = http.post(
+            "/api/register",
+            json={"login": login, "password": "Ober-sticht", "display_name": "Dora"},
+        )
+        assert registered.status_code == 201
+        # no SMTP server configured: no e-mail
+        state = http.get("/api/account/notifications").json()
+        assert state["email_available"] is False
+        api_error(
+            http.put("/api/account/email", json={"email": "dora@example.org"}),
+            503,
+            "email_unavailable",
+        )
+        api_error(
+            http.put("/api/account/email-digest", json={"on": False}), 503, "email_unavailable"
+        )
+        # bad subscriptions change nothing
+        bad = subscription("http://push.example/x")
+        api_error(http.post("/api/push/subscriptions", json=bad), 422, "bad_push_endpoint")
+        short = subscription("https://push.example/x")
+        short["keys"]["auth"] = "AAAA"
+        api_error(http.post("/api/push/subscriptions", json=short), 422, "bad_push_key")
+        api_error(http.post("/api/push/subscriptions", json=[1]), 422, "invalid_request")
+        assert http.get("/api/push/subscriptions").json() == {"devices": []}
+        # at most MAX_DEVICES devices; the same device again takes its row over
+        for number in range(MAX_DEVICES):
+            device = subscription(f"https://push.example/{login}/{number}")
+            assert http.post("/api/push/subscriptions", json=device).status_code == 201
+        again = subscription(f"https://push.example/{login}/0", label="neu")
+        assert http.post("/api/push/subscriptions", json=again).json()["label"] == "neu"
+        one_more = subscription(f"https://push.example/{login}/{MAX_DEVICES}")
+        api_error(http.post("/api/push/subscriptions", json=one_more), 409, "too_many_devices")
+        assert len(http.get("/api/push/subscriptions").json()["devices"]) == MAX_DEVICES
+        api_error(
+            http.request("DELETE", "/api/push/subscriptions", json={"endpoint": 5}),
+            422,
+            "invalid_request",
+        )
+        # the service worker, for the whole site
+        worker = http.get("/sw.js")
+        assert worker.status_code == 200
+        assert worker.headers["service-worker-allowed"] == "/"
+        assert worker.headers["content-type"].startswith("text/javascript")
+        assert "showNotification" in worker.text

@@ -236,8 +236,7 @@ async def verify_page(
     runtime = get_runtime(request)
     try:
         verified = await mail.verify(db, token, runtime.clock.now())
-    except StoreError as exc:
-        await db.rollback()
+    except StoreError as exc:  # nothing was changed (the session is not committed)
         return render(
             request,
             "email_verified.html",
