@@ -35,12 +35,24 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from sqlalchemy import delete, update
 
+from server.api.app import create_app
 from server.notify.reminders import due_reminder, reminder_time
 from server.notify.subscriptions import MAX_DEVICES, check_subscription
+from server.notify.vapid import VapidKeys, load_or_create
+from server.settings import Settings
 from server.store.db import make_engine, make_session_factory
 from server.store.errors import InvalidError
 from server.store.models import Match, Room, Turn
-from tests.support import LiveServer, api_error, free_port, server_process
+from tests.support import (
+    LiveServer,
+    TestDatabase,
+    api_error,
+    closed_port,
+    free_port,
+    run_with_sessions,
+    server_process,
+    uvicorn_thread,
+)
 from tests.table_client import make_room, start
 
 DAY = 86400
@@ -130,6 +142,26 @@ def test_a_subscription_is_checked() -> None:
             check_subscription(body)
         assert raised.value.code == code, body
         assert raised.value.message != raised.value.message_de
+
+
+def test_the_vapid_key_is_made_once(store_db: TestDatabase) -> None:
+    """Processes starting at once (here: sessions at once) end up with the same key."""
+
+    async def scenario(sessions: Any) -> tuple[list[VapidKeys], VapidKeys]:
+        keys = await asyncio.gather(*(load_or_create(sessions) for _ in range(4)))
+        return list(keys), await load_or_create(sessions)
+
+    keys, again = run_with_sessions(store_db, scenario)
+    assert len({k.private_pem for k in keys}) == 1 and again == keys[0]
+    point = unb64url(again.public_key)
+    assert len(point) == 65 and point[0] == 4
+    public = again.private_key.public_key()
+    assert (
+        public.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        == point
+    )
 
 
 # --------------------------------------------------------------------------- local services
@@ -325,10 +357,10 @@ def check_vapid(request: PushRequest, public_key: str, audience: str) -> None:
 
 
 def test_web_push_your_move_and_the_reminders(
-    migrated_db_url: str, tmp_path: Path, push_service: PushService, clock_file: Path
+    play_db_url: str, tmp_path: Path, push_service: PushService, clock_file: Path
 ) -> None:
     env = {"STAMMTISCH_CLOCK_FILE": str(clock_file), "STAMMTISCH_DEADLINE_POLL_SECONDS": POLL}
-    db_url = migrated_db_url
+    db_url = play_db_url
     with server_process(db_url, tmp_path / "server.log", env=env) as (base, _process):
         asyncio.run(push_scenario(base, db_url, push_service, clock_file))
 
@@ -640,3 +672,33 @@ def test_the_routes_refuse_bad_input(module_server: LiveServer) -> None:
         assert worker.headers["service-worker-allowed"] == "/"
         assert worker.headers["content-type"].startswith("text/javascript")
         assert "showNotification" in worker.text
+
+
+def test_a_mail_that_cannot_be_sent_changes_nothing(migrated_db_url: str) -> None:
+    """The SMTP server does not answer: ``email_failed`` and the address is not kept; each
+    try counts against the limit of confirmation mails (five, then ``too_many_requests``)."""
+    settings = Settings(
+        database_url=migrated_db_url,
+        smtp_host="127.0.0.1",
+        smtp_port=closed_port(),
+        gc_freeze=False,
+    )
+    app = create_app(settings, check_database_on_startup=False)
+    with uvicorn_thread(app) as base, httpx.Client(base_url=base, timeout=60) as http:
+        registered = http.post(
+            "/api/register",
+            json={"login": "erika", "password": "Ober-sticht", "display_name": "Erika"},
+        )
+        assert registered.status_code == 201
+        for _ in range(5):
+            refused = http.put("/api/account/email", json={"email": "erika@example.org"})
+            api_error(refused, 502, "email_failed")
+        assert http.get("/api/account/notifications").json() == {
+            "email_available": True,
+            "email": None,
+            "email_verified": False,
+            "email_digest": False,
+        }
+        limited = http.put("/api/account/email", json={"email": "erika@example.org"})
+        api_error(limited, 429, "too_many_requests")
+        assert int(limited.headers["Retry-After"]) > 0
