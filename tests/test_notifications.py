@@ -651,6 +651,13 @@ def test_the_routes_refuse_bad_input(module_server: LiveServer) -> None:
         short["keys"]["auth"] = "AAAA"
         api_error(http.post("/api/push/subscriptions", json=short), 422, "bad_push_key")
         api_error(http.post("/api/push/subscriptions", json=[1]), 422, "invalid_request")
+        # a page of another site cannot subscribe for the person
+        elsewhere = http.post(
+            "/api/push/subscriptions",
+            json=subscription("https://push.example/evil"),
+            headers={"origin": "https://evil.example"},
+        )
+        api_error(elsewhere, 403, "bad_origin")
         assert http.get("/api/push/subscriptions").json() == {"devices": []}
         # at most MAX_DEVICES devices; the same device again takes its row over
         for number in range(MAX_DEVICES):

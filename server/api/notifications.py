@@ -38,7 +38,7 @@ from server.api.pages import render
 from server.api.runtime import Runtime, get_runtime
 from server.api.throttle import Buckets, Rate
 from server.notify import mail, subscriptions, texts
-from server.notify.job import Notifier
+from server.notify.job import Notifier, OpenPage
 from server.notify.vapid import VapidKeys, load_or_create
 from server.store.errors import StoreError
 from server.store.models import PushSubscription, User
@@ -257,7 +257,7 @@ async def verify_page(
 # --------------------------------------------------------------------------- the job
 
 
-def open_page_check(tables: TableManager) -> Any:
+def open_page_check(tables: TableManager) -> OpenPage:
     """Whether a user has a table page open: a table socket on this process, or on any
     (``shared_sockets``, when several processes run; Redis away: this process's only)."""
 
