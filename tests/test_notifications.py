@@ -36,14 +36,18 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from sqlalchemy import delete, update
 
 from server.api.app import create_app
+from server.api.i18n import load_catalogs
+from server.api.notifications import open_page_check
 from server.notify.reminders import due_reminder, reminder_time
 from server.notify.subscriptions import MAX_DEVICES, check_subscription
+from server.notify.texts import Waiting, push_message
 from server.notify.vapid import VapidKeys, load_or_create
 from server.settings import Settings
 from server.store.db import make_engine, make_session_factory
 from server.store.errors import InvalidError
 from server.store.models import Match, Room, Turn
 from tests.support import (
+    REPO_ROOT,
     LiveServer,
     TestDatabase,
     api_error,
@@ -709,3 +713,62 @@ def test_a_mail_that_cannot_be_sent_changes_nothing(migrated_db_url: str) -> Non
         limited = http.put("/api/account/email", json={"email": "erika@example.org"})
         api_error(limited, 429, "too_many_requests")
         assert int(limited.headers["Retry-After"]) > 0
+
+
+class FakeShared:
+    def __init__(self, count: int | Exception) -> None:
+        self._count = count
+
+    async def count(self, _user_id: int) -> int:
+        if isinstance(self._count, Exception):
+            raise self._count
+        return self._count
+
+
+class FakeTables:
+    def __init__(self, own: list[object], shared: FakeShared | None) -> None:
+        self.own = own
+        self.shared_sockets = shared
+
+    def sockets_of(self, _user_id: int) -> list[object]:
+        return self.own
+
+
+@pytest.mark.parametrize(
+    ("own", "shared", "expected"),
+    [
+        ([], None, False),  # one process, no socket
+        ([object()], None, True),  # one process, a table page open
+        ([], FakeShared(0), False),  # several processes, none has a socket
+        ([], FakeShared(1), True),  # another process has one
+        ([object()], FakeShared(ConnectionError("away")), True),  # own socket: no question
+        ([], FakeShared(ConnectionError("away")), False),  # Redis away: this process's only
+    ],
+)
+def test_an_open_table_page_on_any_process(
+    own: list[object], shared: FakeShared | None, expected: bool
+) -> None:
+    check = open_page_check(FakeTables(own, shared))  # type: ignore[arg-type]
+
+    async def ask() -> bool:
+        return await check(7)
+
+    assert asyncio.run(ask()) is expected
+
+
+def test_the_push_texts() -> None:
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    end = datetime(2026, 3, 10, 12, tzinfo=UTC)
+    table = Waiting(4, 9, "Donnerstag", "Doppelkopf", end)
+    turn = push_message(catalogs.gettext, "en", table, 0, end - timedelta(days=1))
+    assert turn == {
+        "title": "Your move",
+        "body": "Donnerstag (Doppelkopf): you have until 2026-03-10 12:00 UTC.",
+        "url": "/rooms/9/table",
+        "tag": "match-4",
+    }
+    late = push_message(catalogs.gettext, "de", table, 90, end - timedelta(minutes=119))
+    assert late["title"] == "Erinnerung: du bist dran"
+    assert late["body"] == "Donnerstag (Doppelkopf): nur noch 119 Min., bis 2026-03-10 12:00 UTC."
+    hours = push_message(catalogs.gettext, "de", table, 75, end - timedelta(hours=2))
+    assert hours["body"].endswith("nur noch 2 Std., bis 2026-03-10 12:00 UTC.")
