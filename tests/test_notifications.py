@@ -288,6 +288,16 @@ async def make_correspondence(db_url: str, match_id: int, tempo: int) -> None:
     await with_db(db_url, work)
 
 
+async def set_paused(db_url: str, match_id: int, paused: bool) -> None:
+    moment = datetime.now(UTC) if paused else None
+    await with_db(
+        db_url,
+        lambda session: session.execute(
+            update(Match).where(Match.id == match_id).values(paused_at=moment)
+        ),
+    )
+
+
 async def put_turn(
     db_url: str, match_id: int, room_id: int, user_id: int, version: int, deadline: datetime
 ) -> None:
@@ -409,9 +419,14 @@ async def push_scenario(base: str, db_url: str, service: PushService, clock: Pat
     await asyncio.sleep(1.0)  # five polls
     assert service.requests == []
 
-    # Bernd's move (the table moved on): "Du bist dran" on his device
+    # Bernd's move (the table moved on) while the table is paused: nothing yet
+    await set_paused(db_url, match_id, True)
     deadline = server_now(clock) + timedelta(days=1)
     await put_turn(db_url, match_id, room, bernd.user_id, 2, deadline)
+    await asyncio.sleep(1.0)
+    assert service.requests == [] and not (await read_turn(db_url, match_id)).notified
+    # the table goes on: "Du bist dran" on his device
+    await set_paused(db_url, match_id, False)
     await eventually(lambda: service.to("/push/bernd") and service.to("/gone/bernd"))
     first = service.to("/push/bernd")[0]
     check_vapid(first, public_key, service.origin)

@@ -129,13 +129,18 @@ class Notifier:
     # ------------------------------------------------------------------ push
 
     async def due_turns(self, user_id: int | None = None) -> list[DueTurn]:
-        """Every correspondence turn of a running match (of ``user_id`` only, if given)."""
+        """Every correspondence turn of a running match that is not paused (of ``user_id``
+        only, if given)."""
         query = (
             select(Turn, Room.name, Room.tempo_seconds, Match.game, Match.config, User.language)
             .join(Room, Room.id == Turn.room_id)
             .join(Match, Match.id == Turn.match_id)
             .join(User, User.id == Turn.user_id)
-            .where(Turn.deadline.is_not(None), Match.status == "running")
+            .where(
+                Turn.deadline.is_not(None),
+                Match.status == "running",
+                Match.paused_at.is_(None),  # a paused table waits for nobody
+            )
             .order_by(Turn.deadline, Turn.match_id)
         )
         if user_id is not None:
