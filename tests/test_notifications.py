@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import doctest
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import http_ece
@@ -38,6 +40,7 @@ from sqlalchemy import delete, update
 from server.api.app import create_app
 from server.api.i18n import load_catalogs
 from server.api.notifications import open_page_check
+from server.notify import mail, reminders, subscriptions
 from server.notify.reminders import due_reminder, reminder_time
 from server.notify.subscriptions import MAX_DEVICES, check_subscription
 from server.notify.texts import Waiting, push_message
@@ -582,6 +585,9 @@ async def mail_scenario(base: str, db_url: str, box: MailBox, clock: Path) -> No
     # a wrong token changes nothing; the link confirms, once
     wrong = await bernd.http.get("/account/email/verify", params={"token": "x" * 43})
     assert wrong.status_code == 404 and "Link ungültig" in wrong.text
+    for params in ({}, {"token": "x" * 5000}):
+        odd = await bernd.http.get("/account/email/verify", params=params)
+        assert odd.status_code == 404 and "Link ungültig" in odd.text
     assert (await bernd.http.get("/api/account/notifications")).json()["email_verified"] is False
     page = await bernd.http.get(links[0])
     assert page.status_code == 200
@@ -787,3 +793,9 @@ def test_the_push_texts() -> None:
     assert late["body"] == "Donnerstag (Doppelkopf): nur noch 119 Min., bis 2026-03-10 12:00 UTC."
     hours = push_message(catalogs.gettext, "de", table, 75, end - timedelta(hours=2))
     assert hours["body"].endswith("nur noch 2 Std., bis 2026-03-10 12:00 UTC.")
+
+
+@pytest.mark.parametrize("module", [reminders, subscriptions, mail])
+def test_the_examples_in_the_docstrings(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

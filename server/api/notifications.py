@@ -229,7 +229,7 @@ async def verify_page(
     request: Request,
     db: Db,
     user: OptionalUser,
-    token: Annotated[str, Query(max_length=200)] = "",
+    token: Annotated[str, Query()] = "",
 ) -> HTMLResponse:
     """The page of the verification link: confirms the address (or says the link is
     invalid, 404)."""
