@@ -41,6 +41,7 @@ from server.api.app import create_app
 from server.api.i18n import load_catalogs
 from server.api.notifications import open_page_check
 from server.notify import mail, reminders, subscriptions
+from server.notify.job import Notifier, aware
 from server.notify.reminders import due_reminder, reminder_time
 from server.notify.subscriptions import MAX_DEVICES, check_subscription
 from server.notify.texts import Waiting, push_message
@@ -48,7 +49,7 @@ from server.notify.vapid import VapidKeys, load_or_create
 from server.settings import Settings
 from server.store.db import make_engine, make_session_factory
 from server.store.errors import InvalidError
-from server.store.models import Match, Room, Turn
+from server.store.models import Match, Room, Turn, User
 from tests.support import (
     REPO_ROOT,
     LiveServer,
@@ -799,3 +800,99 @@ def test_the_push_texts() -> None:
 def test_the_examples_in_the_docstrings(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+class FakeClock:
+    def __init__(self, now: datetime) -> None:
+        self.moment = now
+
+    def now(self) -> datetime:
+        return self.moment
+
+
+def test_a_digest_the_smtp_server_did_not_take_goes_out_at_the_next_poll(
+    store_db: TestDatabase, smtp: tuple[int, MailBox]
+) -> None:
+    port, box = smtp
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    clock = FakeClock(datetime(2026, 5, 4, 8, 30, tzinfo=UTC))
+    origin = "https://karten.example.org"
+
+    async def nobody_at_a_table(_user_id: int) -> bool:
+        return False
+
+    def notifier(sessions: Any, keys: VapidKeys, smtp_port: int) -> Notifier:
+        settings = Settings(smtp_host="127.0.0.1", smtp_port=smtp_port, public_origins=(origin,))
+        return Notifier(sessions, settings, clock, keys, catalogs.gettext, nobody_at_a_table)
+
+    async def sent_at(sessions: Any, user_id: int) -> datetime | None:
+        async with sessions() as session:
+            user = await session.get(User, user_id)
+            return None if user.digest_sent_at is None else aware(user.digest_sent_at)
+
+    async def scenario(sessions: Any) -> None:
+        async with sessions() as session:
+            user = User(
+                login=f"frieda{secrets.randbelow(10**6)}",
+                display_name="Frieda",
+                language="de",
+                email="frieda@example.org",
+                email_verified_at=clock.now(),
+                email_digest=True,
+            )
+            session.add(user)
+            await session.flush()
+            room = Room(
+                invite_token=secrets.token_hex(8),
+                host_id=user.id,
+                name="Freitagsrunde",
+                game="doppelkopf",
+                options={},
+                tempo_seconds=DAY,
+            )
+            session.add(room)
+            await session.flush()
+            match = Match(
+                room_id=room.id,
+                game="doppelkopf",
+                players=["Frieda"],
+                player_ids=[user.id],
+                config={"tempo_seconds": DAY},
+            )
+            session.add(match)
+            await session.flush()
+            session.add(
+                Turn(
+                    match_id=match.id,
+                    room_id=room.id,
+                    user_id=user.id,
+                    seat=0,
+                    version=3,
+                    since=clock.now(),
+                    deadline=clock.now() + timedelta(days=1),
+                )
+            )
+            await session.commit()
+            user_id, room_id = user.id, room.id
+        keys = await load_or_create(sessions)
+        # the SMTP server does not answer: no digest, and none counted as sent
+        await notifier(sessions, keys, closed_port()).run_once()
+        assert box.mails == [] and await sent_at(sessions, user_id) is None
+        # the next poll, with the SMTP server there
+        clock.moment += timedelta(minutes=1)
+        working = notifier(sessions, keys, port)
+        await working.run_once()
+        assert len(box.mails) == 1 and await sent_at(sessions, user_id) == clock.now()
+        recipients, digest = box.mails[0]
+        assert recipients == ["frieda@example.org"]
+        assert f"{origin}/rooms/{room_id}/table" in parts(digest)[0]
+        assert "Freitagsrunde (Doppelkopf) – bis 2026-05-05 08:30 UTC" in parts(digest)[0]
+        await working.run_once()
+        clock.moment += timedelta(hours=23, minutes=59)
+        await working.run_once()
+        assert len(box.mails) == 1
+        clock.moment += timedelta(minutes=1)
+        await working.run_once()
+        assert len(box.mails) == 2
+
+    run_with_sessions(store_db, scenario)
