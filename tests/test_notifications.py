@@ -831,49 +831,14 @@ def test_a_digest_the_smtp_server_did_not_take_goes_out_at_the_next_poll(
             return None if user.digest_sent_at is None else aware(user.digest_sent_at)
 
     async def scenario(sessions: Any) -> None:
-        async with sessions() as session:
-            user = User(
-                login=f"frieda{secrets.randbelow(10**6)}",
-                display_name="Frieda",
-                language="de",
-                email="frieda@example.org",
-                email_verified_at=clock.now(),
-                email_digest=True,
-            )
-            session.add(user)
-            await session.flush()
-            room = Room(
-                invite_token=secrets.token_hex(8),
-                host_id=user.id,
-                name="Freitagsrunde",
-                game="doppelkopf",
-                options={},
-                tempo_seconds=DAY,
-            )
-            session.add(room)
-            await session.flush()
-            match = Match(
-                room_id=room.id,
-                game="doppelkopf",
-                players=["Frieda"],
-                player_ids=[user.id],
-                config={"tempo_seconds": DAY},
-            )
-            session.add(match)
-            await session.flush()
-            session.add(
-                Turn(
-                    match_id=match.id,
-                    room_id=room.id,
-                    user_id=user.id,
-                    seat=0,
-                    version=3,
-                    since=clock.now(),
-                    deadline=clock.now() + timedelta(days=1),
-                )
-            )
-            await session.commit()
-            user_id, room_id = user.id, room.id
+        user_id, room_id = await a_correspondence_turn(
+            sessions,
+            clock,
+            "Frieda",
+            email="frieda@example.org",
+            email_verified_at=clock.now(),
+            email_digest=True,
+        )
         keys = await load_or_create(sessions)
         # the SMTP server does not answer: no digest, and none counted as sent
         await notifier(sessions, keys, closed_port()).run_once()
@@ -894,5 +859,94 @@ def test_a_digest_the_smtp_server_did_not_take_goes_out_at_the_next_poll(
         clock.moment += timedelta(minutes=1)
         await working.run_once()
         assert len(box.mails) == 2
+
+    run_with_sessions(store_db, scenario)
+
+
+async def a_correspondence_turn(
+    sessions: Any, clock: FakeClock, name: str, **person: Any
+) -> tuple[int, int]:
+    """A person (``person``: more of his columns) with a running correspondence match
+    (one day per move) whose turn began now: (user id, room id)."""
+    async with sessions() as session:
+        login = f"{name.lower()}{secrets.randbelow(10**6)}"
+        user = User(login=login, display_name=name, **person)
+        session.add(user)
+        await session.flush()
+        room = Room(
+            invite_token=secrets.token_hex(8),
+            host_id=user.id,
+            name="Freitagsrunde",
+            game="doppelkopf",
+            options={},
+            tempo_seconds=DAY,
+        )
+        session.add(room)
+        await session.flush()
+        match = Match(
+            room_id=room.id,
+            game="doppelkopf",
+            players=[name],
+            player_ids=[user.id],
+            config={"tempo_seconds": DAY},
+        )
+        session.add(match)
+        await session.flush()
+        session.add(
+            Turn(
+                match_id=match.id,
+                room_id=room.id,
+                user_id=user.id,
+                seat=0,
+                version=3,
+                since=clock.now(),
+                deadline=clock.now() + timedelta(days=1),
+            )
+        )
+        await session.commit()
+        return user.id, room.id
+
+
+def test_processes_polling_at_once_send_each_message_once(
+    store_db: TestDatabase, push_service: PushService
+) -> None:
+    catalogs = load_catalogs(REPO_ROOT / "web" / "locale")
+    start_time = datetime(2026, 5, 4, 8, 30, tzinfo=UTC)
+    clock = FakeClock(start_time)
+
+    async def nobody_at_a_table(_user_id: int) -> bool:
+        return False
+
+    async def scenario(sessions: Any) -> None:
+        user_id, _room_id = await a_correspondence_turn(sessions, clock, "Greta")
+        async with sessions() as session:
+            await subscriptions.add(
+                session,
+                user_id,
+                check_subscription(subscription(f"{push_service.origin}/push/greta")),
+                clock.now(),
+            )
+            await session.commit()
+        keys = await load_or_create(sessions)
+        settings = Settings()
+        three = [
+            Notifier(sessions, settings, clock, keys, catalogs.gettext, nobody_at_a_table)
+            for _ in range(3)
+        ]
+
+        async def poll() -> None:
+            await asyncio.gather(*(notifier.run_once() for notifier in three))
+
+        await poll()
+        await poll()
+        assert len(push_service.to("/push/greta")) == 1
+        clock.moment = start_time + timedelta(hours=18)  # 75 %
+        await poll()
+        await poll()
+        assert len(push_service.to("/push/greta")) == 2
+        clock.moment = start_time + timedelta(hours=22)  # 90 % (from 21:36 on)
+        await poll()
+        await poll()
+        assert len(push_service.to("/push/greta")) == 3
 
     run_with_sessions(store_db, scenario)
