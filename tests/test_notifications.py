@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import http_ece
+import http_ece  # type: ignore[import-untyped]
 import httpx
 import pytest
 from aiosmtpd.controller import Controller
