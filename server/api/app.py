@@ -32,6 +32,7 @@ from server.api import (
     preferences,
     rooms,
     table_page,
+    turns,
     ws,
 )
 from server.api.errors import install_error_handlers
@@ -238,6 +239,7 @@ def create_app(
     app.include_router(monitoring.router)
     app.include_router(auth.router)
     app.include_router(preferences.router)
+    app.include_router(turns.router)
     app.include_router(rooms.router)
     app.include_router(history.router)
     install_error_handlers(app)
