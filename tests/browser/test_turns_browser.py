@@ -1,0 +1,161 @@
+"""'Du bist dran' in a real browser at phone size: the start page lists the tables that
+wait for the person with their deadlines, counts them in the tab's title and on the app's
+badge, and follows the ``turns`` table when the tab is shown again; the deadline's words
+(web/static/js/deadline.js); the room form's Tempo."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPerson
+from tests.browser.table_driver import register_by_api
+from tests.support import LiveServer
+from tests.turns_support import add_turn, remove_turn
+
+WORDS = """async () => {
+  const d = await import("/static/js/deadline.js");
+  const when = new Date("2026-11-28T13:05:00Z");
+  const H = 3600000;
+  return {
+    de: d.dueText(when, "de", "Europe/Berlin"),
+    en: d.dueText(when, "en", "Europe/Berlin"),
+    summer: d.dueText(new Date("2026-07-03T06:00:00Z"), "de", "Europe/Vienna"),
+    left: [21.5 * H, 47.9 * H, 50 * H, 7 * 24 * H, 59.2 * 60000, 20000, 0, -5].map(d.leftText),
+    line: d.dueLine("2026-11-28T13:05:00Z", Date.parse("2026-11-27T16:00:00Z"), "de",
+                    "Europe/Berlin"),
+    live: d.dueLine(null, 0),
+    skew: d.clockSkew("2026-11-27T16:00:10Z", Date.parse("2026-11-27T16:00:00Z")),
+    noSkew: d.clockSkew(null, 5),
+  };
+}"""
+
+
+def test_the_deadline_in_words(module_server: LiveServer, new_person: NewPerson) -> None:
+    page = new_person()
+    page.goto(module_server.base_url + "/")
+    assert page.evaluate(WORDS) == {
+        "de": "Sa., 28.11., 14:05",
+        "en": "Sat 28 Nov, 14:05",
+        "summer": "Fr., 03.07., 08:00",
+        "left": ["noch 21 Std.", "noch 47 Std.", "noch 2 Tage", "noch 7 Tage", "noch 60 Min.",
+                 "noch 1 Min.", "Zeit abgelaufen", "Zeit abgelaufen"],
+        "line": "bis Sa., 28.11., 14:05 · noch 21 Std.",
+        "live": "jetzt (live)",
+        "skew": 10000,
+        "noSkew": 0,
+    }  # fmt: skip
+
+
+def api(page: Page, method: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    """Call the JSON API with ``page``'s cookies; the answer's JSON."""
+    response = page.request.fetch(url, method=method, data=body)
+    assert response.ok, response.text()
+    return response.json()
+
+
+#: Records what the page puts on the app's badge (the browser's own call does nothing
+#: visible in a test).
+BADGE_PROBE = """
+window.__badges = [];
+navigator.setAppBadge = (n) => { window.__badges.push(n); return Promise.resolve(); };
+navigator.clearAppBadge = () => { window.__badges.push(0); return Promise.resolve(); };
+"""
+
+DUE = re.compile(r"^bis \w\w\., \d\d\.\d\d\., \d\d:\d\d · noch 21 Std\.$")
+
+
+def shown_again(page: Page) -> None:
+    """The tab comes back to the front (as when a phone's browser is opened again)."""
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+
+def test_the_start_page_lists_the_tables_that_wait_for_me(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    base, db = module_server.base_url, module_server.database_path
+    page = new_person()
+    page.add_init_script(BADGE_PROBE)
+    me = register_by_api(page, base, "Wally")
+    page.goto(base + "/")
+    expect(page.locator("#my-rooms")).to_be_visible()
+    expect(page.locator("#turns")).to_be_hidden()  # nothing waits
+    assert page.title() == "Stammtisch – Kartenspiele mit Freunden"
+
+    week = api(page, "POST", f"{base}/api/rooms", {"name": "Wochenrunde", "game": "doppelkopf"})
+    live = api(page, "POST", f"{base}/api/rooms", {"name": "Freitag live", "game": "dreierles"})
+    now = datetime.now(UTC)
+    week_match = add_turn(db, week["id"], me, since=now - timedelta(hours=2),
+                          deadline=now + timedelta(hours=21, minutes=30),
+                          config={"tempo_seconds": 86400})  # fmt: skip
+    live_match = add_turn(db, live["id"], me, since=now, deadline=None)
+
+    page.goto(base + "/")
+    section = page.get_by_role("region", name=re.compile("Du bist dran"))
+    expect(section).to_be_visible()
+    items = section.locator("li.turn-item")
+    expect(items).to_have_count(2)
+    expect(section.locator("#turns-count")).to_have_text("2")
+    # the live table first (it happens now), then by deadline
+    expect(items.nth(0).locator(".room-name")).to_have_text("Freitag live")
+    expect(items.nth(0).locator(".turn-due")).to_have_text("jetzt (live)")
+    expect(items.nth(1).locator(".room-name")).to_have_text("Wochenrunde")
+    expect(items.nth(1)).to_contain_text("Doppelkopf")
+    expect(items.nth(1).locator(".turn-due")).to_have_text(DUE)
+    expect(items.nth(1).locator("a")).to_have_attribute("href", f"/rooms/{week['id']}/table")
+    expect(page).to_have_title("(2) Stammtisch – Kartenspiele mit Freunden")
+    assert page.evaluate("window.__badges") == [2]
+    box = items.nth(1).bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360  # fits the phone
+
+    remove_turn(db, live_match)  # the live move was made
+    shown_again(page)
+    expect(items).to_have_count(1)
+    expect(items.nth(0).locator(".room-name")).to_have_text("Wochenrunde")
+    expect(page).to_have_title("(1) Stammtisch – Kartenspiele mit Freunden")
+    expect(section.locator("#turns-count")).to_have_text("1")
+
+    remove_turn(db, week_match)
+    shown_again(page)
+    expect(page.locator("#turns")).to_be_hidden()
+    expect(page).to_have_title("Stammtisch – Kartenspiele mit Freunden")
+    assert page.evaluate("window.__badges")[-1] == 0
+
+
+def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: NewPerson) -> None:
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Tina")
+    page.goto(base + "/rooms/new?game=doppelkopf")
+    holidays = page.get_by_label("Urlaubstage pro Jahr")
+    expect(holidays).to_be_hidden()  # live: no holidays
+    page.get_by_label("Name des Raums").fill("Fernrunde")
+    tempo = page.get_by_label("Tempo", exact=True)
+    expect(tempo).to_have_value("")
+    assert tempo.locator("option").all_text_contents() == [
+        "Live (am Tisch)", "12 Stunden", "1 Tag", "2 Tage", "3 Tage", "7 Tage"
+    ]  # fmt: skip
+    tempo.select_option(label="2 Tage")
+    expect(holidays).to_be_visible()
+    expect(holidays).to_have_value("14")
+    holidays.fill("21")
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
+        page.get_by_role("button", name="Raum anlegen").click()
+    body = json.loads(sent.value.post_data or "{}")
+    assert (body["name"], body["tempo_seconds"], body["holiday_days"]) == ("Fernrunde", 172800, 21)
+
+    # a live room sends neither: the server's defaults (live, 14 days)
+    page.goto(base + "/rooms/new?game=doppelkopf")
+    page.get_by_label("Name des Raums").fill("Liverunde")
+    page.get_by_label("Tempo", exact=True).select_option(label="3 Tage")
+    page.get_by_label("Tempo", exact=True).select_option(label="Live (am Tisch)")
+    expect(page.get_by_label("Urlaubstage pro Jahr")).to_be_hidden()
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
+        page.get_by_role("button", name="Raum anlegen").click()
+    body = json.loads(sent.value.post_data or "{}")
+    assert "tempo_seconds" not in body and "holiday_days" not in body
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
