@@ -159,3 +159,75 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
     body = json.loads(sent.value.post_data or "{}")
     assert "tempo_seconds" not in body and "holiday_days" not in body
     expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
+
+
+HOLIDAY_WORDS = """async () => {
+  const h = await import("/static/js/room-holidays.js");
+  const d = await import("/static/js/deadline.js");
+  const anna = {id: 4, user_id: 7, name: "Anna", starts_at: "2026-12-01T00:00:00+00:00",
+                ends_at: "2026-12-04T00:00:00+00:00", days: 3};
+  const one = {...anna, id: 5, starts_at: "2026-12-24T00:00:00+00:00",
+               ends_at: "2026-12-25T00:00:00+00:00", days: 1};
+  const before = Date.parse("2026-11-30T12:00:00Z");
+  return {
+    day: d.dayText(new Date("2026-12-01T00:00:00Z"), "de", "UTC"),
+    dayEn: d.dayText(new Date("2026-12-01T00:00:00Z"), "en", "UTC"),
+    line: h.holidayLine(anna, "de", "UTC"),
+    single: h.holidayLine(one, "de", "UTC"),
+    mine: h.removable(anna, 7, before),
+    begun: h.removable(anna, 7, Date.parse("2026-12-01T00:00:00Z")),
+    others: h.removable(anna, 8, before),
+    used: h.usedLine({allowed: 14, year: 2026, used: 3, holidays: [anna]}),
+  };
+}"""
+
+
+def test_the_holidays_in_words(module_server: LiveServer, new_person: NewPerson) -> None:
+    page = new_person()
+    page.goto(module_server.base_url + "/")
+    assert page.evaluate(HOLIDAY_WORDS) == {
+        "day": "Di., 01.12.",
+        "dayEn": "Tue 1 Dec",
+        "line": "Anna: Di., 01.12. bis Do., 03.12. (3 Tage)",
+        "single": "Anna: Do., 24.12. (1 Tag)",
+        "mine": True,
+        "begun": False,
+        "others": False,
+        "used": "3 von 14 Urlaubstagen 2026 genommen",
+    }
+
+
+TABLE_DUE = """async ([deadline]) => {
+  const timer = await import("/static/js/table-timer.js");
+  const node = timer.dueElement(deadline, (when, left) => `Ute: ${when}, ${left}`);
+  document.body.append(node);
+  const over = timer.dueElement("2020-01-01T00:00:00Z", (when, left) => left);
+  return {text: node.textContent, label: node.getAttribute("aria-label"),
+          warning: node.classList.contains("warning"), role: node.getAttribute("role"),
+          over: over.textContent, overWarning: over.classList.contains("warning")};
+}"""
+
+DUE_AT_TABLE = re.compile(r"^Zug bis \w\w\., \d\d\.\d\d\., \d\d:\d\d · noch 21 Std\.$")
+
+
+def test_the_tables_correspondence_deadline(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    page = new_person()
+    page.goto(module_server.base_url + "/")
+    deadline = (datetime.now(UTC) + timedelta(hours=21, minutes=30)).isoformat()
+    shown = page.evaluate(TABLE_DUE, [deadline])
+    assert DUE_AT_TABLE.match(shown["text"]), shown
+    assert re.fullmatch(r"Ute: \w\w\., \d\d\.\d\d\., \d\d:\d\d, noch 21 Std\.", shown["label"])
+    assert (shown["warning"], shown["role"]) == (False, None)
+    assert shown["over"].endswith(" · Zeit abgelaufen") and shown["overWarning"] is True
+
+
+def test_the_room_page_shows_the_tempo(module_server: LiveServer, new_person: NewPerson) -> None:
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Rosa")
+    room = api(page, "POST", f"{base}/api/rooms", {"name": "Rosas Runde", "game": "dreierles"})
+    page.goto(f"{base}/rooms/{room['id']}")
+    expect(page.locator("#room-tempo-text")).to_have_text("Live (am Tisch)")
+    expect(page.locator("#holidays")).to_have_count(0)  # live: no holidays
