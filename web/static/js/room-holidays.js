@@ -19,13 +19,14 @@ import { lang as pageLang, t } from "./i18n.js";
 
 /**
  * "Anna: Mo., 01.12. bis Mi., 03.12. (3 Tage)": who, the first and the last day off (the
- * holiday ends at `ends_at`, exclusive), how many days.
+ * holiday ends at `ends_at`, exclusive), how many days. Holidays are whole days from
+ * midnight UTC (the server's calendar), so they are named in UTC by default.
  * @param {Holiday} holiday
  * @param {string} [lang]
  * @param {string} [timeZone]
  * @returns {string}
  */
-export function holidayLine(holiday, lang = pageLang, timeZone = undefined) {
+export function holidayLine(holiday, lang = pageLang, timeZone = "UTC") {
   const first = dayText(new Date(holiday.starts_at), lang, timeZone);
   const last = dayText(new Date(Date.parse(holiday.ends_at) - 1), lang, timeZone);
   const range = holiday.days === 1 ? first : t("holidays.range", { from: first, to: last });
@@ -70,7 +71,10 @@ export function watchHolidays(section, roomId, me) {
   /** @param {Holidays} answer */
   function show(answer) {
     used.textContent = usedLine(answer);
-    daysField.max = String(Math.max(1, answer.allowed - answer.used));
+    // the spinner stops at the days left; the server refuses more (holiday_days_exceeded)
+    const left = answer.allowed - answer.used;
+    if (left > 0) daysField.max = String(left);
+    else daysField.removeAttribute("max");
     none.hidden = answer.holidays.length > 0;
     list.replaceChildren(
       ...answer.holidays.map((holiday) => {
@@ -80,7 +84,7 @@ export function watchHolidays(section, roomId, me) {
         if (removable(holiday, me)) {
           const button = /** @type {HTMLButtonElement} */ (el("button", "", t("holidays.remove")));
           button.type = "button";
-          const from = dayText(new Date(holiday.starts_at));
+          const from = dayText(new Date(holiday.starts_at), pageLang, "UTC");
           button.setAttribute("aria-label", t("holidays.remove_label", { from }));
           button.addEventListener("click", async () => {
             button.disabled = true;
@@ -109,8 +113,9 @@ export function watchHolidays(section, roomId, me) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(values.start || "")) {
       throw new ApiError("bad_start", t("holidays.bad_start"), 0);
     }
-    if (!Number.isInteger(days) || days < 1 || days > Number(daysField.max)) {
-      throw new ApiError("bad_days", t("holidays.bad_days", { n: Number(daysField.max) }), 0);
+    if (!Number.isInteger(days) || days < 1) {
+      daysField.focus();
+      throw new ApiError("bad_days", t("holidays.bad_days"), 0);
     }
     await api("POST", path, { start: values.start, days });
     form.reset();
