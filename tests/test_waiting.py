@@ -128,11 +128,11 @@ def test_the_turns_api_lists_exactly_the_callers_waiting_tables(
     room_done = new_room(anna, "Vorbei")
     since = datetime(2026, 11, 27, 8, 30, tzinfo=UTC)
     week = add_turn(db, room_week, a, seat=3, since=since,
-                    deadline=datetime(2026, 11, 28, 13, 5, tzinfo=UTC),
+                    deadline=datetime(2099, 11, 28, 13, 5, tzinfo=UTC),
                     config={"tempo_seconds": 86400})  # fmt: skip
     live = add_turn(db, room_live, a, seat=1, since=since, deadline=None)
-    add_turn(db, room_bernd, b, since=since, deadline=datetime(2026, 11, 27, 20, 0, tzinfo=UTC))
-    add_turn(db, room_done, a, since=since, deadline=datetime(2026, 11, 27, 10, 0, tzinfo=UTC),
+    add_turn(db, room_bernd, b, since=since, deadline=datetime(2099, 11, 27, 20, 0, tzinfo=UTC))
+    add_turn(db, room_done, a, since=since, deadline=datetime(2099, 11, 27, 10, 0, tzinfo=UTC),
              status="finished")  # fmt: skip
 
     answer = anna.get("/api/turns")
@@ -149,7 +149,7 @@ def test_the_turns_api_lists_exactly_the_callers_waiting_tables(
              "url": f"/rooms/{room_live}/table"},
             {"room_id": room_week, "room_name": "Wochenrunde", "game": "doppelkopf",
              "game_title": "Doppelkopf", "match_id": week, "seat": 3,
-             "since": "2026-11-27T08:30:00+00:00", "deadline": "2026-11-28T13:05:00+00:00",
+             "since": "2026-11-27T08:30:00+00:00", "deadline": "2099-11-28T13:05:00+00:00",
              "tempo_seconds": 86400, "url": f"/rooms/{room_week}/table"},
         ],
     }  # fmt: skip

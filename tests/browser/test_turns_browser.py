@@ -1,7 +1,10 @@
 """'Du bist dran' in a real browser at phone size: the start page lists the tables that
 wait for the person with their deadlines, counts them in the tab's title and on the app's
 badge, and follows the ``turns`` table when the tab is shown again; the deadline's words
-(web/static/js/deadline.js); the room form's Tempo."""
+(web/static/js/deadline.js); the room form's Tempo. End to end with the Fernpartie's room
+API (tempo_seconds, holidays, turn.deadline): a correspondence room's page with its
+holidays, and the table's deadline; both are skipped, saying so, on a server whose room
+API takes no tempo yet."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPerson
@@ -231,3 +235,99 @@ def test_the_room_page_shows_the_tempo(module_server: LiveServer, new_person: Ne
     page.goto(f"{base}/rooms/{room['id']}")
     expect(page.locator("#room-tempo-text")).to_have_text("Live (am Tisch)")
     expect(page.locator("#holidays")).to_have_count(0)  # live: no holidays
+
+
+def takes_tempo(page: Page, base: str) -> bool:
+    """Whether the server's room API takes a tempo (the Fernpartie's rooms), asked by
+    creating a correspondence room; a server that refuses the field takes none yet."""
+    response = page.request.post(f"{base}/api/rooms", data={
+        "name": "Probe", "game": "dreierles", "tempo_seconds": 86400})  # fmt: skip
+    if response.status == 422 and "tempo_seconds" in response.text():
+        return False
+    assert response.status == 201, response.text()
+    return True
+
+
+def test_a_correspondence_room_and_its_holidays(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Hugo")
+    if not takes_tempo(page, base):
+        pytest.skip("the room API takes no tempo_seconds yet (the Fernpartie's rooms)")
+    page.goto(base + "/rooms/new?game=doppelkopf")
+    page.get_by_label("Name des Raums").fill("Fernrunde")
+    timer = page.get_by_label("Zeit pro Zug", exact=True)
+    expect(timer).to_be_visible()
+    page.get_by_label("Tempo", exact=True).select_option(label="2 Tage")
+    expect(timer).to_be_hidden()  # no live turn timer
+    page.get_by_label("Urlaubstage pro Jahr").fill("10")
+    page.get_by_role("button", name="Raum anlegen").click()
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
+    room_id = int(page.url.rsplit("/", 1)[-1])
+    room = api(page, "GET", f"{base}/api/rooms/{room_id}")
+    assert (room["tempo_seconds"], room["holiday_days"]) == (172800, 10)
+    expect(page.locator("#room-tempo-text")).to_have_text("Fernpartie: 2 Tage pro Zug")
+    expect(page.locator("#room-holiday-days-text")).to_have_text("10")
+
+    section = page.get_by_role("region", name="Urlaub")
+    year = datetime.now(UTC).year
+    used = section.locator("#holidays-used")
+    expect(used).to_have_text(f"0 von 10 Urlaubstagen {year} genommen")
+    expect(section.get_by_text("Noch kein Urlaub eingetragen.")).to_be_visible()
+    start = datetime.now(UTC).date() + timedelta(days=1)
+    days = [start + timedelta(days=n) for n in range(3)]
+    this_year = sum(day.year == year for day in days)
+    section.get_by_label("Erster Urlaubstag").fill(start.isoformat())
+    section.get_by_label("Anzahl Tage").fill("3")
+    section.get_by_role("button", name="Urlaub eintragen").click()
+    expect(used).to_have_text(f"{this_year} von 10 Urlaubstagen {year} genommen")
+    weekday = ["Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"]
+
+    def day(value: Any) -> str:
+        return f"{weekday[value.weekday()]}., {value.day:02d}.{value.month:02d}."
+
+    item = section.locator("#holiday-list li")
+    expect(item).to_have_count(1)
+    expect(item.locator("span")).to_have_text(f"Hugo: {day(days[0])} bis {day(days[2])} (3 Tage)")
+    expect(section.get_by_text("Noch kein Urlaub eingetragen.")).to_be_hidden()
+
+    # more days than the room allows: the server's refusal, nothing taken
+    section.get_by_label("Erster Urlaubstag").fill((start + timedelta(days=10)).isoformat())
+    section.get_by_label("Anzahl Tage").fill("8")
+    section.get_by_role("button", name="Urlaub eintragen").click()
+    expect(section.locator(".form-error")).to_contain_text("Dieser Raum erlaubt 10 Urlaubstage")
+    expect(item).to_have_count(1)
+
+    # the own holiday that has not begun is taken back
+    section.get_by_role("button", name=f"Urlaub ab {day(days[0])} entfernen").click()
+    expect(item).to_have_count(0)
+    expect(used).to_have_text(f"0 von 10 Urlaubstagen {year} genommen")
+    expect(section.get_by_text("Noch kein Urlaub eingetragen.")).to_be_visible()
+
+
+def test_the_table_shows_the_correspondence_deadline(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    base = module_server.base_url
+    page = new_person()
+    register_by_api(page, base, "Carla")
+    if not takes_tempo(page, base):
+        pytest.skip("the room API takes no tempo_seconds yet (the Fernpartie's rooms)")
+    room = api(page, "POST", f"{base}/api/rooms", {"name": "Fern", "game": "dreierles",
+               "tempo_seconds": 86400, "computer_pause_ms": [0, 0]})  # fmt: skip
+    for _ in range(2):
+        api(page, "POST", f"{base}/api/rooms/{room['id']}/computers", {"level": "einsteiger"})
+    api(page, "POST", f"{base}/api/rooms/{room['id']}/start")
+    page.goto(f"{base}/rooms/{room['id']}/table")
+    # the computer players move at once; then the table waits for Carla, a day long
+    due = page.locator(".seat.to-move .countdown.due")
+    expect(due).to_have_text(
+        re.compile(r"^Zug bis \w\w\., \d\d\.\d\d\., \d\d:\d\d · noch 2[34] Std\.$"), timeout=20_000
+    )
+    expect(due).to_have_attribute("aria-label", re.compile(r"^Carla ist dran, Zug bis .+, noch"))
+    expect(page.locator(".seat.to-move .countdown:not(.due)")).to_have_count(0)  # no timer
+    turns = api(page, "GET", f"{base}/api/turns")
+    assert [(t["room_id"], t["tempo_seconds"]) for t in turns["turns"]] == [(room["id"], 86400)]
+    assert turns["turns"][0]["deadline"] is not None
