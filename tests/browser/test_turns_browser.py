@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import describe, run_axe, serious
 from tests.browser.conftest import NewPerson
 from tests.browser.table_driver import register_by_api
 from tests.support import LiveServer
@@ -73,6 +74,12 @@ navigator.clearAppBadge = () => { window.__badges.push(0); return Promise.resolv
 DUE = re.compile(r"^bis \w\w\., \d\d\.\d\d\., \d\d:\d\d · noch 21 Std\.$")
 
 
+def no_serious_violations(page: Page) -> None:
+    """axe-core finds nothing serious or critical on ``page`` as it is now."""
+    found = serious(run_axe(page))
+    assert not found, "\n".join(describe(found))
+
+
 def shown_again(page: Page) -> None:
     """The tab comes back to the front (as when a phone's browser is opened again)."""
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
@@ -115,6 +122,7 @@ def test_the_start_page_lists_the_tables_that_wait_for_me(
     assert page.evaluate("window.__badges") == [2]
     box = items.nth(1).bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360  # fits the phone
+    no_serious_violations(page)
 
     remove_turn(db, live_match)  # the live move was made
     shown_again(page)
@@ -147,6 +155,7 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
     expect(holidays).to_be_visible()
     expect(holidays).to_have_value("14")
     holidays.fill("21")
+    no_serious_violations(page)
     with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
         page.get_by_role("button", name="Raum anlegen").click()
     body = json.loads(sent.value.post_data or "{}")
@@ -291,6 +300,7 @@ def test_a_correspondence_room_and_its_holidays(
     item = section.locator("#holiday-list li")
     expect(item).to_have_count(1)
     expect(item.locator("span")).to_have_text(f"Hugo: {day(days[0])} bis {day(days[2])} (3 Tage)")
+    no_serious_violations(page)
     expect(section.get_by_text("Noch kein Urlaub eingetragen.")).to_be_hidden()
 
     # more days than the room allows: the server's refusal, nothing taken

@@ -10,7 +10,6 @@
 import { api } from "./api.js";
 import { clockSkew, dueLine } from "./deadline.js";
 import { el } from "./forms.js";
-import { t } from "./i18n.js";
 
 export const REFRESH_MS = 30_000;
 
@@ -58,9 +57,9 @@ function entry(turn, now) {
   link.href = turn.url;
   const due = dueLine(turn.deadline, now);
   link.append(el("span", "room-name", turn.room_name));
-  link.append(el("span", "meta", turn.game_title));
-  link.append(el("span", `meta turn-due${turn.deadline ? "" : " live"}`, due));
-  link.setAttribute("aria-label", t("turns.item_label", { room: turn.room_name, game: turn.game_title, due }));
+  const meta = el("span", "meta", `${turn.game_title} · `);
+  meta.append(el("span", `turn-due${turn.deadline ? "" : " live"}`, due));
+  link.append(meta);
   item.append(link);
   return item;
 }
