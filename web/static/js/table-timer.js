@@ -90,6 +90,10 @@ export function dueWords(iso, now = Date.now()) {
   return { when, due: t("turns.table_due", { when }), left: leftText(end - now), over: end <= now };
 }
 
+/** The date and time of each deadline element, formatted once (only the time left changes).
+ * @type {WeakMap<HTMLElement, {end: number, when: string, due: string}>} */
+const dueTimes = new WeakMap();
+
 /** @type {WeakMap<HTMLElement, (when: string, left: string) => string>} */
 const dueLabels = new WeakMap();
 
@@ -104,6 +108,8 @@ export function dueElement(iso, label) {
   const node = document.createElement("span");
   node.className = "countdown due";
   node.dataset.due = iso;
+  const { when, due } = dueWords(iso);
+  dueTimes.set(node, { end: Date.parse(iso), when, due });
   dueLabels.set(node, label);
   updateDue(node);
   return node;
@@ -112,12 +118,15 @@ export function dueElement(iso, label) {
 /** @param {HTMLElement} node */
 function updateDue(node) {
   const label = dueLabels.get(node);
-  if (!label || !node.dataset.due) return;
-  const words = dueWords(node.dataset.due);
-  const text = `${words.due} · ${words.left}`;
-  if (node.textContent !== text) node.textContent = text;
-  node.setAttribute("aria-label", label(words.when, words.left));
-  node.classList.toggle("warning", words.over);
+  const times = dueTimes.get(node);
+  if (!label || !times) return;
+  const ms = times.end - Date.now();
+  const left = leftText(ms);
+  const text = `${times.due} · ${left}`;
+  if (node.textContent === text) return;
+  node.textContent = text;
+  node.setAttribute("aria-label", label(times.when, left));
+  node.classList.toggle("warning", !(ms > 0));
 }
 
 /** Refresh every countdown on the page (called a few times a second); one inside an
