@@ -33,6 +33,7 @@ from server.api import (
     preferences,
     rooms,
     table_page,
+    turns,
     ws,
 )
 from server.api.errors import install_error_handlers
@@ -245,6 +246,7 @@ def create_app(
     app.include_router(monitoring.router)
     app.include_router(auth.router)
     app.include_router(preferences.router)
+    app.include_router(turns.router)
     app.include_router(rooms.router)
     app.include_router(history.router)
     app.include_router(notifications.router)
