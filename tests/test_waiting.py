@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,9 @@ T0 = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
 Ids = tuple[int, int]
 
 
-async def running(db: AsyncSession, host: User, name: str, game: str, config: dict) -> Ids:
+async def running(
+    db: AsyncSession, host: User, name: str, game: str, config: dict[str, Any]
+) -> Ids:
     """A room of ``game`` named ``name`` with a running match: (room id, match id)."""
     room = await rooms.create_room(db, host, name=name, game=game)
     return room.id, await log.create_match(db, room.id, game, ["Ute"], [host.id], config)
