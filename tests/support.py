@@ -7,8 +7,10 @@ Reusable from any test module (``from tests.support import ...``); the fixtures 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -348,3 +350,23 @@ def store_refused(kind: type[StoreError], code: str) -> Iterator[None]:
     assert raised.value.code == code
     assert raised.value.message and raised.value.message_de
     assert raised.value.message != raised.value.message_de  # really translated
+
+
+def run_bench(command: list[str], timeout: float) -> dict[str, Any]:
+    """Run a benchmark script (``bench/…`` with ``--json``) from the repository's root and
+    return its JSON report (its last line of output); fail with its error output when it
+    fails. It runs in a session of its own: if it hangs past ``timeout`` seconds, its
+    servers and client processes are killed with it."""
+    bench = subprocess.Popen(
+        command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = bench.communicate(timeout=timeout)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.communicate()
+    assert bench.returncode == 0, stderr[-4000:]
+    report: dict[str, Any] = json.loads(stdout.splitlines()[-1])
+    return report

@@ -10,16 +10,11 @@ two-process layout and only there, and the report carries the figures the docs q
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
-from typing import Any
 
 import pytest
 
-from tests.support import REPO_ROOT
+from tests.support import run_bench
 
 pytestmark = [pytest.mark.live_server, pytest.mark.postgres]
 
@@ -33,19 +28,7 @@ def test_a_short_cluster_load_run_forwards_between_two_processes(
     postgres_url: str, redis_url: str
 ) -> None:
     command = [*COMMAND, "--database-url", postgres_url, "--redis-url", redis_url]
-    # a session of its own: if it hangs, its servers and client processes go with it
-    bench = subprocess.Popen(
-        command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        stdout, stderr = bench.communicate(timeout=300)
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.communicate()
-    assert bench.returncode == 0, stderr[-4000:]
-    report: dict[str, Any] = json.loads(stdout.splitlines()[-1])
+    report = run_bench(command, timeout=300)
     phases = {(r["layout"], r["mode"]): r for r in report["results"]}
     assert set(phases) == {
         (layout, mode) for layout in ("one", "two", "single") for mode in ("saturation", "offered")

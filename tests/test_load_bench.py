@@ -14,16 +14,12 @@ then the snapshot) is exercised too.
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
 from typing import Any
 
 import pytest
 
-from tests.support import REPO_ROOT
+from tests.support import run_bench
 
 pytestmark = pytest.mark.live_server
 
@@ -47,20 +43,7 @@ COMPUTERS = [
 
 def run(command: list[str]) -> dict[str, Any]:
     """Run the benchmark; its JSON report."""
-    # a session of its own: if it hangs, its servers and client processes go with it
-    bench = subprocess.Popen(
-        command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        stdout, stderr = bench.communicate(timeout=120)
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.communicate()
-    assert bench.returncode == 0, stderr[-4000:]
-    report: dict[str, Any] = json.loads(stdout.splitlines()[-1])
-    return report
+    return run_bench(command, timeout=120)
 
 
 def test_a_short_load_run_plays_deals_and_matches_to_their_ends() -> None:

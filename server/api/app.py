@@ -29,10 +29,12 @@ from server.api import (
     history,
     holidays,
     monitoring,
+    notifications,
     pages,
     preferences,
     rooms,
     table_page,
+    turns,
     ws,
 )
 from server.api.errors import install_error_handlers
@@ -43,6 +45,7 @@ from server.api.monitoring import SocketCounter
 from server.api.runtime import Runtime
 from server.api.security import docs_urls, install_security, quiet_refused_handshakes
 from server.clock import make_clock
+from server.notify.job import Notifier
 from server.settings import Settings, SettingsError, get_settings
 from server.shared_limits import SharedLimits, limits_prefix
 from server.store.db import (
@@ -173,6 +176,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         keeper: HeapKeeper | None = None
+        notifier: Notifier | None = None
         # Several processes: the limits they share, in Redis (a test may put its own here).
         shared: SharedLimits | None = getattr(_app.state, "shared_limits", None)
         if shared is None and settings.clustered:
@@ -215,6 +219,8 @@ def create_app(
                 # the tables it serves are the ones it owns (with several processes, the
                 # others' are reached through them and are not in ``tables.tables``)
                 metrics.PROCESS.follow_tables(lambda: len(tables.tables))
+                # Web Push and the e-mail digest of correspondence turns (server/notify/)
+                notifier = await notifications.start_notifier(_app, runtime, tables)
             if settings.gc_freeze:
                 # All that is allocated so far (the frameworks, the recovered tables) is
                 # long-lived: frozen now, and the heap again whenever it has grown
@@ -229,6 +235,8 @@ def create_app(
             if hasattr(_app.state, "deadlines"):
                 await _app.state.deadlines.stop()
                 del _app.state.deadlines
+            if notifier is not None:
+                await notifier.stop()
             if hasattr(_app.state, "tables"):
                 metrics.PROCESS.follow_tables(None)
                 await _app.state.tables.stop()
@@ -248,9 +256,11 @@ def create_app(
     app.include_router(monitoring.router)
     app.include_router(auth.router)
     app.include_router(preferences.router)
+    app.include_router(turns.router)
     app.include_router(rooms.router)
     app.include_router(holidays.router)
     app.include_router(history.router)
+    app.include_router(notifications.router)
     install_error_handlers(app)
     app.include_router(ws.router)
     app.add_middleware(BodyLimit, routes={history.RECORD_UPLOAD: history.RECORD_LIMIT})

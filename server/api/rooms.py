@@ -29,13 +29,13 @@ Around the table (decisions):
   snapshots, so that they are shown and answered at the table too.
 * ``GET /rooms`` ("Meine Räume") lists open and running rooms, and finished ones only
   while a Revanche is offered; ``your_turn`` marks rooms whose running deal waits for the
-  caller (read from the live table).
+  caller (read from the ``turns`` table, :mod:`server.store.waiting`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Path, Request
@@ -56,6 +56,7 @@ from server.api.errors import ApiError
 from server.engine.base import OptionValue
 from server.engine.registry import GAMES, describe, get_rules, list_games
 from server.store import removals, rooms
+from server.store import waiting as turns_store
 from server.store.errors import NotFoundError
 from server.store.models import Room, RoomMember, User
 
@@ -424,8 +425,22 @@ def _tables(request: Request) -> Tables | None:
     return tables
 
 
+async def your_turns(
+    db: Db, tables: Tables | None, chosen: Sequence[Room], user_id: int | None
+) -> set[int]:
+    """The ids of those of ``chosen`` whose running match waits for ``user_id``: from the
+    ``turns`` table, which the tables of every process keep, and this process's own live
+    tables (which know a move is due before its row is written)."""
+    if user_id is None:
+        return set()
+    playing = [room for room in chosen if room.status == "playing"]
+    waiting = await turns_store.rooms_waiting_for(db, user_id, [room.id for room in playing])
+    return waiting | {room.id for room in playing if your_turn(tables, room, user_id)}
+
+
 def your_turn(tables: Tables | None, room: Room, user_id: int) -> bool:
-    """Whether the running match of ``room`` waits for ``user_id`` (the seat to move)."""
+    """Whether this process's live table of ``room`` waits for ``user_id`` (its seat to
+    move); :func:`your_turns` also reads the ``turns`` table."""
     if tables is None or room.status != "playing":
         return False
     table = tables.table(room.id)
@@ -440,8 +455,7 @@ def your_turn(tables: Tables | None, room: Room, user_id: int) -> bool:
 def _room_out(
     room: Room,
     members: Sequence[tuple[User | None, RoomMember]],
-    tables: Tables | None = None,
-    user_id: int | None = None,
+    waiting: Collection[int] = (),
 ) -> RoomOut:
     limit = rooms.seat_limit(room.game)
     players = sum(1 for _user, member in members if member.role == rooms.PLAYER)
@@ -483,7 +497,7 @@ def _room_out(
         ],
         rematch=RematchOut.model_validate(room.rematch) if room.rematch else None,
         end_votes=list(room.end_votes or []),
-        your_turn=user_id is not None and your_turn(tables, room, user_id),
+        your_turn=room.id in waiting,
         fair=rooms.room_fair(room, members),
     )
 
@@ -491,7 +505,8 @@ def _room_out(
 async def _load_room_out(
     db: Db, room: Room, tables: Tables | None = None, user_id: int | None = None
 ) -> RoomOut:
-    return _room_out(room, await rooms.members(db, room.id), tables, user_id)
+    waiting = await your_turns(db, tables, [room], user_id)
+    return _room_out(room, await rooms.members(db, room.id), waiting)
 
 
 def _invite_not_found() -> NotFoundError:
@@ -629,10 +644,8 @@ async def my_rooms(request: Request, db: Db, user: CurrentUser) -> RoomList:
     an open Revanche offer), each with ``your_turn``."""
     mine = [room for room in await rooms.rooms_of_user(db, user.id) if in_room_list(room)]
     members = await rooms.members_of_rooms(db, [room.id for room in mine])
-    tables = _tables(request)
-    return RoomList(
-        rooms=[_room_out(room, members.get(room.id, []), tables, user.id) for room in mine]
-    )
+    waiting = await your_turns(db, _tables(request), mine, user.id)
+    return RoomList(rooms=[_room_out(room, members.get(room.id, []), waiting) for room in mine])
 
 
 @router.get("/rooms/{room_id}", response_model=RoomOut)

@@ -403,24 +403,26 @@ class AuthLimits:
         """:meth:`login_failed`, for every process together (and in this process's
         memory too, which counts if Redis goes away)."""
         self.login_failed(login, client, device)
-        shared = self.shared
-        if shared is None:
-            return
-        key = device.key if device is not None else client
-        try:
-            await shared.hit("lockout", self.window_lockout, login.strip().lower(), key)
-        except REDIS_FAILURES as exc:
-            shared.outage.failed(exc)
+        await self._shared_lockout("hit", login, client, device)
 
     async def alogin_succeeded(self, login: str, client: str, device: Device | None) -> None:
         """:meth:`login_succeeded`, for every process together."""
         self.login_succeeded(login, client, device)
+        await self._shared_lockout("clear", login, client, device)
+
+    async def _shared_lockout(
+        self, step: Literal["hit", "clear"], login: str, client: str, device: Device | None
+    ) -> None:
+        """Count a failure of ``login`` (``hit``) or forget its failures (``clear``) in
+        the lockout window every process shares (nothing without Redis; a Redis outage is
+        noted, this process's own count stands)."""
         shared = self.shared
         if shared is None:
             return
         key = device.key if device is not None else client
+        act = shared.hit if step == "hit" else shared.clear
         try:
-            await shared.clear("lockout", self.window_lockout, login.strip().lower(), key)
+            await act("lockout", self.window_lockout, login.strip().lower(), key)
         except REDIS_FAILURES as exc:
             shared.outage.failed(exc)
 

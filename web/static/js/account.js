@@ -1,9 +1,10 @@
 /**
  * The account page: change the display name and the language (PATCH /api/me), claim a
- * guest account (POST /api/claim), log out (POST /api/logout).
+ * guest account (POST /api/claim), log out (POST /api/logout); notifications on this
+ * device (Web Push) and the e-mail address with its daily digest.
  */
 
-import { api } from "./api.js";
+import { ApiError, api, showError } from "./api.js";
 import { onSubmit } from "./forms.js";
 import { t } from "./i18n.js";
 
@@ -51,5 +52,113 @@ if (logoutForm) {
   onSubmit(logoutForm, async () => {
     await api("POST", "/api/logout");
     location.assign("/");
+  });
+}
+
+// ---------------------------------------------------------------- notifications
+
+const pushForm = form("push-form");
+if (pushForm) setUpPush(pushForm);
+
+/**
+ * "Benachrichtigungen auf diesem Gerät": subscribe this browser with the server's VAPID
+ * key (GET /api/push/key, POST /api/push/subscriptions) or unsubscribe it (DELETE);
+ * the service worker (/sw.js) shows the messages.
+ * @param {HTMLFormElement} panel
+ */
+async function setUpPush(panel) {
+  const state = /** @type {HTMLElement} */ (panel.querySelector(".push-state"));
+  const button = /** @type {HTMLButtonElement} */ (panel.querySelector("button"));
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    state.textContent = t("notify.account.push_unsupported");
+    return;
+  }
+  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  /** @param {PushSubscription | null} subscription */
+  const show = (subscription) => {
+    if (Notification.permission === "denied") {
+      state.textContent = t("notify.account.push_denied");
+      button.hidden = true;
+      return;
+    }
+    state.textContent = t(subscription ? "notify.account.push_state_on" : "notify.account.push_state_off");
+    button.textContent = t(subscription ? "notify.account.push_off" : "notify.account.push_on");
+    button.hidden = false;
+  };
+  show(await registration.pushManager.getSubscription());
+  onSubmit(panel, async () => {
+    const current = await registration.pushManager.getSubscription();
+    if (current) {
+      await api("DELETE", "/api/push/subscriptions", { endpoint: current.endpoint }).catch((error) => {
+        if (!(error instanceof ApiError) || error.code !== "push_subscription_unknown") throw error;
+      });
+      await current.unsubscribe();
+      show(null);
+      return;
+    }
+    if ((await Notification.requestPermission()) !== "granted") {
+      show(null);
+      return;
+    }
+    const { key } = await api("GET", "/api/push/key");
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: key,
+    });
+    try {
+      await api("POST", "/api/push/subscriptions", { ...subscription.toJSON(), label: deviceLabel() });
+    } catch (error) {
+      await subscription.unsubscribe();
+      throw error;
+    }
+    show(subscription);
+  });
+}
+
+/** A short name for this device: the browser's platform, as far as it tells. */
+function deviceLabel() {
+  const data = /** @type {any} */ (navigator).userAgentData;
+  const platform = (data && data.platform) || navigator.platform || "";
+  return String(platform).slice(0, 120) || null;
+}
+
+const emailForm = form("email-form");
+if (emailForm) setUpEmail(emailForm);
+
+/**
+ * The e-mail address (PUT /api/account/email sends the confirmation link) and the daily
+ * digest (PUT /api/account/email-digest); the panel stays hidden when the server sends
+ * no e-mail.
+ * @param {HTMLFormElement} panel
+ */
+async function setUpEmail(panel) {
+  const input = /** @type {HTMLInputElement} */ (panel.elements.namedItem("email"));
+  const digest = /** @type {HTMLInputElement} */ (panel.elements.namedItem("digest"));
+  const status = /** @type {HTMLElement} */ (panel.querySelector(".email-state"));
+  const box = /** @type {HTMLElement} */ (panel.querySelector(".form-error"));
+  /** @param {{email_available: boolean, email: string | null, email_verified: boolean, email_digest: boolean}} mail */
+  const show = (mail) => {
+    panel.hidden = !mail.email_available;
+    input.value = mail.email || "";
+    status.textContent = mail.email
+      ? t(mail.email_verified ? "notify.account.email_verified" : "notify.account.email_unverified")
+      : "";
+    digest.checked = mail.email_digest;
+    digest.disabled = !mail.email_verified;
+  };
+  show(await api("GET", "/api/account/notifications"));
+  onSubmit(panel, async (values) => {
+    const mail = await api("PUT", "/api/account/email", { email: values.email });
+    show(mail);
+    status.textContent = t("notify.account.email_sent", { email: mail.email });
+  });
+  digest.addEventListener("change", async () => {
+    showError(box, "");
+    try {
+      show(await api("PUT", "/api/account/email-digest", { on: digest.checked }));
+    } catch (error) {
+      digest.checked = !digest.checked;
+      showError(box, error instanceof ApiError ? error.message : t("error.unknown"));
+    }
   });
 }

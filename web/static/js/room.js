@@ -6,7 +6,8 @@
  * new match starts when all accepted), during a match a player agrees to end it early,
  * and anybody leaves the room where allowed (a player of a running match only by ending
  * it by agreement). The host seats computer players ("Computer hinzufügen", with a level),
- * moves and removes them like members; each shows its mark (icon and text).
+ * moves and removes them like members; each shows its mark (icon and text). A
+ * correspondence room's players take holiday days here (room-holidays.js).
  */
 
 import { api, ApiError, showError } from "./api.js";
@@ -14,6 +15,7 @@ import { el, pageData } from "./forms.js";
 import { t } from "./i18n.js";
 import { COMPUTER_LEVELS, computerMark } from "./computer-mark.js";
 import { giveSeed } from "./fair.js";
+import { watchHolidays } from "./room-holidays.js";
 
 const POLL_MS = 2000;
 
@@ -412,3 +414,7 @@ show(data.room, true);
     if (!document.hidden && timer !== undefined) poll();
   });
 }
+
+// a correspondence room: the holidays (the section is there for its players only)
+const holidays = document.getElementById("holidays");
+if (holidays) watchHolidays(holidays, roomId, data.me);

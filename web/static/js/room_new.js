@@ -4,12 +4,14 @@
  * default preselected; switching the game rebuilds them. The evening's rules (the game
  * description's `rules`) are listed with a control where an option sets the rule (that
  * option then stands with its rule only), and a rule's text follows its control.
+ * The Tempo (live or correspondence, with its holiday days) is room-tempo.js's.
  * Submitting posts /api/rooms and goes to the new room.
  */
 
 import { api, ApiError } from "./api.js";
 import { STAKE_PATTERN, el, onSubmit, pageData, parseStake } from "./forms.js";
 import { has, lang, money, t } from "./i18n.js";
+import { tempoFields, watchTempo } from "./room-tempo.js";
 
 /**
  * @typedef {{name: string, default: string|number|boolean, choices: (string|number|boolean)[],
@@ -283,6 +285,7 @@ form.addEventListener("change", (event) => {
   if (event.target !== gameSelect) showWarnings();
 });
 showGame();
+watchTempo(form);
 
 onSubmit(form, async (values) => {
   const roundCount = Number(values.rounds);
@@ -296,6 +299,7 @@ onSubmit(form, async (values) => {
     const deals = currentGame().rounds.unit === "deals";
     throw new ApiError("bad_rounds", t(deals ? "new.bad_deals" : "new.bad_rounds"), 0);
   }
+  const tempo = tempoFields(values);
   const room = await api("POST", "/api/rooms", {
     name: values.name,
     game: values.game,
@@ -313,6 +317,8 @@ onSubmit(form, async (values) => {
     standin: form.standin.checked,
     standin_level: values.standin_level || "einsteiger",
     standin_delay_seconds: Number(values.standin_delay || 60),
+    // correspondence only: the time per move and the holiday days (live: the defaults)
+    ...tempo,
   });
   location.assign(`/rooms/${room.id}`);
 });

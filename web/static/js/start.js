@@ -3,12 +3,14 @@
  * goes to `?next=` (when it is a local path) or shows itself logged in. Logged in, the
  * "du bist dran" markers of "Meine Räume" are re-read from GET /api/rooms every few
  * seconds while the page is visible. Each playable game offers a practice room with
- * computer players ("Üben mit Computerspielern"), started at once.
+ * computer players ("Üben mit Computerspielern"), started at once. At the top, "Du bist
+ * dran" lists every table that waits for the person's move (turns-list.js).
  */
 
 import { api } from "./api.js";
 import { el, nextPath, onSubmit } from "./forms.js";
 import { t } from "./i18n.js";
+import { watchTurns } from "./turns-list.js";
 
 const TURN_POLL_MS = 5000;
 
@@ -97,3 +99,6 @@ if (document.querySelector(".room-item[data-room]")) {
     }
   }, TURN_POLL_MS);
 }
+
+const turnsSection = document.getElementById("turns");
+if (turnsSection) watchTurns(turnsSection);

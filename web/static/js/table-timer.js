@@ -3,7 +3,14 @@
  * left at sending (`turn.ends_in`), so no clock needs to agree with the server's; the page
  * counts down from the moment it received the message. The countdown has `role="timer"`
  * and turns into a warning (colour *and* a sign) in the last seconds.
+ *
+ * A correspondence table (Fernpartie) sends the turn's `deadline` (ISO 8601, UTC) instead
+ * of `ends_in`: it is shown as "Zug bis Sa., 28.11., 14:05 · noch 21 Std." in the viewer's
+ * local time (deadline.js), and the time left is refreshed with the countdowns.
  */
+
+import { dueText, leftText } from "./deadline.js";
+import { t } from "./i18n.js";
 
 /** Seconds left at which the countdown warns. */
 export const WARN_SECONDS = 10;
@@ -70,9 +77,64 @@ function update(node, label) {
   node.classList.toggle("warning", left <= WARN_SECONDS);
 }
 
+/**
+ * The words of a correspondence deadline at `now`: "Zug bis Sa., 28.11., 14:05" and
+ * "noch 21 Std.".
+ * @param {string} iso the deadline, ISO 8601
+ * @param {number} [now] milliseconds (default: the device's clock)
+ * @returns {{when: string, due: string, left: string, over: boolean}}
+ */
+export function dueWords(iso, now = Date.now()) {
+  const end = Date.parse(iso);
+  const when = dueText(new Date(end));
+  return { when, due: t("turns.table_due", { when }), left: leftText(end - now), over: end <= now };
+}
+
+/** The date and time of each deadline element, formatted once (only the time left changes).
+ * @type {WeakMap<HTMLElement, {end: number, when: string, due: string}>} */
+const dueTimes = new WeakMap();
+
+/** @type {WeakMap<HTMLElement, (when: string, left: string) => string>} */
+const dueLabels = new WeakMap();
+
+/**
+ * A correspondence deadline element for `iso` ("Zug bis … · noch …", with the accessible
+ * name `label(when, left)`); refreshed by `tick()`, it warns once the time is up.
+ * @param {string} iso
+ * @param {(when: string, left: string) => string} label
+ * @returns {HTMLElement}
+ */
+export function dueElement(iso, label) {
+  const node = document.createElement("span");
+  node.className = "countdown due";
+  node.dataset.due = iso;
+  const { when, due } = dueWords(iso);
+  dueTimes.set(node, { end: Date.parse(iso), when, due });
+  dueLabels.set(node, label);
+  updateDue(node);
+  return node;
+}
+
+/** @param {HTMLElement} node */
+function updateDue(node) {
+  const label = dueLabels.get(node);
+  const times = dueTimes.get(node);
+  if (!label || !times) return;
+  const ms = times.end - Date.now();
+  const left = leftText(ms);
+  const text = `${times.due} · ${left}`;
+  if (node.textContent === text) return;
+  node.textContent = text;
+  node.setAttribute("aria-label", label(times.when, left));
+  node.classList.toggle("warning", !(ms > 0));
+}
+
 /** Refresh every countdown on the page (called a few times a second); one inside an
  * element marked `lost` (the table lost its connection) stands still. */
 export function tick() {
+  document.querySelectorAll(".countdown[data-due]").forEach((node) => {
+    if (!node.closest(".lost")) updateDue(/** @type {HTMLElement} */ (node));
+  });
   document.querySelectorAll(".countdown[data-end]").forEach((node) => {
     if (node.closest(".lost")) return;
     const label = labels.get(/** @type {HTMLElement} */ (node));

@@ -37,7 +37,7 @@ import { dealReasonText, finishedLedger, ledgerColumns, ledgerTable } from "./le
 import { renderSheet, signed } from "./table-sheet.js";
 import { applyEvent, wholeSheet } from "./table-state.js";
 import { declinedText, renderRequests, takeRequests } from "./table-requests.js";
-import { countdownElement, deadline, startTicking } from "./table-timer.js";
+import { countdownElement, deadline, dueElement, startTicking } from "./table-timer.js";
 import { TAKE_BACK, renderTakeBack, takeBackNote } from "./table-takeback.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("table"));
@@ -67,7 +67,7 @@ const state = {
   /** @type {WebSocket | null} */ pendingOn: null,
   unread: 0,
   /** the turn timer: the seat to move and when its time ends (performance.now() ms) */
-  turn: /** @type {{seat: number | null, end: number | null, forced?: boolean}} */ ({ seat: null, end: null }),
+  turn: /** @type {{seat: number | null, end: number | null, forced?: boolean, due?: string | null}} */ ({ seat: null, end: null }),
   /** between two deals (spec13 §2): who we wait for, when the pause ends; else null */
   /** @type {{waiting: number[], end: number | null} | null} */ between: null,
   /** cards of this deal the turn timer played (marked in the trick) */
@@ -424,7 +424,7 @@ function dealNumber(/** @type {any} */ snapshot) {
 /** Take the `turn` of a snapshot or event: who moves and until when (spec13 §1). */
 function takeTurn(/** @type {any} */ turn) {
   if (turn === undefined) return; // a server without timers on screen
-  state.turn = turn ? { seat: turn.seat, end: deadline(turn.ends_in), forced: !!turn.forced } : { seat: null, end: null };
+  state.turn = turn ? { seat: turn.seat, end: deadline(turn.ends_in), forced: !!turn.forced, due: turn.deadline || null } : { seat: null, end: null };
 }
 
 /** Take the between-deals state (spec13 §2), or null when a deal is on. */
@@ -729,6 +729,9 @@ function renderSeats() {
       head.append(
         countdownElement(state.turn.end, (left) => t("tableui.timer_label", { player: name, left })),
       );
+    }
+    if (state.turn.due && state.turn.seat === seat && view.phase !== "finished") {
+      head.append(dueElement(state.turn.due, (when, left) => t("turns.table_due_label", { player: name, when, left })));
     }
     div.append(head);
     const bubble = bubbleOf(seat);
