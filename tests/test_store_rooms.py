@@ -123,6 +123,13 @@ def test_create_room_with_options(migrated_db_url: str) -> None:
         ({"standin_delay_seconds": 0}, InvalidError, "bad_standin_delay"),
         ({"standin_delay_seconds": 601}, InvalidError, "bad_standin_delay"),
         ({"standin_delay_seconds": True}, InvalidError, "bad_standin_delay"),
+        ({"tempo_seconds": 3600}, InvalidError, "bad_tempo"),
+        ({"tempo_seconds": 86401}, InvalidError, "bad_tempo"),
+        ({"tempo_seconds": 0}, InvalidError, "bad_tempo"),
+        ({"tempo_seconds": "86400"}, InvalidError, "bad_tempo"),
+        ({"tempo_seconds": 86400, "holiday_days": 61}, InvalidError, "bad_holiday_days"),
+        ({"holiday_days": -1}, InvalidError, "bad_holiday_days"),
+        ({"holiday_days": True}, InvalidError, "bad_holiday_days"),
     ],
 )
 def test_create_room_refusals(
@@ -469,6 +476,8 @@ def test_match_options_and_pause_are_stored_and_go_into_the_match_config(
                 "next_deal_pause_seconds": 0,
                 "computer_pause_ms": [800, 1500],
                 "standin": {"level": "einsteiger", "delay_seconds": 60},
+                "tempo_seconds": None,
+                "holiday_days": 14,
             }
             assert default.match_options is not None
             assert default.match_options["pflichtsolo_rule"] is True
@@ -613,3 +622,24 @@ def test_computer_players_have_seats_but_no_account(store_db: TestDatabase) -> N
             await db.commit()
 
     run_with_sessions(store_db, scenario)
+
+
+def test_a_correspondence_room_has_no_turn_timer_and_its_tempo_goes_into_the_config(
+    migrated_db_url: str,
+) -> None:
+    async def scenario(sessions: Sessions) -> None:
+        async with sessions() as db:
+            (host,) = await guests(db, "Wirt")
+            fern = await new_room(db, host, "dreierles", tempo_seconds=172800, holiday_days=60,
+                                  timer_seconds=30)  # fmt: skip
+            await db.commit()
+        async with sessions() as db:
+            again = await rooms.get_room(db, fern.id)
+            assert again is not None
+            assert (again.tempo_seconds, again.holiday_days, again.timer_seconds) == (
+                172800, 60, None
+            )  # fmt: skip
+            config = rooms.match_config(again)
+            assert (config["tempo_seconds"], config["holiday_days"]) == (172800, 60)
+
+    run_with_sessions(TestDatabase(migrated_db_url), scenario)

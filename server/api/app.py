@@ -27,6 +27,7 @@ from server.api import (
     auth,
     health,
     history,
+    holidays,
     monitoring,
     notifications,
     pages,
@@ -58,6 +59,7 @@ from server.store.db import (
 )
 from server.tables.cluster import Cluster
 from server.tables.computers import Thinker
+from server.tables.deadlines import Deadlines
 from server.tables.manager import SOCKETS_PER_USER, TableManager
 
 logger = logging.getLogger(__name__)
@@ -205,10 +207,15 @@ def create_app(
                     runtime.sessions,
                     thinker=Thinker(settings.computer_processes or None),
                     cluster=make_cluster(settings, engine),
+                    clock=runtime.clock,
                 )
                 tables.shared_sockets = None if shared is None else shared.sockets
                 await tables.start()  # recovers every running match
                 _app.state.tables = tables
+                # correspondence deadlines that pass (server/tables/deadlines.py)
+                deadlines = Deadlines(tables, runtime.clock, settings.deadline_poll)
+                deadlines.start()
+                _app.state.deadlines = deadlines
                 # the tables it serves are the ones it owns (with several processes, the
                 # others' are reached through them and are not in ``tables.tables``)
                 metrics.PROCESS.follow_tables(lambda: len(tables.tables))
@@ -225,6 +232,9 @@ def create_app(
         finally:
             if keeper is not None:
                 await keeper.stop()
+            if hasattr(_app.state, "deadlines"):
+                await _app.state.deadlines.stop()
+                del _app.state.deadlines
             if notifier is not None:
                 await notifier.stop()
             if hasattr(_app.state, "tables"):
@@ -248,6 +258,7 @@ def create_app(
     app.include_router(preferences.router)
     app.include_router(turns.router)
     app.include_router(rooms.router)
+    app.include_router(holidays.router)
     app.include_router(history.router)
     app.include_router(notifications.router)
     install_error_handlers(app)

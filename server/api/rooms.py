@@ -164,6 +164,10 @@ class CreateRoomRequest(BaseModel):
         rooms.DEFAULT_STANDIN_LEVEL
     )
     standin_delay_seconds: StrictInt = rooms.DEFAULT_STANDIN_DELAY
+    #: None: a live table; else a correspondence match with this many seconds per move
+    #: (43200, 86400, 172800, 259200 or 604800), and the holiday days per person and year
+    tempo_seconds: StrictInt | None = None
+    holiday_days: StrictInt = rooms.DEFAULT_HOLIDAY_DAYS
 
 
 class PracticeRequest(BaseModel):
@@ -241,6 +245,9 @@ class RoomOut(BaseModel):
     standin: bool
     standin_level: str
     standin_delay_seconds: int
+    #: None: a live table; else a correspondence match's seconds per move
+    tempo_seconds: int | None = None
+    holiday_days: int = rooms.DEFAULT_HOLIDAY_DAYS
     status: str
     host_id: int
     invite_url: str
@@ -468,6 +475,8 @@ def _room_out(
         standin=room.standin,
         standin_level=room.standin_level,
         standin_delay_seconds=room.standin_delay_seconds,
+        tempo_seconds=room.tempo_seconds,
+        holiday_days=room.holiday_days,
         status=room.status,
         host_id=room.host_id,
         invite_url=invite_url(room),
@@ -615,6 +624,8 @@ async def create_room(body: CreateRoomRequest, db: Db, user: CurrentUser) -> Roo
         standin=body.standin,
         standin_level=body.standin_level,
         standin_delay_seconds=body.standin_delay_seconds,
+        tempo_seconds=body.tempo_seconds,
+        holiday_days=body.holiday_days,
     )
     out = await _load_room_out(db, room)
     await db.commit()

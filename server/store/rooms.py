@@ -36,6 +36,8 @@ Every function takes an :class:`AsyncSession` and leaves the transaction to the 
 ``bad_computer_pause``   the computer players' pause not 0–10000 ms, or its least above
                          its most
 ``bad_standin_delay``    the stand-in's offline delay not 1–600 seconds
+``bad_tempo``            the time per move neither None (live) nor one of :data:`TEMPOS`
+``bad_holiday_days``     the holiday days per year not 0–60
 ======================== ==========================================================
 
 A member is a person (with an account) or a computer player (``kind`` ``computer``, no
@@ -95,6 +97,11 @@ Member = tuple[User | None, RoomMember]
 MAX_ROOM_NAME = 80
 MAX_STAKE_CENTS = 10_000
 TIMER_RANGE = (10, 600)
+#: A correspondence room's seconds per move (12 hours, 1, 2, 3 or 7 days); None: live.
+TEMPOS = (43200, 86400, 172800, 259200, 604800)
+#: Holiday days a person may take per calendar year in a correspondence room.
+HOLIDAY_DAYS_RANGE = (0, 60)
+DEFAULT_HOLIDAY_DAYS = 14
 PAUSE_RANGE = (0, 120)
 DEFAULT_STAKE_CENTS = 10
 
@@ -225,7 +232,38 @@ def match_config(room: Room) -> dict[str, object]:
             if room.standin
             else None
         ),
+        "tempo_seconds": room.tempo_seconds,
+        "holiday_days": room.holiday_days,
     }
+
+
+def check_tempo(tempo_seconds: object, holiday_days: object) -> tuple[int | None, int]:
+    """A room's time per move (None: live, else one of :data:`TEMPOS`) and holiday days
+    per year, checked; raises ``bad_tempo`` or ``bad_holiday_days``.
+
+    >>> check_tempo(86400, 14), check_tempo(None, 0)
+    ((86400, 14), (None, 0))
+    >>> try:
+    ...     check_tempo(3600, 14)
+    ... except InvalidError as exc:
+    ...     exc.code
+    'bad_tempo'
+    """
+    if tempo_seconds is not None and (type(tempo_seconds) is not int
+                                      or tempo_seconds not in TEMPOS):  # fmt: skip
+        raise InvalidError(
+            "bad_tempo",
+            "The time per move is live (none) or 12 hours, 1, 2, 3 or 7 days.",
+            "Die Zeit pro Zug ist live (keine) oder 12 Stunden, 1, 2, 3 oder 7 Tage.",
+        )
+    low, high = HOLIDAY_DAYS_RANGE
+    if not _check_int(holiday_days, low, high):
+        raise InvalidError(
+            "bad_holiday_days",
+            f"The holiday days per year are {low} to {high}.",
+            f"Die Urlaubstage pro Jahr sind {low} bis {high}.",
+        )
+    return tempo_seconds, int(cast(int, holiday_days))
 
 
 def check_standin(level: object, delay_seconds: object) -> tuple[str, int]:
@@ -295,6 +333,8 @@ async def create_room(
     standin: bool = True,
     standin_level: str = DEFAULT_STANDIN_LEVEL,
     standin_delay_seconds: int = DEFAULT_STANDIN_DELAY,
+    tempo_seconds: int | None = None,
+    holiday_days: int = DEFAULT_HOLIDAY_DAYS,
 ) -> Room:
     """Create a room hosted by ``host``, who becomes its first player (seat 0).
 
@@ -306,9 +346,13 @@ async def create_room(
     a random time between the two numbers (:func:`check_computer_pause`). ``standin``
     ("Vertretung"): a computer player of ``standin_level`` plays for a person who is
     offline for ``standin_delay_seconds``, whose turn timer ran out, or who asked for it
-    (:func:`check_standin`).
+    (:func:`check_standin`). ``tempo_seconds``: None for a live table, else a
+    correspondence match ("Fernpartie") with that time per move (:data:`TEMPOS`) and
+    ``holiday_days`` per person and year (:func:`check_tempo`); such a room has no live
+    turn timer: ``timer_seconds`` is ignored (stored as None), see docs/correspondence.md.
     """
     clean_name = _clean_room_name(name)
+    tempo_seconds, holiday_days = check_tempo(tempo_seconds, holiday_days)
     pause_min, pause_max = check_computer_pause(computer_pause_ms)
     standin_level, standin_delay_seconds = check_standin(standin_level, standin_delay_seconds)
     resolved = resolve_room_options(game, options or {})
@@ -336,6 +380,8 @@ async def create_room(
             f"Die Rundenzahl muss für dieses Spiel {rule.minimum} bis {rule.maximum} sein.",
         )
     low, high = TIMER_RANGE
+    if tempo_seconds is not None:  # a Fernpartie has deadlines, no live turn timer
+        timer_seconds = None
     if timer_seconds is not None and not _check_int(timer_seconds, low, high):
         raise InvalidError(
             "bad_timer",
@@ -360,6 +406,8 @@ async def create_room(
         standin=bool(standin),
         standin_level=standin_level,
         standin_delay_seconds=standin_delay_seconds,
+        tempo_seconds=tempo_seconds,
+        holiday_days=holiday_days,
         # the fair shuffling of the room's first match: its commitment is shown at once
         fair_secret=secrets.token_hex(fair.SEED_BYTES),
     )

@@ -33,11 +33,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import metrics
+from server.clock import Clock, SystemClock
 from server.engine.base import Deal
 from server.engine.fair import SEED_BYTES, FairMatch
 from server.engine.record import load_record
 from server.engine.registry import new_match
-from server.store import log
+from server.store import log, turns
 from server.store.errors import NotFoundError
 from server.store.models import DealRow, Match
 from server.store.rooms import (
@@ -90,8 +91,11 @@ class TableManager:
         rng: random.Random | None = None,
         thinker: Thinker | None = None,
         cluster: Cluster | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.sessions = sessions
+        #: the wall clock of stored turns and correspondence deadlines
+        self.clock: Clock = clock or SystemClock()
         #: decides the computer players' moves (a process pool for the searching level)
         self.thinker = thinker or Thinker()
         self.writer = Writer(sessions, sqlite=log.sqlite_writer(sessions))
@@ -114,6 +118,7 @@ class TableManager:
             cluster.on("call:end_match", lambda args: self.end_match(int(args["room"])))
             cluster.on("call:show_requests", self._show_requests_call)
             cluster.on("call:left_room", self._left_room_call)
+            cluster.on("call:holidays_changed", self._holidays_changed_call)
             cluster.on_locks_lost = self._drop_all
             cluster.on_beat = self._beat
         #: Every process's sockets, when several share the work (server/shared_limits.py).
@@ -257,7 +262,10 @@ class TableManager:
             await self.thinker.prepare(game)
         live = LiveMatch(0, game, names, user_ids, config, new_match(game, names, config))
         table = Table(room_id, live, self.writer, self.rng, dict(zip(user_ids, names, strict=True)),
-                      self.thinker)  # fmt: skip
+                      self.thinker, self.clock)  # fmt: skip
+        if table.tempo_seconds:
+            async with self.sessions() as session:
+                table.holidays = await turns.holidays_of(session, room_id, user_ids)
         table.on_everybody_gone = partial(self._everybody_gone, table)
 
         async def store(session: AsyncSession) -> tuple[int, FairMatch]:
@@ -528,6 +536,42 @@ class TableManager:
         table.end_early()
         return match_id
 
+    async def holidays_changed(self, room_id: int, user_id: int) -> None:
+        """``user_id``'s holidays in the room changed (stored already): its table works out
+        his open turn's deadline again, stores it and tells everybody (a snapshot); with
+        several processes the table's owner does."""
+        if self.cluster is not None:
+            asked, _ = await self._ask_owner(room_id, "holidays_changed", user=user_id)
+            if asked:
+                return
+        await self._holidays_changed_here(room_id, user_id)
+
+    async def _holidays_changed_call(self, args: dict[str, Any]) -> None:
+        await self._holidays_changed_here(int(args["room"]), int(args["user"]))
+
+    async def _holidays_changed_here(self, room_id: int, user_id: int) -> None:
+        table = self.tables.get(room_id)
+        if table is None or table.lost or not table.tempo_seconds:
+            return
+        async with self.sessions() as session:
+            found = await turns.holidays_of(session, room_id, [user_id])
+        async with table.lock:
+            if table.refresh_deadline(user_id, found.get(user_id, [])):
+                table.broadcast_snapshots()
+
+    async def deadline_passed(self, due: turns.DueTurn) -> bool:
+        """A correspondence deadline passed (:mod:`server.tables.deadlines`): the table of
+        its match moves for the seat, if this process serves it or can take it over (one
+        owned by another process is that one's job). Return whether it acted."""
+        table = self.tables.get(due.room_id)
+        if table is None or table.live.match_id != due.match_id or table.lost:
+            if self.cluster is None:
+                return False
+            table = await self._take(due.room_id, due.match_id)
+            if table is None:
+                return False
+        return await table.deadline_passed(due.version, due.seat)
+
     async def _everybody_gone(self, table: Table) -> bool:
         """Every person of the table's match left for good (the stand-in played on for
         them all): the match ends as if they had agreed to end it, after the deal just
@@ -570,6 +614,7 @@ class TableManager:
             self.rng,
             dict(zip(match.player_ids, match.players, strict=True)),
             self.thinker,
+            self.clock,
         )
         table.fence = fence
         table.on_everybody_gone = partial(self._everybody_gone, table)
@@ -581,6 +626,10 @@ class TableManager:
             if room is not None:
                 table.requests = {"rematch": room.rematch,
                                   "end_votes": sorted(room.end_votes or [])}  # fmt: skip
+            stored_turn = await turns.load_turn(session, match.id)
+            if table.tempo_seconds:
+                table.holidays = await turns.holidays_of(session, match.room_id,
+                                                         match.player_ids)  # fmt: skip
         table.paused = match.paused  # a pause agreed before the restart goes on
         # as live: one version per action, one more when a deal is finished
         version = 0
@@ -593,6 +642,7 @@ class TableManager:
                     table.applied[(user_of[seats[seat]], client_id, version - 1)] = version
             version += deal.outcome is not None
         table.version = version
+        table.adopt_turn(stored_turn)  # the turn begun before the restart keeps its deadline
         table.auto_actions = auto_actions(last)
         table.standin_actions = standin_actions(last)
         async with table.lock:

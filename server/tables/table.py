@@ -84,6 +84,19 @@ turn timer runs out (instead of the passive move) and while he asked for it
 their events say ``standin``, and they are kept for the person until his next own move,
 which gives him the seat back; meanwhile his seat is marked (``standin`` messages). A
 person it plays for is not waited for between deals.
+
+**Stored turns and correspondence** (``docs/correspondence.md``): whenever the deal waits
+for a person, the table keeps the turn (:class:`~server.store.turns.TurnState`: who, since
+when on the server's wall clock, at which version) and writes it to ``turns`` through the
+writer, after the action's event and coalesced (only the latest turn of the table is
+written, :meth:`_turn_changed`; a live table's after :data:`LIVE_TURN_DELAY`). A
+correspondence table (the match config's ``tempo_seconds``) gives the turn a deadline
+(:func:`~server.store.turns.effective_deadline`, moved by the person's holidays and by a
+pause by agreement), which ``turn.deadline`` of snapshots and events carries; when it
+passes, :mod:`server.tables.deadlines` calls :meth:`deadline_passed`, which moves for the
+seat as the turn timer would. Such a table has no turn timer, no offline watch (nobody is
+"away" and the match never ends because everybody left), and between deals it waits for
+nobody's "Weiter".
 """
 
 from __future__ import annotations
@@ -97,14 +110,16 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from server import metrics
 from server.bots.info import info_for
+from server.clock import Clock, SystemClock
 from server.engine.base import JSON, Deal
 from server.engine.errors import EngineError
 from server.engine.match import Match
-from server.store import log
+from server.store import log, turns
 from server.store.errors import FencedError
 from server.store.names import clean_chat_text
 from server.tables.computers import Thinker
@@ -154,6 +169,14 @@ T = TypeVar("T")
 
 #: The ``turn`` of a table where nobody is to move (between deals, the match over).
 NO_TURN: JSON = {"seat": None, "ends_in": None}
+#: The stored turn is not known yet (the table writes it at its first turn).
+_UNKNOWN = object()
+#: Seconds before a turn that could not be stored is tried again.
+TURN_RETRY = 1.0
+#: Seconds a live table waits before it stores its turn, so that a table playing at the
+#: speed of the live game stores about one turn a second, not one per action (a
+#: correspondence table stores each turn at once: its deadline must not be lost).
+LIVE_TURN_DELAY = 1.0
 #: The ``requests`` of a table nobody has asked anything at.
 NO_REQUESTS: JSON = {"rematch": None, "end_votes": []}
 
@@ -228,8 +251,21 @@ class Table:
         rng: random.Random,
         names: dict[int, str],
         thinker: Thinker | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.room_id = room_id
+        #: the wall clock of the stored turns and correspondence deadlines
+        self.clock: Clock = clock or SystemClock()
+        tempo = live.config.get("tempo_seconds")
+        #: a correspondence match's seconds per move (None: a live table)
+        self.tempo_seconds: int | None = int(tempo) if tempo else None
+        #: each person's holidays in the room (correspondence: they stop his deadlines)
+        self.holidays: dict[int, list[turns.Span]] = {}
+        #: the turn the table waits for (None: nobody, or a computer player), and the one
+        #: last stored (``_UNKNOWN`` until the first write or what recovery found)
+        self.current_turn: turns.TurnState | None = None
+        self._turn_stored: turns.TurnState | object | None = _UNKNOWN
+        self._turn_writer: asyncio.Task[None] | None = None
         self.live = live
         self.writer = writer
         self.rng = rng
@@ -247,7 +283,7 @@ class Table:
         self.finished = live.engine.finished
         #: The players ended the match by agreement before it was over (:meth:`end_early`).
         self.ended_early = False
-        timer = live.config.get("timer_seconds")
+        timer = None if self.tempo_seconds else live.config.get("timer_seconds")
         self.timer_seconds: float | None = float(timer) if timer else None
         self._timer: asyncio.Task[None] | None = None
         self._turn_deadline: float | None = None  # the loop's time when the turn times out
@@ -389,6 +425,8 @@ class Table:
             "finished": live.engine.finished or self.ended_early,
             "ended_early": self.ended_early,
             "timer_seconds": self.timer_seconds,
+            # a correspondence match's seconds per move (None: live)
+            "tempo_seconds": self.tempo_seconds,
             "next_deal_pause_seconds": self.pause_seconds,
             "setup": setup,
             # each player's computer level in the order of ``players`` (None: a person)
@@ -441,10 +479,16 @@ class Table:
         return make
 
     def turn(self) -> JSON:
-        """Whose turn it is and the seconds left on the turn timer (``None``: no timer)."""
+        """Whose turn it is and the seconds left on the turn timer (``None``: no timer); at
+        a correspondence table also the deadline (ISO 8601 UTC; ``None`` while paused)."""
         deal = self.live.deal
         if self.between is not None or self.finished or deal is None or deal.finished:
-            return NO_TURN
+            return {**NO_TURN, "deadline": None} if self.tempo_seconds else NO_TURN
+        if self.tempo_seconds:  # correspondence: the deadline (none while paused)
+            current = self.current_turn
+            deadline = None if self.paused or current is None else current.deadline
+            return {"seat": deal.to_move, "ends_in": None,
+                    "deadline": None if deadline is None else _iso(deadline)}  # fmt: skip
         if self.paused:  # the seat to move, without a timer running
             return {"seat": deal.to_move, "ends_in": None}
         return {"seat": deal.to_move, "ends_in": self._left(self._turn_deadline)}
@@ -741,7 +785,7 @@ class Table:
         (the stand-in played on for them all), the match ends by itself
         (:attr:`on_everybody_gone`; :mod:`server.tables.standins`); return whether it did."""
         standins, ending = self.standins, self.on_everybody_gone
-        if standins is None or ending is None or self.finished:
+        if standins is None or ending is None or self.finished or self.tempo_seconds:
             return False
         people = [user for user in self.live.player_ids if user not in self.levels]
         if not standins.everybody_gone(people, asyncio.get_running_loop().time()):
@@ -760,6 +804,10 @@ class Table:
         if forced is not None and deal.to_move is not None:
             await self._perform(forced, deal.to_move, auto=True, forced=True)
 
+    def broadcast_snapshots(self) -> None:
+        """Send everybody a snapshot of the table as it is now (under the lock)."""
+        self._broadcast(self._snapshots())
+
     def _seats_in(self, deal: Deal) -> dict[int, int]:
         """User id -> seat in ``deal`` of every match player who sat in it."""
         names = deal.seat_names
@@ -774,9 +822,13 @@ class Table:
         between.waiting = sorted(
             user for user in between.seats if user not in self.levels and not self._stood_in(user)
         )
+        if self.tempo_seconds:  # correspondence: nobody is waited for ("Weiter")
+            between.waiting = []
         self.between = between
         if not self.paused and not between.waiting:
-            self._wait_between(self._computer_delay(None))
+            # a correspondence table shows the next deal after the room's pause, if any
+            fern = self.pause_seconds if self.tempo_seconds else None
+            self._wait_between(fern or self._computer_delay(None))
         elif self.pause_seconds and not self.paused:
             self._wait_between(self.pause_seconds)
         self.arm_timer()  # no turn timer while nobody is to move
@@ -886,13 +938,20 @@ class Table:
 
     async def _set_paused(self, paused: bool) -> None:
         """Pause the table or let it go on (under the lock), once stored."""
-        at = datetime.now(UTC) if paused else None
+        now = self.clock.now()
+        at = now if paused else None
         match_id = self.live.match_id
 
-        def store() -> Awaitable[None]:
-            return self._write(lambda c: log.set_paused(c, match_id, at))
+        def store() -> Awaitable[datetime | None]:
+            if paused:
+                return self._write(lambda c: log.set_paused(c, match_id, at))
+            # going on: the stored deadline moves on by the pause's length, at once
+            return self._write(lambda c: turns.resume_shift(c, match_id, now))
 
-        await self._durably(store, store)
+        began = await self._durably(store, store)
+        current = self.current_turn
+        if began is not None and current is not None and current.deadline is not None:
+            current.deadline += max(timedelta(0), now - began)
         self.paused = paused
         self.pause_asks.clear()
         between = self.between
@@ -1036,6 +1095,7 @@ class Table:
             delay = self.timer_seconds if seconds is None else seconds
             self._turn_deadline = asyncio.get_running_loop().time() + delay
             self._timer = asyncio.create_task(self._expire(self.version, delay))
+        self._turn_changed()
         self._watch_away()
         self._drive()
 
@@ -1089,8 +1149,8 @@ class Table:
         """Start the offline watch of every person of the match with no connection (he is
         away once it runs out), and forget it for everybody who is back (under the lock)."""
         standins = self.standins
-        if standins is None or self.finished:
-            return
+        if standins is None or self.finished or self.tempo_seconds:
+            return  # correspondence: being offline is normal, nobody is "away"
         online = {conn.user_id for conn in self.connections}
         for user in self.live.player_ids:
             if user in self.levels:
@@ -1322,21 +1382,147 @@ class Table:
             seat = deal.to_move
             assert seat is not None
             self._timer = None  # this task is the timer; do not cancel it from inside
-            standins = self.standins
-            if standins is not None and self.computer_at(seat) is None:
-                # the stand-in makes this move instead of the passive one, and is marked
-                standins.timed_out_at = self.version
-                standins.marked.add(self.user_at(seat))
-                self._say_standins()
-                self._drive()
-                return
             try:
-                await self._perform(deal.default_move(), seat, auto=True)
+                await self._out_of_time(deal, seat)
             except StorageError:
                 self.arm_timer()  # try again after another period
             except Exception:  # a bug: said loudly, and the timer tries again
                 logger.exception("room %s: the turn timer could not act", self.room_id)
                 self.arm_timer()
+
+    async def _out_of_time(self, deal: Deal, seat: int) -> None:
+        """The person at ``seat`` let his time run out (under the lock): the stand-in makes
+        this move, marked, or without one the engine's default move is played (``auto``).
+        Raises :class:`StorageError` when the default move could not be stored."""
+        standins = self.standins
+        if standins is not None and self.computer_at(seat) is None:
+            # the stand-in makes this move instead of the passive one, and is marked
+            standins.timed_out_at = self.version
+            standins.marked.add(self.user_at(seat))
+            self._say_standins()
+            self._drive()
+            return
+        await self._perform(deal.default_move(), seat, auto=True)
+
+    async def deadline_passed(self, version: int, seat: int) -> bool:
+        """A correspondence deadline of the turn that began at ``version`` for ``seat``
+        has passed (:mod:`server.tables.deadlines`): move for the seat as the turn timer
+        would (:meth:`_out_of_time`), unless a move came meanwhile, the table is paused
+        or the stand-in is on it already. Return whether it acted."""
+        async with self.lock:
+            deal = self.live.deal
+            if (version != self.version or self.finished or self.between is not None
+                    or self.paused or deal is None or deal.finished
+                    or deal.to_move != seat or self.computer_at(seat) is not None):  # fmt: skip
+                return False
+            standins = self.standins
+            if standins is not None and standins.timed_out_at == version:
+                return False  # the stand-in is on it
+            try:
+                await self._out_of_time(deal, seat)
+            except StorageError:
+                logger.warning("room %s: the move at the deadline could not be stored; "
+                               "the next look tries again", self.room_id)  # fmt: skip
+                return False
+            return True
+
+    # ------------------------------------------------------------------ stored turns
+
+    def _turn_changed(self) -> None:
+        """The table may wait for somebody else now (under the lock): keep the turn, with
+        its correspondence deadline, and have it stored (coalesced, off the action's path:
+        :meth:`_store_turns` writes whatever the latest turn is when it gets to it)."""
+        turn = self._turn_now()
+        current = self.current_turn
+        if turn is not None and turn.same_turn(current):
+            return
+        self.current_turn = turn
+        if turn is None and self._turn_stored is None:
+            return
+        if self._turn_writer is None or self._turn_writer.done():
+            self._turn_writer = asyncio.create_task(self._store_turns())
+
+    def _turn_now(self) -> turns.TurnState | None:
+        """The turn the table waits for now, a fresh one (None: nobody, or a computer)."""
+        deal = self.live.deal
+        if (self.finished or self.between is not None or deal is None or deal.finished
+                or deal.to_move is None):  # fmt: skip
+            return None
+        seat = deal.to_move
+        if self.computer_at(seat) is not None:
+            return None
+        user = self.user_at(seat)
+        current = self.current_turn
+        if current is not None and (current.version, current.seat) == (self.version, seat):
+            return current
+        since = self.clock.now()
+        deadline = None
+        if self.tempo_seconds:
+            deadline = turns.effective_deadline(since, self.tempo_seconds,
+                                                self.holidays.get(user, ()))  # fmt: skip
+        return turns.TurnState(user, seat, self.version, since, deadline)
+
+    def adopt_turn(self, stored: turns.TurnState | None) -> None:
+        """After a restart or a takeover (before the turn is worked out): the stored turn
+        is the table's if it began at the table's version (it keeps its start, deadline and
+        reminders); otherwise a fresh one replaces it."""
+        self._turn_stored = stored
+        if stored is not None and stored.version == self.version:
+            self.current_turn = stored
+
+    def refresh_deadline(self, user: int, holidays: list[turns.Span]) -> bool:
+        """``user``'s holidays in the room changed (under the lock): his open turn's
+        deadline is worked out again (keeping what a pause added) and stored; return
+        whether it changed (then the caller tells everybody)."""
+        before = self.holidays.get(user, [])
+        self.holidays[user] = list(holidays)
+        current = self.current_turn
+        if (not self.tempo_seconds or current is None or current.user_id != user
+                or current.deadline is None):  # fmt: skip
+            return False
+        paused_for = current.deadline - turns.effective_deadline(
+            current.since, self.tempo_seconds, before
+        )
+        deadline = turns.effective_deadline(current.since, self.tempo_seconds, holidays)
+        deadline += paused_for
+        if deadline == current.deadline:
+            return False
+        self.current_turn = turns.TurnState(current.user_id, current.seat, current.version,
+                                            current.since, deadline)  # fmt: skip
+        if self._turn_writer is None or self._turn_writer.done():
+            self._turn_writer = asyncio.create_task(self._store_turns())
+        return True
+
+    async def _store_turns(self) -> None:
+        """Store the table's latest turn until what is stored is what the table keeps
+        (one write at a time; turns that came and went meanwhile are never written)."""
+        match_id, room_id = self.live.match_id, self.room_id
+        while True:
+            if not self.tempo_seconds:  # the latest turn after a moment: coalesced
+                await asyncio.sleep(LIVE_TURN_DELAY)
+            turn = self.current_turn
+            stored = self._turn_stored
+            if turn is stored and stored is not _UNKNOWN:
+                return
+            wanted = (
+                None
+                if turn is None
+                else turns.TurnState(
+                    turn.user_id, turn.seat, turn.version, turn.since, turn.deadline
+                )
+            )
+            try:
+                await self._write(
+                    partial(turns.store_turn, match_id=match_id, room_id=room_id, turn=wanted)
+                )
+            except FencedError:
+                return  # another process serves the table now
+            except StorageError:
+                logger.warning("room %s: the turn could not be stored; trying again",
+                               self.room_id)  # fmt: skip
+                await asyncio.sleep(TURN_RETRY)
+                continue
+            self._turn_stored = turn
 
     async def start_next_deal(self) -> None:
         """Deal the next deal of the match and store it (called under the lock)."""
@@ -1418,6 +1604,13 @@ class Table:
         """Stop the timer and close every connection (server shutdown)."""
         if self._timer is not None:
             self._timer.cancel()
+        writing = self._turn_writer
+        if writing is not None and not writing.done():
+            if self.tempo_seconds:  # a correspondence turn (with its deadline), if quick
+                with contextlib.suppress(asyncio.TimeoutError, Exception):
+                    await asyncio.wait_for(asyncio.shield(writing), 2.0)
+            else:  # a live turn: recovery writes a fresh one where it is not stored
+                writing.cancel()
         if self._computer is not None:
             self._computer.cancel()
         if self.standins is not None:
@@ -1428,6 +1621,11 @@ class Table:
             await conn.stop()
             await conn.close()
         self.connections.clear()
+
+
+def _iso(moment: datetime) -> str:
+    """A wall-clock time as ISO 8601 UTC text (``2026-12-01T12:00:00Z``)."""
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 class RateLimit:
