@@ -69,12 +69,13 @@ def test_the_tempo_and_holiday_days_of_a_room(guest: Guest) -> None:
     assert (fern["tempo_seconds"], fern["holiday_days"]) == (604800, 0)
     assert fern["timer_seconds"] is None  # a Fernpartie has no live turn timer
     before = len(host.get("/api/rooms").json()["rooms"])
-    for fields, code in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"tempo_seconds": 3600}, "bad_tempo"),
         ({"tempo_seconds": 43200.0}, "invalid_request"),  # not an integer: malformed
         ({"tempo_seconds": 43200, "holiday_days": 61}, "bad_holiday_days"),
         ({"holiday_days": -1}, "bad_holiday_days"),
-    ]:
+    ]
+    for fields, code in cases:
         response = host.post("/api/rooms", json={"name": "x", "game": "dreierles", **fields})
         error(response, 422, code)
     assert len(host.get("/api/rooms").json()["rooms"]) == before

@@ -3,8 +3,7 @@ wait for the person with their deadlines, counts them in the tab's title and on 
 badge, and follows the ``turns`` table when the tab is shown again; the deadline's words
 (web/static/js/deadline.js); the room form's Tempo. End to end with the Fernpartie's room
 API (tempo_seconds, holidays, turn.deadline): a correspondence room's page with its
-holidays, and the table's deadline; both are skipped, saying so, on a server whose room
-API takes no tempo yet."""
+holidays, and the table's deadline."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.axe import describe, run_axe, serious
@@ -246,25 +244,12 @@ def test_the_room_page_shows_the_tempo(module_server: LiveServer, new_person: Ne
     expect(page.locator("#holidays")).to_have_count(0)  # live: no holidays
 
 
-def takes_tempo(page: Page, base: str) -> bool:
-    """Whether the server's room API takes a tempo (the Fernpartie's rooms), asked by
-    creating a correspondence room; a server that refuses the field takes none yet."""
-    response = page.request.post(f"{base}/api/rooms", data={
-        "name": "Probe", "game": "dreierles", "tempo_seconds": 86400})  # fmt: skip
-    if response.status == 422 and "tempo_seconds" in response.text():
-        return False
-    assert response.status == 201, response.text()
-    return True
-
-
 def test_a_correspondence_room_and_its_holidays(
     module_server: LiveServer, new_person: NewPerson
 ) -> None:
     base = module_server.base_url
     page = new_person()
     register_by_api(page, base, "Hugo")
-    if not takes_tempo(page, base):
-        pytest.skip("the room API takes no tempo_seconds yet (the Fernpartie's rooms)")
     page.goto(base + "/rooms/new?game=doppelkopf")
     page.get_by_label("Name des Raums").fill("Fernrunde")
     timer = page.get_by_label("Zeit pro Zug", exact=True)
@@ -323,8 +308,6 @@ def test_the_table_shows_the_correspondence_deadline(
     base = module_server.base_url
     page = new_person()
     register_by_api(page, base, "Carla")
-    if not takes_tempo(page, base):
-        pytest.skip("the room API takes no tempo_seconds yet (the Fernpartie's rooms)")
     room = api(page, "POST", f"{base}/api/rooms", {"name": "Fern", "game": "dreierles",
                "tempo_seconds": 86400, "computer_pause_ms": [0, 0]})  # fmt: skip
     for _ in range(2):
