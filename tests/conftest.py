@@ -31,7 +31,9 @@ from tests.support import (
     POSTGRES_URL,
     REDIS_URL,
     LiveServer,
+    PushService,
     TestDatabase,
+    local_push_service,
     postgres_database,
     postgres_schema,
     sqlite_url,
@@ -158,3 +160,10 @@ def person(module_server: LiveServer) -> Iterator[Person]:
     yield make
     for client in clients:
         client.close()
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    """A local push service for Web Push tests (:func:`tests.support.local_push_service`)."""
+    with local_push_service() as service:
+        yield service

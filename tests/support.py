@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -370,3 +371,57 @@ def run_bench(command: list[str], timeout: float) -> dict[str, Any]:
     assert bench.returncode == 0, stderr[-4000:]
     report: dict[str, Any] = json.loads(stdout.splitlines()[-1])
     return report
+
+
+# --------------------------------------------------------------------------- Web Push
+
+
+@dataclass
+class PushRequest:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class PushService:
+    """A push service on 127.0.0.1: records every request; ``/gone/…`` answers 410."""
+
+    server: ThreadingHTTPServer
+    requests: list[PushRequest] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def to(self, path: str) -> list[PushRequest]:
+        return [r for r in list(self.requests) if r.path == path]
+
+
+@contextmanager
+def local_push_service() -> Iterator[PushService]:
+    """A push service on 127.0.0.1 (a thread) for the tests' Web Push: records every request
+    it is sent; ``/gone/…`` answers 410, everything else 201."""
+    received: list[PushRequest] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            body = self.rfile.read(length)
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            received.append(PushRequest(self.path, headers, body))
+            self.send_response(410 if self.path.startswith("/gone/") else 201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield PushService(server, received)
+    finally:
+        server.shutdown()
+        server.server_close()

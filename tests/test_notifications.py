@@ -16,14 +16,11 @@ import json
 import os
 import re
 import secrets
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -53,6 +50,8 @@ from server.store.models import Match, Room, Turn, User
 from tests.support import (
     REPO_ROOT,
     LiveServer,
+    PushRequest,
+    PushService,
     TestDatabase,
     api_error,
     closed_port,
@@ -173,55 +172,6 @@ def test_the_vapid_key_is_made_once(store_db: TestDatabase) -> None:
 
 
 # --------------------------------------------------------------------------- local services
-
-
-@dataclass
-class PushRequest:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass
-class PushService:
-    """A push service on 127.0.0.1: records every request; ``/gone/…`` answers 410."""
-
-    server: ThreadingHTTPServer
-    requests: list[PushRequest] = field(default_factory=list)
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def to(self, path: str) -> list[PushRequest]:
-        return [r for r in list(self.requests) if r.path == path]
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    received: list[PushRequest] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length", "0"))
-            body = self.rfile.read(length)
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            received.append(PushRequest(self.path, headers, body))
-            self.send_response(410 if self.path.startswith("/gone/") else 201)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield PushService(server, received)
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 class MailBox:
