@@ -320,6 +320,29 @@ def test_room_page_lists_the_evenings_rules_with_their_values(person: Person) ->
     assert re.search(r'data-rule="standin">.*?<strong>aus</strong>', off_html)
 
 
+def test_a_correspondence_rooms_pages_say_how_it_plays(person: Person) -> None:
+    """A Fernpartie's room and invite pages: its tempo and holiday days, no wait for
+    "Weiter" between deals, and a stand-in that plays at a deadline (not when offline)."""
+    host = person("Wirtin")
+    room = create_room(host, game="dreierles", tempo_seconds=172800, holiday_days=21)
+
+    def words(html: str) -> str:
+        return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+    text = words(page(host, f"/rooms/{room['id']}"))
+    assert "Tempo Fernpartie: 2 Tage pro Zug" in text and "Urlaubstage pro Jahr 21" in text
+    assert "Pause zwischen zwei Spielen: gleich weiter (niemand muss »Weiter« tippen)" in text
+    assert "Vertretung: Einsteiger, beim Ablauf der Frist oder auf Wunsch" in text
+    assert "offline" not in text.split("Vertretung:")[1]
+    english = words(page(host, f"/rooms/{room['id']}", lang="en"))
+    assert "Stand-in: Beginner, when the deadline passes or on request" in english
+    assert "Pause between two deals: straight on" in english
+    guest = words(page(person(None), str(room["invite_url"])))
+    assert "Tempo Fernpartie: 2 Tage pro Zug" in guest and "Urlaubstage pro Jahr 21" in guest
+    live = create_room(host, game="dreierles")
+    assert "Tempo Live (am Tisch)" in words(page(person(None), str(live["invite_url"])))
+
+
 def test_new_room_page_has_the_rules_and_the_pause(person: Person) -> None:
     html = page(person("Wirt"), "/rooms/new")
     assert 'id="rule-fields"' in html and "Regeln des Abends" in html

@@ -270,16 +270,22 @@ def rule_rows(
     return rows
 
 
-def _pause_text(_: Gettext, seconds: int) -> str:
-    return _("rooms.pause_wait") if seconds == 0 else _("rooms.pause_seconds", seconds=seconds)
+def _pause_text(_: Gettext, seconds: int, tempo: int | None = None) -> str:
+    """The pause between two deals as the room page shows it; a correspondence table
+    (``tempo``) waits for nobody's "Weiter" (docs/correspondence.md)."""
+    if seconds:
+        return _("rooms.pause_seconds", seconds=seconds)
+    return _("rooms.pause_none") if tempo else _("rooms.pause_wait")
 
 
 def standin_text(gettext: Gettext, room: Any) -> str:
     """The room's stand-in as the room page shows it: "Einsteiger, nach 60 s offline",
-    or "aus"."""
+    or "aus"; at a correspondence table it plays only at a deadline or when asked."""
     if not room.standin:
         return gettext("room.standin_off")
     level = gettext(f"computer.level.{room.standin_level}")
+    if getattr(room, "tempo_seconds", None):
+        return gettext("room.standin_on_fern", level=level)
     return gettext("room.standin_on", level=level, seconds=room.standin_delay_seconds)
 
 
@@ -446,7 +452,9 @@ async def invite_page(token: str, request: Request, db: Db, user: OptionalUser) 
             ),
             "rules": rule_rows(catalogs, lang, preview.game, {**values, **preview.match_options}),
             "pause_text": _pause_text(
-                partial(catalogs.gettext, lang), preview.next_deal_pause_seconds
+                partial(catalogs.gettext, lang),
+                preview.next_deal_pause_seconds,
+                preview.tempo_seconds,
             ),
             "invite_json": script_json(
                 {
@@ -496,7 +504,7 @@ async def room_page(room_id: str, request: Request, db: Db, user: OptionalUser) 
             ),
             "rules": rule_rows(catalogs, lang, room.game, {**room.options, **room.match_options}),
             "pause_text": _pause_text(
-                partial(catalogs.gettext, lang), room.next_deal_pause_seconds
+                partial(catalogs.gettext, lang), room.next_deal_pause_seconds, room.tempo_seconds
             ),
             # only where computer players sit: their pace
             "computer_pace_text": computer_pace_text(lang, room.computer_pause_ms)

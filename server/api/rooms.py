@@ -312,6 +312,9 @@ class InvitePreview(BaseModel):
     stake_cents: int
     rounds: int
     timer_seconds: int | None
+    #: None: a live table; else the correspondence time per move
+    tempo_seconds: int | None = None
+    holiday_days: int = 0
     status: str
     host_name: str
     members: list[PreviewMember]
@@ -689,6 +692,8 @@ async def invite_preview(token: str, db: Db, user: OptionalUser) -> InvitePrevie
         stake_cents=room.stake_cents,
         rounds=room.rounds,
         timer_seconds=room.timer_seconds,
+        tempo_seconds=room.tempo_seconds,
+        holiday_days=room.holiday_days,
         status=room.status,
         host_name=host_name,
         members=[

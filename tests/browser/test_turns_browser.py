@@ -143,6 +143,8 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
     page.goto(base + "/rooms/new?game=doppelkopf")
     holidays = page.get_by_label("Urlaubstage pro Jahr")
     expect(holidays).to_be_hidden()  # live: no holidays
+    delay = page.locator("#room-standin-delay")
+    expect(delay).to_be_visible()  # live: the stand-in comes after a delay offline
     page.get_by_label("Name des Raums").fill("Fernrunde")
     tempo = page.get_by_label("Tempo", exact=True)
     expect(tempo).to_have_value("")
@@ -151,6 +153,7 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
     ]  # fmt: skip
     tempo.select_option(label="2 Tage")
     expect(holidays).to_be_visible()
+    expect(delay).to_be_hidden()  # a Fernpartie's stand-in plays at a deadline only
     expect(holidays).to_have_value("14")
     holidays.fill("21")
     no_serious_violations(page)

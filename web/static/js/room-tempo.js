@@ -12,7 +12,9 @@ export const MAX_HOLIDAY_DAYS = 60;
 
 /**
  * Show the fields that belong to the chosen tempo: the holiday days for correspondence,
- * the live turn timer for live play (a hidden field is disabled, so it is not sent).
+ * the live turn timer and the stand-in's offline delay for live play (a hidden timer or
+ * holiday field is disabled, so it is not sent; at a correspondence table the stand-in
+ * plays only at a deadline or when asked, so its delay does not matter there).
  * @param {HTMLFormElement} form
  */
 export function showTempo(form) {
@@ -27,6 +29,8 @@ export function showTempo(form) {
   if (holidayInput) holidayInput.disabled = !correspondence;
   if (timer) timer.hidden = correspondence;
   if (timerSelect) timerSelect.disabled = correspondence;
+  const delay = document.getElementById("standin-delay-field");
+  if (delay) delay.hidden = correspondence;
 }
 
 /**
