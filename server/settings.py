@@ -60,8 +60,9 @@ Environment variables:
     This process's name among several (in logs, metrics and the ownership of tables);
     default: the host name and the process id.
 ``STAMMTISCH_DEADLINE_POLL_SECONDS``
-    How often each process looks for correspondence deadlines and reminders that are due
-    (``server/tables/deadlines.py``; default ``30``).
+    How often each process looks for correspondence deadlines that are due
+    (``server/tables/deadlines.py``) and for the pushes, reminders and e-mail digests to
+    send (``server/notify/job.py``); default ``30``.
 ``STAMMTISCH_CLOCK_FILE``
     Only for tests: a file holding a number of seconds the server's wall clock runs ahead
     of the machine's (``server/clock.py``), so that tests can let days pass for the

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import NewPerson, off_the_loop
 from tests.browser.table_driver import register_by_api
 from tests.support import LiveServer, free_port, server_process, sqlite_url, upgrade
-from tests.test_notifications import LINK, MailBox
+from tests.test_notifications import LINK, MailBox, subscription
 
 
 @pytest.fixture
@@ -95,4 +95,34 @@ def test_without_smtp_the_email_panel_stays_hidden(
     page.goto(f"{module_server.base_url}/account")
     expect(page.locator("#push-form .push-state")).to_have_text("Auf diesem Gerät ausgeschaltet.")
     expect(page.locator("#email-form")).to_be_hidden()
+    assert errors == []
+
+
+def test_the_account_page_lists_the_devices_and_forgets_one(
+    module_server: LiveServer, new_person: NewPerson
+) -> None:
+    base = module_server.base_url
+    page = new_person()
+    errors = watch_errors(page)
+    register_by_api(page, base, "Edda")
+    page.goto(f"{base}/account")
+    devices = page.locator("#push-devices")
+    expect(devices).to_be_hidden()  # none yet
+    for label in ("Handy", "Tablet"):
+        body = subscription(f"http://127.0.0.1:9/push/{label}", label=label)
+        answer = page.request.post(f"{base}/api/push/subscriptions", data=body)
+        assert answer.status == 201, answer.text()
+    page.reload()
+    items = devices.locator("li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("Handy, seit ")
+    expect(items.nth(1)).to_contain_text("Tablet, seit ")
+    page.get_by_role("button", name="Entfernen: Handy").click()
+    expect(items).to_have_count(1)
+    expect(items.nth(0)).to_contain_text("Tablet")
+    left = page.request.get(f"{base}/api/push/subscriptions").json()["devices"]
+    assert [d["label"] for d in left] == ["Tablet"]
+    page.get_by_role("button", name="Entfernen: Tablet").click()
+    expect(devices).to_be_hidden()
+    assert page.request.get(f"{base}/api/push/subscriptions").json() == {"devices": []}
     assert errors == []

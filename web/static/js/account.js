@@ -86,6 +86,8 @@ async function setUpPush(panel) {
     button.hidden = false;
   };
   show(await registration.pushManager.getSubscription());
+  const devices = new DeviceList(panel, registration, show);
+  await devices.load();
   onSubmit(panel, async () => {
     const current = await registration.pushManager.getSubscription();
     if (current) {
@@ -94,6 +96,7 @@ async function setUpPush(panel) {
       });
       await current.unsubscribe();
       show(null);
+      await devices.load();
       return;
     }
     if ((await Notification.requestPermission()) !== "granted") {
@@ -112,7 +115,87 @@ async function setUpPush(panel) {
       throw error;
     }
     show(subscription);
+    await devices.load();
   });
+}
+
+/**
+ * "Deine Geräte": every device of the person that gets notifications (GET
+ * /api/push/subscriptions), each with a button that forgets it (DELETE; this browser's
+ * own subscription is ended too). The list is hidden while there is none.
+ */
+class DeviceList {
+  /**
+   * @param {HTMLFormElement} panel
+   * @param {ServiceWorkerRegistration} registration
+   * @param {(subscription: PushSubscription | null) => void} show
+   */
+  constructor(panel, registration, show) {
+    this.box = /** @type {HTMLElement} */ (panel.querySelector("#push-devices"));
+    this.list = /** @type {HTMLUListElement} */ (panel.querySelector(".devices"));
+    this.error = /** @type {HTMLElement} */ (panel.querySelector(".form-error"));
+    this.registration = registration;
+    this.show = show;
+  }
+
+  /** Ask the server for the devices and show them. */
+  async load() {
+    if (!this.box) return;
+    /** @type {{devices: {endpoint: string, label: string | null, created_at: string}[]}} */
+    const answer = await api("GET", "/api/push/subscriptions");
+    const current = await this.registration.pushManager.getSubscription();
+    this.list.replaceChildren(
+      ...answer.devices.map((device) => this.item(device, current !== null && current.endpoint === device.endpoint)),
+    );
+    this.box.hidden = answer.devices.length === 0;
+  }
+
+  /**
+   * One device: its name, since when, "dieses Gerät", and the button that forgets it.
+   * @param {{endpoint: string, label: string | null, created_at: string}} device
+   * @param {boolean} here
+   */
+  item(device, here) {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    const since = new Date(device.created_at).toLocaleDateString(document.documentElement.lang || undefined);
+    const label = device.label || t("notify.account.device_unnamed");
+    name.textContent = here
+      ? t("notify.account.device_here", { label, since })
+      : t("notify.account.device", { label, since });
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "secondary";
+    remove.textContent = t("notify.account.device_remove");
+    remove.setAttribute("aria-label", `${t("notify.account.device_remove")}: ${label}`);
+    remove.addEventListener("click", () => this.forget(device.endpoint, here, remove));
+    item.append(name, " ", remove);
+    return item;
+  }
+
+  /**
+   * Forget one device (and end this browser's subscription when it is this one).
+   * @param {string} endpoint
+   * @param {boolean} here
+   * @param {HTMLButtonElement} button
+   */
+  async forget(endpoint, here, button) {
+    button.disabled = true;
+    try {
+      await api("DELETE", "/api/push/subscriptions", { endpoint }).catch((error) => {
+        if (!(error instanceof ApiError) || error.code !== "push_subscription_unknown") throw error;
+      });
+      if (here) {
+        const current = await this.registration.pushManager.getSubscription();
+        if (current) await current.unsubscribe();
+        this.show(null);
+      }
+      await this.load();
+    } catch (error) {
+      button.disabled = false;
+      showError(this.error, error instanceof Error ? error.message : String(error));
+    }
+  }
 }
 
 /** A short name for this device: the browser's platform, as far as it tells. */
