@@ -30,6 +30,7 @@ from server.store.db import make_engine
 from tests.support import (
     POSTGRES_URL,
     REDIS_URL,
+    Guest,
     LiveServer,
     PushService,
     TestDatabase,
@@ -160,6 +161,13 @@ def person(module_server: LiveServer) -> Iterator[Person]:
     yield make
     for client in clients:
         client.close()
+
+
+@pytest.fixture
+def guest(person: Person) -> Guest:
+    """Make logged-in guest clients by name (``person`` with a name), each with its own
+    cookie jar."""
+    return person
 
 
 @pytest.fixture

@@ -56,6 +56,10 @@ POSTGRES_URL = os.environ.get(
 REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
+#: Makes logged-in guest clients by name (the ``guest`` fixture of tests/conftest.py).
+Guest = Callable[[str], httpx.Client]
+
+
 def sqlite_url(path: Path) -> str:
     """Return the async SQLAlchemy URL of the SQLite file at ``path``."""
     return f"sqlite+aiosqlite:///{path}"

@@ -8,10 +8,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support import Guest
 from tests.support import api_error as error
-from tests.test_rooms import Guest, create, guest, join, me, token_of
-
-__all__ = ["guest"]  # the fixture, used by name
+from tests.test_rooms import create, join, me, token_of
 
 pytestmark = pytest.mark.live_server
 

@@ -3,36 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support import LiveServer
+from tests.support import Guest
 from tests.support import api_error as error
 
 pytestmark = pytest.mark.live_server
-
-Guest = Callable[[str], httpx.Client]
-
-
-@pytest.fixture
-def guest(module_server: LiveServer) -> Iterator[Guest]:
-    """Make logged-in guest clients (each with its own cookie jar)."""
-    clients: list[httpx.Client] = []
-
-    def make(name: str) -> httpx.Client:
-        client = httpx.Client(base_url=module_server.base_url, timeout=15)
-        clients.append(client)
-        response = client.post("/api/guest", json={"display_name": name})
-        assert response.status_code == 201, response.text
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
 
 
 def create(client: httpx.Client, **fields: Any) -> dict[str, Any]:

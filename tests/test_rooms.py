@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -12,29 +12,10 @@ import pytest
 from server.engine.registry import describe, get_rules, list_games
 from server.store.names import name_key
 from server.tables.matches import unique_names
-from tests.support import LiveServer
+from tests.support import Guest, LiveServer
 from tests.support import api_error as error
 
 pytestmark = pytest.mark.live_server
-
-Guest = Callable[[str], httpx.Client]
-
-
-@pytest.fixture
-def guest(module_server: LiveServer) -> Iterator[Guest]:
-    """Make logged-in guest clients (each with its own cookie jar)."""
-    clients: list[httpx.Client] = []
-
-    def make(name: str) -> httpx.Client:
-        client = httpx.Client(base_url=module_server.base_url, timeout=15)
-        clients.append(client)
-        response = client.post("/api/guest", json={"display_name": name})
-        assert response.status_code == 201, response.text
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
 
 
 @pytest.fixture

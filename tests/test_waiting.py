@@ -4,18 +4,16 @@ table."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.store import accounts, log, rooms
 from server.store.models import Match, Room, Turn, User
 from server.store.waiting import Waiting, rooms_waiting_for, waiting_for
-from tests.support import LiveServer, TestDatabase, api_error, run_with_sessions
+from tests.support import Guest, LiveServer, TestDatabase, api_error, run_with_sessions
 from tests.turns_support import add_turn
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -81,26 +79,6 @@ def test_the_waiting_tables_live_first_then_by_deadline(store_db: TestDatabase) 
 
 
 # --------------------------------------------------------------------------- the API
-
-
-Guest = Callable[[str], httpx.Client]
-
-
-@pytest.fixture
-def guest(module_server: LiveServer) -> Iterator[Guest]:
-    """Make logged-in guest clients (each with its own cookie jar)."""
-    clients: list[httpx.Client] = []
-
-    def make(name: str) -> httpx.Client:
-        client = httpx.Client(base_url=module_server.base_url, timeout=15)
-        clients.append(client)
-        response = client.post("/api/guest", json={"display_name": name})
-        assert response.status_code == 201, response.text
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
 
 
 def new_room(client: httpx.Client, name: str, game: str = "doppelkopf") -> int:
