@@ -54,6 +54,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from server.background import stop_task
+
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
@@ -388,11 +390,8 @@ class SharedLimits:
 
     async def stop(self) -> None:
         """Stop the renewals, count this process's sockets out and close the client."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await stop_task(task)
         await self.sockets.closed()
         with contextlib.suppress(*REDIS_FAILURES):
             await self.sockets.forget_all()

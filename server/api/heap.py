@@ -42,10 +42,11 @@ one that becomes unreachable later, is never found while it is frozen. Hence
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
+
+from server.background import stop_task
 
 logger = logging.getLogger(__name__)
 
@@ -159,8 +160,5 @@ class HeapKeeper:
     async def stop(self) -> None:
         """Stop looking, and unfreeze everything."""
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
         gc.unfreeze()

@@ -26,7 +26,6 @@ poll. Errors are logged; the job never stops for them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.background import stop_task
 from server.clock import Clock
 from server.engine.registry import GAMES
 from server.notify import mail, push, texts
@@ -104,11 +104,8 @@ class Notifier:
 
     async def stop(self) -> None:
         """Stop polling (a send under way is abandoned)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await stop_task(task)
 
     async def _run(self) -> None:
         while True:

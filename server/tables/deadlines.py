@@ -12,9 +12,9 @@ tables it serves or can take over (:meth:`server.tables.manager.TableManager.dea
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
+from server.background import stop_task
 from server.clock import Clock
 from server.store import turns
 from server.tables.manager import TableManager
@@ -39,10 +39,7 @@ class Deadlines:
     async def stop(self) -> None:
         """Stop looking."""
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
     async def check(self) -> int:
         """Look once: act for every due turn; return for how many the tables acted."""

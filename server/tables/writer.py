@@ -38,6 +38,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, Opera
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from server import metrics
+from server.background import stop_task
 from server.store.errors import FencedError, StoreError
 from server.store.log import (
     ActionEntry,
@@ -122,10 +123,8 @@ class Writer:
         if self._task is None:
             return
         await self._queue.join()
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
+        task, self._task = self._task, None
+        await stop_task(task)
         if self._sqlite is not None:
             await self._sqlite.close()
         for held in (self._held, self._held_autocommit):
