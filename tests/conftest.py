@@ -112,6 +112,14 @@ def redis_url() -> str:
     return REDIS_URL
 
 
+@pytest.fixture
+def cluster_db(postgres_url: str) -> Iterator[str]:
+    """A migrated throw-away PostgreSQL database (several processes need PostgreSQL)."""
+    with postgres_database(postgres_url) as url:
+        upgrade(url)
+        yield url
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def play_db_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A migrated database for a live server: an SQLite file, or a throw-away PostgreSQL

@@ -22,7 +22,6 @@ import os
 import random
 import signal
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -35,18 +34,10 @@ from sqlalchemy.pool import NullPool
 from server.engine.record import load_record
 from server.store.db import make_engine
 from server.store.models import ActionRow, DealRow, Match
-from tests.support import postgres_database, server_process, upgrade
+from tests.support import server_process
 from tests.table_client import Client, make_room, start
 
 pytestmark = [pytest.mark.live_server, pytest.mark.postgres]
-
-
-@pytest.fixture
-def cluster_db(postgres_url: str) -> Iterator[str]:
-    """A migrated throw-away PostgreSQL database."""
-    with postgres_database(postgres_url) as url:
-        upgrade(url)
-        yield url
 
 
 class Node:
@@ -56,10 +47,18 @@ class Node:
         self.name, self.base, self.process = name, base, process
 
 
-def start_nodes(stack: ExitStack, db_url: str, redis_url: str, log: Path, count: int) -> list[Node]:
+def start_nodes(
+    stack: ExitStack,
+    db_url: str,
+    redis_url: str,
+    log: Path,
+    count: int,
+    extra: dict[str, str] | None = None,
+) -> list[Node]:
+    """``count`` server processes on the database and Redis (``extra``: more environment)."""
     nodes = []
     for i in range(count):
-        env = {"STAMMTISCH_REDIS_URL": redis_url, "STAMMTISCH_NODE_NAME": f"n{i}"}
+        env = {"STAMMTISCH_REDIS_URL": redis_url, "STAMMTISCH_NODE_NAME": f"n{i}", **(extra or {})}
         base, process = stack.enter_context(server_process(db_url, log, env=env))
         nodes.append(Node(f"n{i}", base, process))
     return nodes

@@ -44,7 +44,7 @@ from server.shared_limits import (
 from server.store.db import make_engine, make_session_factory
 from server.tables.manager import SOCKETS_PER_USER, Socket, TableManager
 from tests.support import api_error as error
-from tests.support import closed_port, postgres_database, server_process, upgrade, uvicorn_thread
+from tests.support import closed_port, server_process, uvicorn_thread
 from tests.table_client import COOKIE
 
 PASSWORD = "geheim123"
@@ -61,14 +61,6 @@ def prefix(redis_url: str) -> Iterator[str]:
         keys = list(client.scan_iter(match=f"{name}:*"))
         if keys:
             client.delete(*keys)
-
-
-@pytest.fixture
-def cluster_db(postgres_url: str) -> Iterator[str]:
-    """A migrated throw-away PostgreSQL database (several processes need PostgreSQL)."""
-    with postgres_database(postgres_url) as url:
-        upgrade(url)
-        yield url
 
 
 def at(address: str) -> dict[str, str]:
