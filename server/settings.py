@@ -76,6 +76,13 @@ Environment variables:
     ``true`` upgrades the SMTP connection with STARTTLS (default ``false``).
 ``STAMMTISCH_MAIL_FROM``
     The sender of the mails (default ``stammtisch@localhost``).
+``STAMMTISCH_PUSH_HOSTS``
+    The push services the server sends Web Push messages to: host names, comma-separated,
+    ``*.example.org`` for every host below that domain (default: the browsers' own
+    services, :data:`DEFAULT_PUSH_HOSTS`: Google's for Chrome, Edge's, Mozilla's,
+    Apple's). A subscription naming any other host is refused, so that nobody can make the
+    server send requests to an address of his choosing; a plain-``http`` service on this
+    machine (tests) must be listed by its loopback address (``127.0.0.1``).
 ``STAMMTISCH_PUSH_SUBJECT``
     The contact the Web Push services see in the VAPID claim (``mailto:`` or ``https:``;
     default ``mailto:admin@localhost``).
@@ -92,6 +99,18 @@ from typing import TypeVar
 from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/stammtisch.sqlite3"
+
+#: The browsers' push services (Chrome and most others: Google's; Edge: Microsoft's;
+#: Firefox: Mozilla's; Safari: Apple's).
+DEFAULT_PUSH_HOSTS = (
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    "*.notify.windows.com",
+    "updates.push.services.mozilla.com",
+    "*.push.services.mozilla.com",
+    "web.push.apple.com",
+    "*.push.apple.com",
+)
 
 
 class SettingsError(ValueError):
@@ -134,6 +153,8 @@ class Settings:
     mail_from: str = "stammtisch@localhost"
     #: The contact in the VAPID claim of Web Push messages.
     push_subject: str = "mailto:admin@localhost"
+    #: The push services Web Push messages may go to (``*.domain``: any host below it).
+    push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
 
     def __post_init__(self) -> None:
         origins = (
@@ -171,6 +192,7 @@ class Settings:
             smtp_starttls=_parse_bool(env, "STAMMTISCH_SMTP_STARTTLS", False),
             mail_from=env.get("STAMMTISCH_MAIL_FROM", "").strip() or "stammtisch@localhost",
             push_subject=env.get("STAMMTISCH_PUSH_SUBJECT", "").strip() or "mailto:admin@localhost",
+            push_hosts=_parse_hosts(env, "STAMMTISCH_PUSH_HOSTS", DEFAULT_PUSH_HOSTS),
         )
 
     @property
@@ -185,6 +207,37 @@ class Settings:
 
 
 _Number = TypeVar("_Number", int, float)
+
+
+def _parse_hosts(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """Host names, comma-separated (``*.domain`` for any host below it), lower-cased.
+
+    >>> _parse_hosts({"H": " 127.0.0.1, *.Push.Example "}, "H", ())
+    ('127.0.0.1', '*.push.example')
+    >>> _parse_hosts({}, "H", ("a.example",))
+    ('a.example',)
+    >>> _parse_hosts({"H": "http://x"}, "H", ())  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    server.settings.SettingsError: H: 'http://x' is no host name
+    """
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    hosts = tuple(item.strip().lower() for item in raw.split(",") if item.strip())
+    for host in hosts:
+        bare = host.removeprefix("*.")
+        if not bare or (any(c in bare for c in "/:@ *") and not _is_ip(bare)):
+            raise SettingsError(f"{name}: {host!r} is no host name")
+    return hosts
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _parse_redis(env: Mapping[str, str], name: str) -> str:

@@ -36,6 +36,7 @@ from sqlalchemy.pool import NullPool
 
 from server.__main__ import APP
 from server.api.limits import UVICORN_OPTIONS
+from server.settings import DEFAULT_PUSH_HOSTS
 from server.store.db import (
     DatabaseStatus,
     alembic_config,
@@ -55,6 +56,10 @@ POSTGRES_URL = os.environ.get(
 #: The test Redis (several processes): ``STAMMTISCH_TEST_REDIS_URL``, default the machine's.
 REDIS_URL = os.environ.get("STAMMTISCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
+
+#: The push services test servers send to (STAMMTISCH_PUSH_HOSTS): the browsers' and the
+#: tests' own on this machine.
+TEST_PUSH_HOSTS = ",".join((*DEFAULT_PUSH_HOSTS, "127.0.0.1", "localhost", "::1"))
 
 #: Makes logged-in guest clients by name (the ``guest`` fixture of tests/conftest.py).
 Guest = Callable[[str], httpx.Client]
@@ -163,6 +168,8 @@ def server_process(
         env["DATABASE_URL"] = database_url
     # The server accepts browsers (Origin) from its own address only.
     env["STAMMTISCH_PUBLIC_ORIGINS"] = f"http://127.0.0.1:{port},http://localhost:{port}"
+    # the tests' push services listen on this machine (tests/support.local_push_service)
+    env.setdefault("STAMMTISCH_PUSH_HOSTS", TEST_PUSH_HOSTS)
     launcher = launcher_args(app, cwd)
     command_line = [
         sys.executable, "-m", *launcher,

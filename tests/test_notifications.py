@@ -115,10 +115,29 @@ def test_a_subscription_is_checked() -> None:
     good = subscription("https://fcm.googleapis.com/fcm/send/abc", expirationTime=None)
     checked = check_subscription({**good, "label": "  Handy  "})
     assert checked.endpoint == good["endpoint"] and checked.label == "Handy"
-    assert check_subscription(subscription("http://127.0.0.1:9/p")).endpoint.endswith("/p")
-    assert check_subscription(subscription("http://[::1]:9/p")).endpoint.endswith("/p")
-    assert check_subscription(subscription("http://localhost/p")).endpoint.endswith("/p")
-    padded = subscription("https://push.example/x")
+    local = ("127.0.0.1", "::1", "localhost")
+    assert check_subscription(subscription("http://127.0.0.1:9/p"), local).endpoint.endswith("/p")
+    assert check_subscription(subscription("http://[::1]:9/p"), local).endpoint.endswith("/p")
+    assert check_subscription(subscription("http://localhost/p"), local).endpoint.endswith("/p")
+    # only the browsers' push services by default: no request to an address of one's choice
+    for endpoint in (
+        "http://127.0.0.1:9/p",
+        "https://127.0.0.1/p",
+        "https://intranet.local/x",
+        "https://fcm.googleapis.com.evil.example/x",
+        "https://notify.windows.com/x",
+    ):
+        with pytest.raises(InvalidError) as refused:
+            check_subscription(subscription(endpoint))
+        assert refused.value.code == "bad_push_endpoint", endpoint
+    for endpoint in (
+        "https://fcm.googleapis.com/fcm/send/x",
+        "https://wns2-db5p.notify.windows.com/w/?token=x",
+        "https://updates.push.services.mozilla.com/wpush/v2/x",
+        "https://web.push.apple.com/QG9x",
+    ):
+        assert check_subscription(subscription(endpoint)).endpoint == endpoint
+    padded = subscription("https://fcm.googleapis.com/fcm/send/x")
     padded["keys"]["auth"] += "=="
     assert check_subscription(padded).auth == padded["keys"]["auth"].rstrip("=")
     p256dh = good["keys"]["p256dh"]
@@ -623,7 +642,9 @@ def test_the_routes_refuse_bad_input(module_server: LiveServer) -> None:
         # bad subscriptions change nothing
         bad = subscription("http://push.example/x")
         api_error(http.post("/api/push/subscriptions", json=bad), 422, "bad_push_endpoint")
-        short = subscription("https://push.example/x")
+        unknown = subscription("https://push.example/x")  # no push service of a browser
+        api_error(http.post("/api/push/subscriptions", json=unknown), 422, "bad_push_endpoint")
+        short = subscription("https://fcm.googleapis.com/fcm/send/x")
         short["keys"]["auth"] = "AAAA"
         api_error(http.post("/api/push/subscriptions", json=short), 422, "bad_push_key")
         api_error(http.post("/api/push/subscriptions", json=[1]), 422, "invalid_request")
@@ -637,11 +658,11 @@ def test_the_routes_refuse_bad_input(module_server: LiveServer) -> None:
         assert http.get("/api/push/subscriptions").json() == {"devices": []}
         # at most MAX_DEVICES devices; the same device again takes its row over
         for number in range(MAX_DEVICES):
-            device = subscription(f"https://push.example/{login}/{number}")
+            device = subscription(f"https://fcm.googleapis.com/fcm/send/{login}-{number}")
             assert http.post("/api/push/subscriptions", json=device).status_code == 201
-        again = subscription(f"https://push.example/{login}/0", label="neu")
+        again = subscription(f"https://fcm.googleapis.com/fcm/send/{login}-0", label="neu")
         assert http.post("/api/push/subscriptions", json=again).json()["label"] == "neu"
-        one_more = subscription(f"https://push.example/{login}/{MAX_DEVICES}")
+        one_more = subscription(f"https://fcm.googleapis.com/fcm/send/{login}-{MAX_DEVICES}")
         api_error(http.post("/api/push/subscriptions", json=one_more), 409, "too_many_devices")
         assert len(http.get("/api/push/subscriptions").json()["devices"]) == MAX_DEVICES
         api_error(
@@ -873,7 +894,9 @@ def test_processes_polling_at_once_send_each_message_once(
             await subscriptions.add(
                 session,
                 user_id,
-                check_subscription(subscription(f"{push_service.origin}/push/greta")),
+                check_subscription(
+                    subscription(f"{push_service.origin}/push/greta"), ("127.0.0.1",)
+                ),
                 clock.now(),
             )
             await session.commit()

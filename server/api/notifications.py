@@ -128,8 +128,9 @@ async def add_device(
     body: dict[str, Any], request: Request, db: Db, user: CurrentUser
 ) -> dict[str, Any]:
     """Keep this browser's push subscription for the caller (see the module's text)."""
-    checked = subscriptions.check_subscription(body)
-    row = await subscriptions.add(db, user.id, checked, get_runtime(request).clock.now())
+    runtime = get_runtime(request)
+    checked = subscriptions.check_subscription(body, runtime.settings.push_hosts)
+    row = await subscriptions.add(db, user.id, checked, runtime.clock.now())
     await db.commit()
     return _device(row)
 

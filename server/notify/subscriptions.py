@@ -5,8 +5,10 @@ A subscription is what the browser's ``PushSubscription.toJSON()`` gives:
 :func:`check_subscription` refuses anything else with a coded error and changes nothing:
 
 * ``bad_push_endpoint``: the endpoint must be an ``https`` URL of at most
-  :data:`MAX_ENDPOINT` characters; plain ``http`` only to a loopback host (``127.0.0.1``,
-  ``::1``, ``localhost``), for a push service on the same machine (the tests run one);
+  :data:`MAX_ENDPOINT` characters at one of the push services the server sends to
+  (``Settings.push_hosts``: the browsers' own services by default), so that nobody can
+  make the server send requests to an address of his choosing; plain ``http`` only to a
+  loopback host listed there (a push service on the same machine: the tests run one);
 * ``bad_push_key``: ``p256dh`` must be an uncompressed P-256 point (65 bytes, first byte
   4) and ``auth`` a 16-byte secret, both base64url;
 * ``bad_push_label``: a label of at most :data:`MAX_LABEL` characters, no control
@@ -30,6 +32,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.settings import DEFAULT_PUSH_HOSTS
 from server.store.errors import ConflictError, InvalidError, NotFoundError
 from server.store.models import PushSubscription
 
@@ -70,14 +73,37 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def check_endpoint(endpoint: object) -> str:
-    """``endpoint`` if it is an acceptable push endpoint, else ``bad_push_endpoint``.
+def host_allowed(host: str, hosts: tuple[str, ...]) -> bool:
+    """Whether ``host`` is one of ``hosts`` (``*.domain``: any host below the domain).
 
-    >>> check_endpoint("https://push.example/abc")
-    'https://push.example/abc'
-    >>> check_endpoint("http://127.0.0.1:8123/p")
+    >>> hosts = ("fcm.googleapis.com", "*.notify.windows.com")
+    >>> [host_allowed(h, hosts) for h in ("FCM.googleapis.com", "wns2-db5p.notify.windows.com",
+    ...                                   "notify.windows.com", "evil.example")]
+    [True, True, False, False]
+    """
+    host = host.lower().rstrip(".")
+    for allowed in hosts:
+        if allowed.startswith("*."):
+            if host.endswith(allowed[1:]) and len(host) > len(allowed) - 1:
+                return True
+        elif host == allowed.strip("[]"):
+            return True
+    return False
+
+
+def check_endpoint(endpoint: object, hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS) -> str:
+    """``endpoint`` if it is an acceptable push endpoint at one of ``hosts``, else
+    ``bad_push_endpoint``.
+
+    >>> check_endpoint("https://fcm.googleapis.com/fcm/send/abc")
+    'https://fcm.googleapis.com/fcm/send/abc'
+    >>> check_endpoint("http://127.0.0.1:8123/p", ("127.0.0.1",))
     'http://127.0.0.1:8123/p'
-    >>> check_endpoint("http://push.example/abc")
+    >>> check_endpoint("http://127.0.0.1:8123/p")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    server.store.errors.InvalidError: The push endpoint is not at a push service this ...
+    >>> check_endpoint("http://push.example/abc", ("push.example",))
     Traceback (most recent call last):
     ...
     server.store.errors.InvalidError: The push endpoint must be an https address.
@@ -99,9 +125,14 @@ def check_endpoint(endpoint: object) -> str:
         raise _bad_endpoint("is no valid URL", "ist keine gültige URL") from None
     if not host or parts.username is not None or parts.password is not None:
         raise _bad_endpoint("is no valid URL", "ist keine gültige URL")
-    if parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(host)):
-        return endpoint
-    raise _bad_endpoint("must be an https address", "muss eine https-Adresse sein")
+    if not (parts.scheme == "https" or (parts.scheme == "http" and _is_loopback(host))):
+        raise _bad_endpoint("must be an https address", "muss eine https-Adresse sein")
+    if not host_allowed(host, hosts):
+        raise _bad_endpoint(
+            "is not at a push service this server sends to",
+            "gehört zu keinem Push-Dienst, an den dieser Server sendet",
+        )
+    return endpoint
 
 
 def _key_bytes(value: object) -> bytes | None:
@@ -154,11 +185,12 @@ def check_label(label: object) -> str | None:
     return label.strip() or None
 
 
-def check_subscription(body: object) -> Subscription:
-    """A browser's subscription JSON (plus ``label``) checked; see the module's text."""
+def check_subscription(body: object, hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS) -> Subscription:
+    """A browser's subscription JSON (plus ``label``) checked, its endpoint at one of
+    ``hosts``; see the module's text."""
     if not isinstance(body, dict):
         raise _bad_endpoint("is missing", "fehlt")
-    endpoint = check_endpoint(body.get("endpoint"))
+    endpoint = check_endpoint(body.get("endpoint"), hosts)
     p256dh, auth = check_keys(body.get("keys"))
     return Subscription(endpoint, p256dh, auth, check_label(body.get("label")))
 
