@@ -117,6 +117,14 @@ def test_a_holiday_starts_today_or_later_and_has_whole_days(guest: Guest) -> Non
     error(take(host, room, today + timedelta(days=1), 0), 422, "bad_holiday")
     bad = host.post(f"/api/rooms/{room['id']}/holidays", json={"start": "2030-02-30", "days": 1})
     error(bad, 422, "invalid_request")
+    # at most a year and a day ahead (also no holiday at the end of the calendar)
+    error(take(host, room, today + timedelta(days=367), 1), 422, "holiday_too_far")
+    for far in ("9999-12-31", "9999-12-25"):
+        refused = host.post(f"/api/rooms/{room['id']}/holidays", json={"start": far, "days": 14})
+        error(refused, 422, "holiday_too_far")
+    ahead = take(host, room, today + timedelta(days=366), 1)
+    assert ahead.status_code == 201, ahead.text
+    assert host.delete(f"/api/rooms/{room['id']}/holidays/{ahead.json()['id']}").status_code == 204
     # one under way, taken back: it ends at the end of today
     started = take(host, room, today, 3)
     assert started.status_code == 201, started.text

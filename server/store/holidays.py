@@ -11,6 +11,7 @@ day in its own). While it lasts, the time per move of that person's turns does n
 ``not_correspondence``      the room is a live one: there are no holidays
 ``bad_holiday``             days not 1–366
 ``holiday_in_past``         the holiday would start before today (UTC)
+``holiday_too_far``         it would start more than :data:`MAX_AHEAD` days from today
 ``holiday_overlaps``        it overlaps another holiday of the same person here
 ``holiday_days_exceeded``   more days in a calendar year than the room allows
 ``holiday_not_found``       no such holiday of the caller in this room
@@ -31,6 +32,8 @@ from server.store.turns import Span, aware, effective_deadline
 
 #: The longest holiday one may take at once, in days.
 MAX_DAYS = 366
+#: How far ahead a holiday may be taken (a year and a day: next summer's, planned now).
+MAX_AHEAD = 366
 
 
 def midnight(day: date) -> datetime:
@@ -106,6 +109,12 @@ async def take_holiday(
             "holiday_in_past",
             "A holiday starts today or later.",
             "Ein Urlaub beginnt heute oder später.",
+        )
+    if (start - today).days > MAX_AHEAD:
+        raise InvalidError(
+            "holiday_too_far",
+            f"A holiday starts within {MAX_AHEAD} days from today.",
+            f"Ein Urlaub beginnt spätestens in {MAX_AHEAD} Tagen.",
         )
     starts, ends = midnight(start), midnight(start + timedelta(days=days))
     taken = await room_holidays(session, room.id)
