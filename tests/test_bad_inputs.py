@@ -50,7 +50,7 @@ from server.api.limits import DEFAULT_BODY_BYTES
 from server.engine.record import dump_record
 from server.engine.registry import get_rules
 from server.store.db import make_engine
-from server.store.models import Base
+from server.store.models import Base, Turn
 from server.tables.protocol import MAX_FRAME_BYTES, MAX_MESSAGE
 from tests.support import REPO_ROOT, server_process, sqlite_url, upgrade
 from tests.table_client import COOKIE, Client, make_room, start
@@ -186,6 +186,17 @@ async def digest(engine: AsyncEngine) -> str:
             rows = (await db.execute(select(table))).all()
             hasher.update(f"{table.name}:{sorted(repr(tuple(r)) for r in rows)}".encode())
     return hasher.hexdigest()
+
+
+async def turn_stored(engine: AsyncEngine, match_id: int, version: int) -> None:
+    """Wait until the match's stored turn is the one that began at ``version``."""
+    async with asyncio.timeout(10):
+        while True:
+            async with engine.connect() as db:
+                stored = await db.scalar(select(Turn.version).where(Turn.match_id == match_id))
+            if stored == version:
+                return
+            await asyncio.sleep(0.05)
 
 
 @pytest.fixture
@@ -939,6 +950,9 @@ def test_bad_inputs_are_refused_cleanly(world_server: tuple[str, str, Path, Any]
                 while not client.inbox.empty():
                     client.inbox.get_nowait()
             version = world.mover.version
+            # the table stores whose turn it is a moment after it changed (a live table
+            # within a second): the fingerprint is taken once that is in
+            await turn_stored(engine, world.match_id, version)
             before = await digest(engine)
             world.new_log()
             # extra sockets of the player to move: the rate limit (50 a second) is per
