@@ -123,8 +123,9 @@ def test_the_room_and_the_invite_say_the_length_and_the_stake_in_the_games_words
             page.goto(base + path)
             facts = page.locator("dl.facts")
             expect(facts.locator("dt")).to_have_text(
-                ["Spiel", "Einsatz", unit, "Zeit pro Zug", "Stand"]
+                ["Spiel", "Einsatz", unit, "Tempo", "Zeit pro Zug", "Stand"]
             )
+            expect(page.locator("#room-tempo-text")).to_have_text("Live (am Tisch)")
             expect(page.locator("#room-rounds-text")).to_have_text(length)
             expect(page.locator("#room-stake-text")).to_have_text(stake)
             expect(facts).not_to_contain_text("0,00 €")
