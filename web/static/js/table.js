@@ -1007,7 +1007,10 @@ function renderActions() {
     button.type = "button";
     button.dataset.action = action;
     button.disabled = state.pending !== null;
-    button.addEventListener("click", () => act(action));
+    button.addEventListener("click", () => {
+      openGroups.delete(group.key); // chosen: its folded list closes (not open next time)
+      act(action);
+    });
     entry.row.append(button);
   }
   // A group folds when the game says so (some only when long); the others get their label.
