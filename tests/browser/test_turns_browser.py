@@ -161,6 +161,9 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
         page.get_by_role("button", name="Raum anlegen").click()
     body = json.loads(sent.value.post_data or "{}")
     assert (body["name"], body["tempo_seconds"], body["holiday_days"]) == ("Fernrunde", 172800, 21)
+    # the page goes to the new room once the server answered: wait for that, or it could
+    # still go there after the next page began to load
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"), timeout=15_000)
 
     # a live room sends neither: the server's defaults (live, 14 days)
     page.goto(base + "/rooms/new?game=doppelkopf")
@@ -172,7 +175,7 @@ def test_the_room_form_sends_the_tempo(module_server: LiveServer, new_person: Ne
         page.get_by_role("button", name="Raum anlegen").click()
     body = json.loads(sent.value.post_data or "{}")
     assert "tempo_seconds" not in body and "holiday_days" not in body
-    expect(page).to_have_url(re.compile(r"/rooms/\d+$"))
+    expect(page).to_have_url(re.compile(r"/rooms/\d+$"), timeout=15_000)
 
 
 HOLIDAY_WORDS = """async () => {
