@@ -22,6 +22,11 @@ COOKIE = "stammtisch_session"
 #: the type of the message a client puts in its inbox when it stops reading its socket
 #: because of a message it could not follow (the ``expect`` methods raise it)
 FAILED = "client_failed"
+#: the pace of a client's sends (messages a second, and the burst): under the server's
+#: limit of 50 a second per connection (``server.tables.table.RateLimit``), so that a
+#: scripted evening played as fast as the table answers is never ``rate_limited``
+PACE = 40.0
+PACE_BURST = 40.0
 
 
 class Client:
@@ -56,6 +61,8 @@ class Client:
         self.failure: Exception | None = None
         #: how the socket closed, once it has (by the server or by :meth:`close_socket`)
         self.closed: ConnectionClosed | None = None
+        self._tokens = PACE_BURST  # the pace's bucket (see :meth:`send`)
+        self._stamp = 0.0
 
     async def register(self) -> None:
         """Register with a login derived from the name."""
@@ -144,10 +151,25 @@ class Client:
         assert len(rows) >= start, (len(rows), start)
         return {**sheet, "rows": rows[:start] + sheet["rows"]}
 
-    async def send(self, message: dict[str, Any] | str) -> None:
-        """Send a message (a dict as JSON, or raw text)."""
+    async def send(self, message: dict[str, Any] | str, *, paced: bool = True) -> None:
+        """Send a message (a dict as JSON, or raw text), at most :data:`PACE` a second
+        (``paced=False``: at once, as a flood would)."""
         assert self.ws is not None
+        if paced:
+            await self._pace()
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def _pace(self) -> None:
+        """Wait for a token of the client's own bucket (:data:`PACE`, :data:`PACE_BURST`)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._tokens = min(PACE_BURST, self._tokens + (now - self._stamp) * PACE)
+        self._stamp = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / PACE)
+            self._tokens = 1.0
+            self._stamp = loop.time()
+        self._tokens -= 1
 
     async def expect(self, kind: str, timeout: float = 10) -> dict[str, Any]:
         """The next message of type ``kind`` (skipping others)."""
@@ -196,6 +218,8 @@ class Client:
                     return message
                 if message["type"] == "error" and message.get("id") == msg_id:
                     raise AssertionError(f"action {msg_id!r} refused: {message}")
+                if message["type"] == "error" and message.get("code") == "rate_limited":
+                    raise AssertionError(f"action {msg_id!r} dropped unread: {message}")
 
     def move_to(self, base_url: str) -> None:
         """Talk to a server at another address from now on (after a restart)."""
