@@ -21,11 +21,12 @@ duels nearly all of it). Results go into docs/bots.md.
 
 **Long runs keep their progress** with ``--progress DIR``: each finished run of a duel is
 merged at once into ``DIR/<game>-<a>-<b>.json`` (written to a new file and renamed, so an
-interrupted run loses at most the runs still being played), and a later call with the same
-seed, chunk and directory plays only the runs that are missing. The file keeps what the
-report needs: every deal set's value, the contract counts, and each level's decision times
-as a histogram of 2 % wide bins (its percentiles are the upper edge of their bin, at most
-2 % above the exact value and never above the maximum, which is exact).
+interrupted run loses at most the runs still being played; with the levels' versions,
+``server.bots.players.VERSIONS``: a file kept for another version is refused), and a later
+call with the same seed, chunk and directory plays only the runs that are missing. The file
+keeps what the report needs: every deal set's value, the contract counts, and each level's
+decision times as a histogram of 2 % wide bins (its percentiles are the upper edge of their
+bin, at most 2 % above the exact value and never above the maximum, which is exact).
 ``--budget-seconds`` stops handing out new runs after that much wall time; the report then
 covers the runs done so far.
 """
@@ -48,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.bots import choose
 from server.bots.duel import DuelStats, merge, play_sets, report
 from server.bots.info import info_for
+from server.bots.players import VERSIONS
 from server.engine.registry import get_rules, playable
 
 
@@ -105,7 +107,9 @@ class Progress:
 
     def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
         self.path = path
-        key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk}
+        # the levels' versions: the runs of a level that plays otherwise now are not merged
+        versions = {"a": VERSIONS[a], "b": VERSIONS[b]}
+        key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk, "versions": versions}
         self.data: dict[str, Any] = {
             **key,
             "runs_done": [],
@@ -117,9 +121,13 @@ class Progress:
         }
         if path.exists():
             stored = json.loads(path.read_text())
+            stored.setdefault("versions", {"a": 1, "b": 1})  # kept before versions were
             clash = {k: (stored.get(k), v) for k, v in key.items() if stored.get(k) != v}
             if clash:
-                raise SystemExit(f"{path} holds another duel: {clash} (stored, asked)")
+                raise SystemExit(
+                    f"{path} holds another duel: {clash} (stored, asked); "
+                    "move it aside to start this one"
+                )
             self.data = stored
 
     def done(self, run: int) -> bool:

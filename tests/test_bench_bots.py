@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from server.bots.players import VERSIONS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -60,6 +62,22 @@ def test_a_duel_kept_in_a_progress_directory_continues_where_it_stopped(tmp_path
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert clash.returncode != 0 and "holds another duel" in clash.stderr
+    # the file says which versions of the levels played; runs of another version are
+    # refused (a file kept before versions were written counts as version 1)
+    path = kept / "dreierles-einsteiger-random.json"
+    assert stored["versions"] == {"a": VERSIONS["einsteiger"], "b": VERSIONS["random"]}
+    path.write_text(json.dumps({**stored, "versions": {"a": 99, "b": 1}}))
+    older = subprocess.run(
+        [sys.executable, "bench/bots.py", "--games", "dreierles", "--pairs", "einsteiger:random",
+         "--sets", "4", "--chunk", "2", "--decisions", "0", "--stark-decisions", "0",
+         "--progress", str(kept)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert older.returncode != 0 and "versions" in older.stderr
+    assert "move it aside" in older.stderr
+    without = {k: v for k, v in stored.items() if k != "versions"}
+    path.write_text(json.dumps(without))
+    assert run(4, "--progress", str(kept))["deal_sets"] == 4  # version 1 of both: kept
 
 
 def test_the_bots_benchmark_examples_hold() -> None:

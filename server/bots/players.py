@@ -67,3 +67,13 @@ LEVELS: dict[str, Player] = {
     "einsteiger": einsteiger_player,
     "stark": stark_player,
 }
+
+#: What each level's play is, as a version: results measured with one version (the kept
+#: runs of a long duel, bench/bots.py) are never merged with another's. Raise it with
+#: every change of how the level plays.
+VERSIONS: dict[str, int] = {
+    "random": 1,
+    "einsteiger": 1,
+    # 2: the last two tricks of every playout searched exactly (server/bots/endgame.py)
+    "stark": 2,
+}

@@ -29,6 +29,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.bots.endgame import ENDGAME_TRICKS, Copier, solve, tricks_left
 from server.bots.games.trickplay import CardPlan, choose_card
 from server.bots.infoformat import FORMAT, VERSION
 from server.bots.players import Player, game_module_name, legal_actions
@@ -90,15 +91,25 @@ class Playouts:
     seat may do more than play a card (a call during the tricks) asks the policy."""
 
     def __init__(
-        self, info: Mapping[str, Any], world: World, policy: Player, fast: bool = True
+        self,
+        info: Mapping[str, Any],
+        world: World,
+        policy: Player,
+        fast: bool = True,
+        exact: int = ENDGAME_TRICKS,
     ) -> None:
         """Prepare the world: every seat's dealt hand and the actions each seat saw
-        (``fast``: play the tricks from the cards where the game allows)."""
+        (``fast``: play the tricks from the cards where the game allows; from ``exact``
+        tricks left on, the rest of the deal is searched exactly, 0: never)."""
         self.info = info
         self.world = world
         self.policy = policy
         self.planner = planner_of(str(info["game"])) if fast else None
+        self.exact = exact
         deal = world.deal
+        self.copier = Copier(
+            lambda: deal.rules.new_deal(world.dealt, deal.options, deal.seat_names, deal.dealer)
+        )
         self.cards = len(deal.rules.pack)
         #: the deal the last playout played to its end
         self.last: Deal | None = None
@@ -137,18 +148,13 @@ class Playouts:
 
     def fresh(self) -> Deal:
         """A copy of the world's deal at the seat's position (replayed from its cards)."""
-        deal = self.world.deal
-        copy: Deal = deal.rules.new_deal(
-            self.world.dealt, deal.options, deal.seat_names, deal.dealer
-        )
-        for seat, move in deal.history:
-            copy.apply(move, seat)
-        return copy
+        return self.copier.copy(self.world.deal)
 
     def run(self, first: str, seed: int) -> tuple[float, float]:
         """Make the seat's action ``first`` in a copy of the world, play the deal to its end
-        with the policy; the seat's settlement and the work done (in the units of
-        :data:`STEP_BUDGET`: the copy of the world, then each step)."""
+        with the policy, the last tricks by exact search (:mod:`server.bots.endgame`); the
+        seat's settlement and the work done (in the units of :data:`STEP_BUDGET`: the copy
+        of the world, then each step, then the search)."""
         deal = self.fresh()
         seen = [list(actions) for actions in self.seen]
         rng = random.Random(seed)
@@ -162,6 +168,11 @@ class Playouts:
             if seat is None:
                 raise SamplingError("a playout reached a position nobody is to move in")
             core = trick_core(deal)
+            if core is not None and tricks_left(core.hands) <= self.exact:
+                solution = solve(deal, self.copier)
+                if solution is not None:  # the deal is at its end
+                    cost += solution.cost
+                    break
             card = None
             if core is not None and self.planner is not None:
                 card = self._card(deal, core.to_move == seat, seat, seen, plans, played)
