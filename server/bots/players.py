@@ -74,6 +74,7 @@ LEVELS: dict[str, Player] = {
 VERSIONS: dict[str, int] = {
     "random": 1,
     "einsteiger": 1,
-    # 2: the last two tricks of every playout searched exactly (server/bots/endgame.py)
+    # 2: the last two tricks of every playout searched exactly (server/bots/endgame.py);
+    # Doppelkopf's Vorbehalt weighs "gesund" against the hand's two strongest solos
     "stark": 2,
 }

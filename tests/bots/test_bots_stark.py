@@ -149,3 +149,23 @@ def test_worlds_are_weighed_by_how_the_rule_based_player_would_have_acted(game: 
             assert 0 < weight <= 1.0
             lighter += weight < 1.0
     assert lighter > 0
+
+
+def test_the_search_weighs_the_vorbehalt_of_doppelkopf() -> None:
+    """Narrowed to "gesund" and the hand's two strongest solos, the Vorbehalt is searched
+    (with all nine solos the budget allowed no world, and the search never chose one)."""
+    narrow = candidates_of("doppelkopf")
+    assert narrow is not None
+    for number in range(4):
+        deal = position("doppelkopf", 600 + number, 0)
+        seat = deal.to_move
+        assert seat is not None and deal.phase == "vorbehalt"
+        info = info_for(deal, seat)
+        legal = list(dict.fromkeys(legal_actions(info)))
+        weighed = narrow(info, legal)
+        solos = [t for t in weighed if t.startswith("solo ")]
+        assert "gesund" in weighed and len(solos) == 2 and len(legal) > len(weighed)
+        worlds: list[list[float]] = []
+        text = search(info, weighed, policy_of("doppelkopf"), random.Random(number),
+                      on_world=_collect(worlds))  # fmt: skip
+        assert text in weighed and len(worlds) >= 3  # a Hochzeit hand adds its kinds

@@ -4,6 +4,10 @@
   Kreuz-Damen that is a stille Hochzeit).
 * **Calls**: Re or Kontra (``knock``) only with a strong trump hand (eight trumps, three of
   them Dullen or Kreuz-/Pik-Damen) before its first card; no further announcements.
+* **The searching player's candidates** (:func:`search_actions`): at the Vorbehalt it
+  weighs "gesund", every other reservation and the :data:`SOLO_CANDIDATES` solos the hand
+  is strongest in (:func:`solo_strength`): ten contracts played out in every sampled world
+  would leave the budget no world to weigh them in.
 * **Play**: :mod:`server.bots.games.trickplay` with the contract's trick rules (the
   engine's table); the partners are the seats the view shows in the own party: smear
   onto their safe tricks, take the others' cheaply, pull trumps as a soloist.
@@ -104,6 +108,53 @@ def play(info: Mapping[str, Any], legal: list[str]) -> str:
         alone=solo,
     )
     return f"play {DOPPELKOPF.cards[choose_card(t)].kind}"
+
+
+#: The solos the searching player weighs at the Vorbehalt (the strongest for the hand).
+SOLO_CANDIDATES = 2
+
+
+def solo_strength(hand: int, contract: str) -> float:
+    """How strong ``hand`` is in the solo ``contract``: per card, the share of the other
+    players' cards that cannot beat it when it leads (a card only its own hand could beat
+    counts 1, one that eight of the others' cards beat counts 0).
+
+    >>> queens = hand_mask(["CQ.1", "CQ.2", "SQ.1", "SQ.2", "HQ.1", "HQ.2", "DQ.1", "DQ.2"])
+    >>> aces = hand_mask(["CA.1", "SA.1", "HA.1", "DA.1"])
+    >>> solo_strength(queens | aces, "damen") > solo_strength(queens | aces, "buben")
+    True
+    """
+    rules = trick_rules(CONTRACTS[contract])
+    strength = 0.0
+    for card in range(len(DOPPELKOPF)):
+        if (hand >> card) & 1:
+            beaten_by = (rules.beats[card] & ~hand).bit_count()
+            strength += max(0.0, 1.0 - beaten_by / 8)
+    return strength
+
+
+def search_actions(info: Mapping[str, Any], legal: list[str]) -> list[str]:
+    """The actions the searching player weighs: at the Vorbehalt every reservation that is
+    not a solo and the :data:`SOLO_CANDIDATES` solos :func:`solo_strength` rates highest
+    (in the order of ``legal``); every legal action elsewhere.
+
+    >>> hand = ["CQ.1", "CQ.2", "SQ.1", "SQ.2", "HQ.1", "HQ.2", "DQ.1", "DQ.2",
+    ...         "CJ.1", "CJ.2", "CA.1", "SA.1"]
+    >>> info = {"view": {"phase": "vorbehalt", "hand": hand}}
+    >>> legal = ["gesund", "solo trumpf", "solo kreuz", "solo damen", "solo fleischlos"]
+    >>> search_actions(info, legal)
+    ['gesund', 'solo kreuz', 'solo damen']
+    """
+    view = info["view"]
+    if view.get("phase") != "vorbehalt":
+        return legal
+    solos = [t for t in legal if t.startswith("solo ") and t.split()[1] in CONTRACTS]
+    if len(solos) <= SOLO_CANDIDATES:
+        return legal
+    hand = hand_mask(view["hand"])
+    ranked = sorted(solos, key=lambda t: -solo_strength(hand, t.split()[1]))
+    kept = set(ranked[:SOLO_CANDIDATES])
+    return [t for t in legal if t not in solos or t in kept]
 
 
 def einsteiger(info: Mapping[str, Any], rng: random.Random) -> str:
