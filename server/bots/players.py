@@ -75,6 +75,7 @@ VERSIONS: dict[str, int] = {
     "random": 1,
     "einsteiger": 1,
     # 2: the last two tricks of every playout searched exactly (server/bots/endgame.py);
-    # Doppelkopf's Vorbehalt weighs "gesund" against the hand's two strongest solos
+    # many actions screened in the first world; a game module may narrow its bids (the
+    # strongest solos); a talon taken unseen is sampled where it lay
     "stark": 2,
 }

@@ -66,7 +66,7 @@ class SamplingError(RuntimeError):
 class Item:
     """One card of the pack whose place is to be dealt: its kind, the places allowed to
     it (a mask over places) and why (``"played"`` by a seat, ``"shown"`` in the view,
-    ``"unseen"``)."""
+    ``"taken"`` from the talon by the seat itself, ``"unseen"``)."""
 
     kind: str
     card: int
@@ -157,8 +157,14 @@ class Sampler:
             if copies[kind] and kind not in {k for _, k in played}:
                 card = copies[kind].pop(0)
                 self.items.append(Item(kind, card, (1 << home[seat]) | talon_bits, "shown", seat))
+        # cards the seat holds or held that it was not dealt: they came from the talon
+        # (a Sechserdreier's whole talon, taken unseen by the others)
+        taken = self._taken_from_talon(own) if talon_bits else set()
         for kind in pack.kind_mask:
             for card in copies[kind]:
+                if kind in taken:
+                    self.items.append(Item(kind, card, talon_bits, "taken"))
+                    continue
                 why = (
                     "shown"
                     if pack.kind_mask[kind].bit_count() == 1 and (kind in mentioned)
@@ -167,7 +173,7 @@ class Sampler:
                 self.items.append(Item(kind, card, others | talon_bits, why))
         #: kinds a hidden choice never names: the seat's own and those played (one copy)
         single = {k for k, mask in pack.kind_mask.items() if mask.bit_count() == 1}
-        self.seen_kinds = (set(own) | {kind for _, kind in played}) & single
+        self.seen_kinds = (set(own) | taken | {kind for _, kind in played}) & single
         self.learned: dict[int, int] = {}  # item index -> allowed mask learned
         self.voids_at: set[int] = set()  # action indices whose voids are learned
         self.masked_seats: set[int] = set()
@@ -177,6 +183,16 @@ class Sampler:
         self.rejections: Counter[str] = Counter()
         self.by_card = {item.card: i for i, item in enumerate(self.items)}
         self.target = json.loads(json.dumps(self.view))
+
+    def _taken_from_talon(self, own: Mapping[str, int]) -> set[str]:
+        """The kinds (of one copy) the seat holds or has played, covered or laid away
+        that it was not dealt: it took them from the talon."""
+        pack = self.pack
+        kinds = set(kinds_of(pack, [str(code) for code in self.view.get("hand") or []]))
+        for seat, text in self.actions:
+            if seat == self.viewer:
+                kinds.update(kinds_named(pack, text))
+        return {k for k in kinds - set(own) if pack.kind_mask[k].bit_count() == 1}
 
     # ------------------------------------------------------------------ dealing
 

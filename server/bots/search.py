@@ -302,12 +302,19 @@ def search(
     rng: random.Random,
     budget: int = STEP_BUDGET,
     worlds: tuple[int, int] = (MIN_WORLDS, MAX_WORLDS),
-    on_world: Callable[[int, list[float]], None] | None = None,
+    on_world: Callable[[int, dict[str, float]], None] | None = None,
     mismatch: float | None = MISMATCH,
 ) -> str | None:
     """The legal action with the best mean settlement over the worlds the budget allows,
     or ``None`` where it allows fewer than ``worlds[0]`` or no world is found. ``on_world``
-    (for tests) is told each world's index and scores.
+    (for tests) is told each world's index and the (weighted) score of each action
+    weighed in it.
+
+    Where the budget cannot weigh every action in ``worlds[0]`` worlds (twenty bids at
+    once, a declarer's first discard of many), the first world **screens** them: the
+    actions with the best scores in it, and always the rule-based player's choice, go on
+    to as many further worlds as the budget allows for them (at least ``worlds[0]`` in
+    all, else ``None``); the others are dropped.
 
     The budget counts work in units of one card played from the cards alone: a playout
     step that reads a view costs :data:`VIEW_STEP_COST`, replaying an action (a sampling
@@ -325,14 +332,26 @@ def search(
     # one playout measures what the rest of the deal costs, and so what a world costs
     score, first = playouts.run(legal[0], seed)
     weight, weighing = _weigh(playouts, mismatch)
-    cost = len(legal) * first + world.tries * tries + weighing
+    overhead = world.tries * tries + weighing
+    cost = len(legal) * first + overhead
     if budget // cost < low:
-        return None
+        # screening: every action once, in this world, if that leaves room for the best
+        # few (at least two) in the other worlds
+        spare = budget - cost
+        keep = int((spare / max(1, low - 1) - overhead) // first) if spare > 0 else 0
+        if keep < 2:
+            return None
+    else:
+        keep = len(legal)
     rest, spent = _evaluate(playouts, legal[1:], seed)
-    totals = [weight * value for value in (score, *rest)]
-    used = first + spent + world.tries * tries + weighing
+    scores = [weight * value for value in (score, *rest)]
+    used = first + spent + overhead
     if on_world is not None:
-        on_world(0, totals)
+        on_world(0, dict(zip(legal, scores, strict=True)))
+    if keep < len(legal):
+        legal, scores = _screen(info, legal, scores, keep, policy, seed)
+        cost = (first + spent) / len(scores) * len(legal) + overhead
+    totals = scores
     for index in range(1, high):
         if used + cost > budget:
             break
@@ -348,9 +367,27 @@ def search(
         used += cost
         totals = [a + b for a, b in zip(totals, scores, strict=True)]
         if on_world is not None:
-            on_world(index, scores)
+            on_world(index, dict(zip(legal, scores, strict=True)))
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
     return legal[best]
+
+
+def _screen(
+    info: Mapping[str, Any],
+    legal: list[str],
+    scores: list[float],
+    keep: int,
+    policy: Player,
+    seed: int,
+) -> tuple[list[str], list[float]]:
+    """The ``keep`` actions with the best scores of the screening world, the rule-based
+    player's choice always among them, in the order of ``legal``; and their scores."""
+    ranked = sorted(range(len(legal)), key=lambda i: (-scores[i], i))[:keep]
+    choice = policy(info, random.Random(seed))
+    if choice in legal and legal.index(choice) not in ranked:
+        ranked[-1] = legal.index(choice)
+    kept = sorted(ranked)
+    return [legal[i] for i in kept], [scores[i] for i in kept]
 
 
 def _weigh(playouts: Playouts, mismatch: float | None) -> tuple[float, float]:

@@ -33,10 +33,10 @@ def test_stark_is_legal_and_a_function_of_the_seed(game: str) -> None:
         assert choose(info, "stark", number) == text
 
 
-def _collect(into: list[list[float]]) -> Callable[[int, list[float]], None]:
+def _collect(into: list[dict[str, float]]) -> Callable[[int, dict[str, float]], None]:
     """A hook that collects each world's scores."""
 
-    def hook(_: int, scores: list[float]) -> None:
+    def hook(_: int, scores: dict[str, float]) -> None:
         into.append(scores)
 
     return hook
@@ -52,15 +52,18 @@ def test_the_search_chooses_the_best_mean_over_its_worlds(game: str) -> None:
         legal = list(dict.fromkeys(legal_actions(info)))
         if len(legal) < 2:
             continue
-        seen: list[list[float]] = []
+        seen: list[dict[str, float]] = []
         rng = random.Random(number)
         text = search(info, legal, policy_of(game), rng, budget=3000, worlds=(2, 3),
                       on_world=_collect(seen))  # fmt: skip
         if text is None:
             continue
         assert 2 <= len(seen) <= 3
-        totals = [sum(column) for column in zip(*seen, strict=True)]
-        assert totals[legal.index(text)] == max(totals)
+        # the actions weighed in every world (all of them, unless the first screened)
+        weighed = [a for a in legal if all(a in scores for scores in seen)]
+        assert set(seen[0]) == set(legal) and text in weighed
+        totals = {a: sum(scores[a] for scores in seen) for a in weighed}
+        assert totals[text] == max(totals.values())
         return
     pytest.fail(f"no position of {game} searched")
 
@@ -165,7 +168,39 @@ def test_the_search_weighs_the_vorbehalt_of_doppelkopf() -> None:
         weighed = narrow(info, legal)
         solos = [t for t in weighed if t.startswith("solo ")]
         assert "gesund" in weighed and len(solos) == 2 and len(legal) > len(weighed)
-        worlds: list[list[float]] = []
+        worlds: list[dict[str, float]] = []
         text = search(info, weighed, policy_of("doppelkopf"), random.Random(number),
                       on_world=_collect(worlds))  # fmt: skip
         assert text in weighed and len(worlds) >= 3  # a Hochzeit hand adds its kinds
+
+
+def test_many_bids_are_screened_in_the_first_world() -> None:
+    """Tarock zu dritt's first bid has some twenty legal actions: too many to weigh in
+    four worlds. The first world weighs them all, the best of it and the rule-based
+    player's choice go on to the other worlds, and the search decides among those."""
+    game = "tarock-zu-dritt"
+    policy = policy_of(game)
+    screened = 0
+    for number in range(6):
+        deal = position(game, 700 + number, 0)
+        seat = deal.to_move
+        assert seat is not None
+        info = info_for(deal, seat)
+        legal = list(dict.fromkeys(legal_actions(info)))
+        assert len(legal) >= 19
+        seen: list[dict[str, float]] = []
+        text = search(info, legal, policy, random.Random(number), on_world=_collect(seen))
+        assert text is not None and len(seen) >= 4
+        assert set(seen[0]) == set(legal)
+        kept = [a for a in legal if a in seen[1]]
+        assert 2 <= len(kept) < len(legal)
+        assert all(set(scores) == set(kept) for scores in seen[1:])
+        # the rule-based choice goes on (its bids draw no random numbers)
+        assert policy(info, random.Random(0)) in kept
+        totals = {a: sum(scores[a] for scores in seen) for a in kept}
+        assert text in kept and totals[text] == max(totals.values())
+        # the screening world's best scores went on
+        best_first = max(seen[0][a] for a in legal)
+        assert any(seen[0][a] == best_first for a in kept)
+        screened += 1
+    assert screened == 6
