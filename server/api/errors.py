@@ -7,6 +7,9 @@ a fitting status. :func:`install_error_handlers` registers handlers for
 * the store's refusals (:class:`server.store.errors.StoreError`; status by kind),
 * the engine's :class:`MalformedError` (422) and :class:`IllegalActionError` (409),
 * pydantic request validation (422 ``invalid_request``, the message names the field),
+* a forwarded call to the process that owns a table: no answer in time (503
+  ``table_unavailable``, ``Retry-After``), or the owner's own refusal (its code, 409; an
+  uncoded failure there: 502 ``table_failed``),
 * Starlette's HTTP errors (404 for unknown paths, 405 …) and unexpected exceptions (500).
 """
 
@@ -29,6 +32,7 @@ from server.store.errors import (
     NotFoundError,
     StoreError,
 )
+from server.tables.cluster import OwnerUnavailable, RemoteError
 
 #: The HTTP status of each kind of store refusal.
 STORE_STATUS: Mapping[type[StoreError], int] = {
@@ -155,6 +159,33 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, message_de, exc.headers)
 
 
+async def _owner_unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, OwnerUnavailable)
+    return error_response(
+        503,
+        "table_unavailable",
+        "The server that runs this table did not answer in time; try again in a moment.",
+        "Der Server dieses Tisches hat nicht rechtzeitig geantwortet; bitte gleich noch "
+        "einmal versuchen.",
+        {"Retry-After": "3"},
+    )
+
+
+async def _remote_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RemoteError)
+    coded = exc.error.get("json")
+    if isinstance(coded, dict) and {"code", "message", "message_de"} <= coded.keys():
+        return error_response(
+            409, str(coded["code"]), str(coded["message"]), str(coded["message_de"])
+        )
+    return error_response(
+        502,
+        "table_failed",
+        "The server that runs this table could not do this.",
+        "Der Server dieses Tisches konnte das nicht ausführen.",
+    )
+
+
 async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
     # Starlette re-raises the exception after this response, so the server logs it.
     return error_response(
@@ -173,4 +204,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(IllegalActionError, _engine_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(OwnerUnavailable, _owner_unavailable)
+    app.add_exception_handler(RemoteError, _remote_error)
     app.add_exception_handler(Exception, _unexpected)

@@ -36,7 +36,7 @@ from server.api.deps import CurrentUser, Db, OptionalUser
 from server.api.errors import ApiError
 from server.api.pages import render
 from server.api.runtime import Runtime, get_runtime
-from server.api.throttle import Buckets, Rate
+from server.api.throttle import Buckets, Rate, too_many_requests
 from server.notify import mail, subscriptions, texts
 from server.notify.job import Notifier, OpenPage
 from server.notify.vapid import VapidKeys, load_or_create
@@ -179,14 +179,7 @@ async def set_email(body: EmailBody, request: Request, db: Db, user: CurrentUser
     email = mail.check_email(body.email)
     wait = _mail_limits(request).take(user.id)
     if wait is not None:
-        seconds = max(1, int(wait + 0.999))
-        raise ApiError(
-            429,
-            "too_many_requests",
-            f"Too many confirmation mails; try again in {seconds} seconds.",
-            f"Zu viele Bestätigungsmails; in {seconds} Sekunden wieder versuchen.",
-            headers={"Retry-After": str(seconds)},
-        )
+        raise too_many_requests(wait, "confirmation mails", "Bestätigungsmails")
     token = mail.new_token()
     lang = user.language or "de"
     link = f"{_origin(runtime)}/account/email/verify?token={token}"

@@ -239,13 +239,24 @@ def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
-def _too_many_requests(wait: float) -> ApiError:
+def too_many_requests(
+    wait: float,
+    what: str = "requests from your address",
+    what_de: str = "Anfragen von deiner Adresse",
+) -> ApiError:
+    """429 ``too_many_requests`` with ``Retry-After`` (``wait`` seconds, rounded up);
+    ``what`` names what came too often.
+
+    >>> error = too_many_requests(2.1, "confirmation mails", "Bestätigungsmails")
+    >>> error.status, error.headers, error.message_de
+    (429, {'Retry-After': '3'}, 'Zu viele Bestätigungsmails; in 3 Sekunden wieder versuchen.')
+    """
     seconds = _seconds(wait)
     return ApiError(
         429,
         "too_many_requests",
-        f"Too many requests from your address; try again in {seconds} seconds.",
-        f"Zu viele Anfragen von deiner Adresse; in {seconds} Sekunden wieder versuchen.",
+        f"Too many {what}; try again in {seconds} seconds.",
+        f"Zu viele {what_de}; in {seconds} Sekunden wieder versuchen.",
         headers={"Retry-After": str(seconds)},
     )
 
@@ -306,7 +317,7 @@ class AuthLimits:
             return
         wait = self.per_client[kind].take(client)
         if wait is not None:
-            raise _too_many_requests(wait)
+            raise too_many_requests(wait)
         wait = self.global_[kind].take(None)
         if wait is not None:
             raise busy(wait)
@@ -323,7 +334,7 @@ class AuthLimits:
         if device is not None and self.lockout.retry_after(login, device.key) is None:
             wait = self.trusted.take(login.strip().lower())
             if wait is not None:
-                raise _too_many_requests(wait)
+                raise too_many_requests(wait)
             return device
         self.check_lockout(login, client)
         self.check("login", client)
@@ -357,7 +368,7 @@ class AuthLimits:
         try:
             wait = await shared.take(f"client:{kind}", self.windows_per_client[kind], client)
             if wait is not None:
-                raise _too_many_requests(wait)
+                raise too_many_requests(wait)
             wait = await shared.take(f"global:{kind}", self.windows_global[kind])
             if wait is not None:
                 raise busy(wait)
@@ -380,7 +391,7 @@ class AuthLimits:
             ):
                 wait = await shared.take("trusted", self.window_trusted, name)
                 if wait is not None:
-                    raise _too_many_requests(wait)
+                    raise too_many_requests(wait)
                 admitted = device
             else:
                 wait = await shared.wait("lockout", lockout, name, client)
@@ -388,7 +399,7 @@ class AuthLimits:
                     raise _locked_out(wait)
                 wait = await shared.take("client:login", self.windows_per_client["login"], client)
                 if wait is not None:
-                    raise _too_many_requests(wait)
+                    raise too_many_requests(wait)
                 wait = await shared.take("global:login", self.windows_global["login"])
                 if wait is not None:
                     raise busy(wait)

@@ -304,16 +304,20 @@ class Cluster:
         await self.redis.publish(self._channel(node), orjson.dumps(message))
 
     async def call(self, node: str, op: str, **args: Any) -> Any:
-        """Ask ``node`` to run ``op`` and wait for its answer (raises ``TimeoutError``
-        after :data:`CALL_TIMEOUT`, and the owner's refusal as a ``RuntimeError``)."""
+        """Ask ``node`` to run ``op`` and wait for its answer (raises
+        :class:`OwnerUnavailable` after :data:`CALL_TIMEOUT`, and the owner's refusal as a
+        :class:`RemoteError`)."""
         ident = uuid.uuid4().hex
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[ident] = future
         try:
             await self.send(node, {"op": "call", "call": op, "id": ident, "from": self.node,
                                    "args": args})  # fmt: skip
-            async with asyncio.timeout(CALL_TIMEOUT):
-                return await future
+            try:
+                async with asyncio.timeout(CALL_TIMEOUT):
+                    return await future
+            except TimeoutError:
+                raise OwnerUnavailable(node, op) from None
         finally:
             self._calls.pop(ident, None)
 
@@ -357,6 +361,16 @@ class Cluster:
                 raise
             except Exception:
                 logger.exception("node %s: a broker message failed", self.node)
+
+
+class OwnerUnavailable(TimeoutError):
+    """The process that owns a table did not answer a forwarded call in time (frozen, cut
+    off or gone; another process takes the table over once its lease ran out)."""
+
+    def __init__(self, node: str, op: str) -> None:
+        super().__init__(f"node {node} did not answer {op!r} within {CALL_TIMEOUT} s")
+        self.node = node
+        self.op = op
 
 
 class RemoteError(RuntimeError):

@@ -49,7 +49,7 @@ from server.store.rooms import (
     member_name,
     players_in_order,
 )
-from server.tables.cluster import Cluster, fence_for
+from server.tables.cluster import Cluster, OwnerUnavailable, fence_for
 from server.tables.computers import Thinker
 from server.tables.connection import Connection
 from server.tables.matches import LiveMatch, rebuild, unique_names
@@ -483,10 +483,15 @@ class TableManager:
         already): its live table, if any, tells everybody at it at once (with several
         processes: the table's owner does)."""
         if self.cluster is not None:
-            asked, _ = await self._ask_owner(
-                room_id, "show_requests", rematch=rematch, end_votes=end_votes,
-                declined_by=declined_by,
-            )  # fmt: skip
+            try:
+                asked, _ = await self._ask_owner(
+                    room_id, "show_requests", rematch=rematch, end_votes=end_votes,
+                    declined_by=declined_by,
+                )  # fmt: skip
+            except OwnerUnavailable:  # stored: the next snapshot shows it
+                logger.warning("room %s: the table's owner was not told of the requests",
+                               room_id)  # fmt: skip
+                return
             if asked:
                 return
         table = self.tables.get(room_id)
@@ -541,7 +546,12 @@ class TableManager:
         his open turn's deadline again, stores it and tells everybody (a snapshot); with
         several processes the table's owner does."""
         if self.cluster is not None:
-            asked, _ = await self._ask_owner(room_id, "holidays_changed", user=user_id)
+            try:
+                asked, _ = await self._ask_owner(room_id, "holidays_changed", user=user_id)
+            except OwnerUnavailable:  # stored: a process that takes the table over reads it
+                logger.warning("room %s: the table's owner was not told of new holidays",
+                               room_id)  # fmt: skip
+                return
             if asked:
                 return
         await self._holidays_changed_here(room_id, user_id)
