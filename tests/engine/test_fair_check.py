@@ -15,7 +15,7 @@ from server.cli import main
 from server.engine.fair import FairChain, FairMatch
 from server.engine.fair_check import FairCheckError, verify_match
 from server.engine.record import dump_record
-from server.engine.registry import get_rules, new_match
+from server.engine.registry import get_rules, new_match, playable
 
 PLAYERS = ["Anna", "Bernd", "Catrin"]
 
@@ -98,7 +98,7 @@ def test_a_record_without_all_seeds_fails() -> None:
         verify_match(record)
 
 
-@pytest.mark.parametrize("game", ["doppelkopf", "bayerisches-tarock", "tarock-zu-dritt", "doppen"])
+@pytest.mark.parametrize("game", playable())
 def test_every_game_deals_by_its_own_rules(game: str) -> None:
     record = fair_match_record(game, deals=2, seed=3)
     assert verify_match(record).checked == 2
