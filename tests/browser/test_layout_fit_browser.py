@@ -168,7 +168,8 @@ def test_four_at_a_doppelkopf_table_fit_a_laptop(
     new_person: NewPerson, module_server: LiveServer, artifacts: Path
 ) -> None:
     """Four seats around the trick (the tallest trick, across as well as beside): the
-    Vorbehalte and a trick of three cards fit at every laptop size."""
+    Vorbehalte and a trick of three cards fit at every laptop size, with every seat's
+    party badge shown (whoever may knock does: the seats across grow by a line)."""
     _room, people = seat_people(
         new_person, module_server.base_url, ["Ute", "Paul", "Rita", "Olaf"], "doppelkopf",
         viewport=LAPTOPS[0],
@@ -180,6 +181,7 @@ def test_four_at_a_doppelkopf_table_fit_a_laptop(
         people,
         lambda: people[0].page.locator("#trick:not(.collected) .card").count() == 3,
         random.Random(4),
+        prefer=("Klopfen",),
     )
     check_laptops(wait_for_turn(people), artifacts, "doppelkopf-trick")
 
