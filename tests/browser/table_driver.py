@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 YOUR_TURN = re.compile(r"^(Du bist am Zug|Your turn)")
 
@@ -58,7 +59,12 @@ class Person:
         """Dismiss the result panel if it is open."""
         dialog = self.page.locator("#result-dialog")
         if dialog.is_visible():
-            dialog.locator("#result-close").click()
+            try:
+                dialog.locator("#result-close").click(timeout=5_000)
+            except PlaywrightTimeoutError:
+                # the next deal began meanwhile (the others' "Weiter"): the table closed it
+                if dialog.is_visible():
+                    raise
 
 
 def register_by_api(page: Page, base_url: str, name: str) -> int:
