@@ -77,5 +77,7 @@ VERSIONS: dict[str, int] = {
     # 2: the last two tricks of every playout searched exactly (server/bots/endgame.py);
     # many actions screened in the first world; a game module may narrow its bids (the
     # strongest solos); a talon taken unseen is sampled where it lay
-    "stark": 2,
+    # 3: after screening, the further worlds are budgeted for the kept actions only (2
+    # counted every screened action in the first of them)
+    "stark": 3,
 }

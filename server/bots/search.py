@@ -349,8 +349,9 @@ def search(
     if on_world is not None:
         on_world(0, dict(zip(legal, scores, strict=True)))
     if keep < len(legal):
+        per_action = (first + spent) / len(legal)  # what one action's playout cost here
         legal, scores = _screen(info, legal, scores, keep, policy, seed)
-        cost = (first + spent) / len(scores) * len(legal) + overhead
+        cost = per_action * len(legal) + overhead
     totals = scores
     for index in range(1, high):
         if used + cost > budget:
