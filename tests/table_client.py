@@ -185,7 +185,12 @@ class Client:
         socket closed with nothing left to read."""
         if self.inbox.empty() and self.reader is not None:
             getter = asyncio.ensure_future(self.inbox.get())
-            await asyncio.wait({getter, self.reader}, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                await asyncio.wait({getter, self.reader}, return_when=asyncio.FIRST_COMPLETED)
+            except asyncio.CancelledError:
+                # a caller's timeout: the getter must not live on and take the next message
+                getter.cancel()
+                raise
             if not getter.done():
                 getter.cancel()  # the socket closed: what it still sent is in the inbox
                 if self.inbox.empty():
