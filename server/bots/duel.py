@@ -11,6 +11,15 @@ time each level took per decision.
 
 This is the table's side: it holds the deals and gives each player only its information
 set (:func:`server.bots.info.info_for`).
+
+A player is a pure function of its information set, its level and its seed, and a
+decision's seed depends on the deal set, the step and the side, not on the arrangement.
+So the arrangements of a deal set that reach the same position (the same actions so far,
+the same level to move) ask the same question: it is answered once per deal set and the
+answer reused (:class:`Decisions`), with the time it took counted again for each
+arrangement, as if it had been thought anew. The results are those of asking every time
+(a test plays both ways); the duel costs less, most in the bids, where the arrangements
+part late.
 """
 
 from __future__ import annotations
@@ -54,6 +63,8 @@ class DuelStats:
     values: list[float] = field(default_factory=list)
     move_ms: dict[str, list[float]] = field(default_factory=lambda: {"a": [], "b": []})
     contracts: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: decisions reused from another arrangement of their deal set (counted in ``move_ms``)
+    reused: int = 0
 
     def count_contract(self, summary: JSON, arrangement: tuple[str, ...]) -> None:
         """Count one played deal in the declarer's win rate of its contract."""
@@ -109,6 +120,21 @@ def median_interval(values: list[float]) -> tuple[float, float, float]:
     return middle, ordered[low - 1], ordered[high - 1]
 
 
+#: What a deal set's decisions are remembered by: the level, the seed and the actions so far.
+DecisionKey = tuple[str, int, tuple[tuple[int, int], ...]]
+
+
+@dataclass
+class Decisions:
+    """The decisions made in one deal set (the same cards), each with the time it took:
+    an arrangement that reaches a position another one asked about gets the same answer
+    (the same information set, level and seed give the same action)."""
+
+    made: dict[DecisionKey, tuple[str, float]] = field(default_factory=dict)
+    #: how often a decision was reused instead of made again
+    reused: int = 0
+
+
 def play_deal(
     rules: Rules[Any],
     dealt: Dealt,
@@ -118,8 +144,11 @@ def play_deal(
     seed: int,
     stats: DuelStats,
     clock: Callable[[], float] = time.perf_counter,
+    decisions: Decisions | None = None,
 ) -> JSON:
-    """Play one deal with the levels seated as ``arrangement`` says; its outcome."""
+    """Play one deal with the levels seated as ``arrangement`` says; its outcome.
+    ``decisions``: those of the deal set's other arrangements (the same ``dealt``,
+    ``options`` and ``seed``), reused where this deal reaches the same position."""
     deal = rules.new_deal(dealt, options)
     first = [list(deal.view(seat)["hand"]) for seat in range(rules.seats)]
     step = 0
@@ -127,12 +156,23 @@ def play_deal(
         seat = deal.to_move
         assert seat is not None
         side = arrangement[seat]
+        level = levels[side]
+        decision_seed = seed * 2003 + 2 * step + (side == "b")
         if not first[seat]:  # the hands are chosen after the deal: from the first view with cards
             first[seat] = info_for(deal, seat)["hand_dealt"]
-        info = info_for(deal, seat, hand_dealt=first[seat])
-        start = clock()
-        text = choose(info, levels[side], seed * 2003 + 2 * step + (side == "b"))
-        stats.move_ms[side].append((clock() - start) * 1000)
+        key: DecisionKey = (level, decision_seed, tuple(deal.history))
+        known = decisions.made.get(key) if decisions is not None else None
+        if known is None:
+            info = info_for(deal, seat, hand_dealt=first[seat])
+            start = clock()
+            text = choose(info, level, decision_seed)
+            ms = (clock() - start) * 1000
+            if decisions is not None:
+                decisions.made[key] = (text, ms)
+        else:
+            text, ms = known
+            decisions.reused += 1  # type: ignore[union-attr]
+        stats.move_ms[side].append(ms)
         deal.act(seat, text)
         step += 1
     outcome: JSON | None = deal.outcome()
@@ -148,10 +188,13 @@ def play_sets(
     seed: int = 1,
     options: Mapping[str, object] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    reuse: bool = True,
 ) -> DuelStats:
     """Play ``deal_sets`` duplicate deal sets of ``game`` between levels ``a`` and ``b``;
     what they collected (several runs merge with :func:`merge`; ``clock`` times each
-    decision: the wall clock, or ``time.process_time`` for the CPU a decision took)."""
+    decision: the wall clock, or ``time.process_time`` for the CPU a decision took;
+    ``reuse``: a decision another arrangement of the deal set made at the same position
+    is reused, see the module text — the same results, for less work)."""
     rules = get_rules(game)
     resolved = rules.resolve_options(options)
     rng = random.Random(seed)
@@ -162,9 +205,10 @@ def play_sets(
         dealt = rules.shuffle_and_deal(rng)
         deal_seed = rng.randrange(1 << 30)
         total = 0.0
+        decisions = Decisions() if reuse else None
         for arrangement in seats:
             outcome = play_deal(
-                rules, dealt, resolved, levels, arrangement, deal_seed, stats, clock
+                rules, dealt, resolved, levels, arrangement, deal_seed, stats, clock, decisions
             )
             settlement = outcome["settlement"]
             mine = [settlement[s] for s, side in enumerate(arrangement) if side == "a"]
@@ -172,6 +216,8 @@ def play_sets(
             total += sum(mine) / len(mine) - sum(theirs) / len(theirs)
             stats.count_contract(rules.summarize(outcome), arrangement)
         stats.values.append(total / len(seats))
+        if decisions is not None:
+            stats.reused += decisions.reused
     return stats
 
 
@@ -180,6 +226,7 @@ def merge(parts: list[DuelStats]) -> DuelStats:
     merged = DuelStats()
     for part in parts:
         merged.values.extend(part.values)
+        merged.reused += part.reused
         for side, times in part.move_ms.items():
             merged.move_ms[side].extend(times)
         for contract, row in part.contracts.items():

@@ -64,10 +64,10 @@ class Copier:
     start: Callable[[], Deal]
 
     def copy(self, deal: Deal) -> Deal:
-        """A new deal at ``deal``'s position."""
+        """A new deal at ``deal``'s position (its history was checked when it was made:
+        the copy replays it without the checks, :meth:`Deal.replay_checked`)."""
         fresh = self.start()
-        for seat, move in deal.history:
-            fresh.apply(move, seat)
+        fresh.replay_checked(deal.history)
         return fresh
 
 

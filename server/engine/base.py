@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -571,6 +571,24 @@ class Deal(ABC):
         else:
             self._apply_off_turn(actor, move)
 
+    def replay_checked(self, actions: Iterable[tuple[int, Move]]) -> None:
+        """Apply ``actions`` (``(seat, move)``, as in :attr:`history`) that were already
+        checked in this order on a deal of the same cards and options: a copy of a deal
+        replayed from its history (a computer player's sampled worlds) skips the checks
+        of its calls; cards still go through the trick core's own short check. The state
+        is exactly that of :meth:`apply` (a test replays both ways); actions that were not
+        checked so give no error, but a state no rule allows."""
+        for seat, move in actions:
+            self._apply_checked(move, seat)
+
+    def _apply_checked(self, move: Move, seat: int) -> None:
+        """Apply one action of :meth:`replay_checked` without its check."""
+        self.history.append((seat, move))
+        if seat == self._to_move:
+            self._handlers[self._phase].apply(self, seat, move)
+        else:
+            self._apply_off_turn(seat, move)
+
     def trick_core(self) -> TrickPlay | None:
         """The running tricks of a deal played in tricks (the hands, the running trick, the
         won piles), or ``None`` outside the play phase and in a deal without tricks. For
@@ -701,6 +719,12 @@ class TakeBackDeal(Deal):
         if move == self._take_back >= 0:
             return self._check_take_back(seat)
         return Deal.check(self, move, seat)
+
+    def _apply_checked(self, move: Move, seat: int) -> None:
+        if move == self._take_back >= 0:  # rare: the full path
+            self.apply(move, seat)
+        else:
+            Deal._apply_checked(self, move, seat)
 
     def legal_moves_for(self, seat: int) -> list[Move]:
         """:meth:`Deal.legal_moves_for`, with the take-back for the seat that may take
@@ -890,6 +914,13 @@ class CardPlayDeal(TakeBackDeal):
                 return
         TakeBackDeal.apply(self, move, seat)  # super().apply, without the super object
         self._cache_at = -1  # nothing derived while the move was applied is kept
+
+    def _apply_checked(self, move: Move, seat: int) -> None:
+        if self.play is not None and 0 <= move < self._cards:
+            self.apply(move, seat)  # the trick core's check is the fast path itself
+            return
+        TakeBackDeal._apply_checked(self, move, seat)
+        self._cache_at = -1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

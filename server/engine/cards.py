@@ -102,6 +102,9 @@ class Pack:
 
     def parse(self, text: str) -> int:
         """Return the index of the card written ``text``; raise :class:`MalformedError`."""
+        index = self._by_code.get(text)  # a code as written: the common case, straight
+        if index is not None:
+            return index
         key = text.strip().upper()
         for symbol, letter in _SYMBOLS.items():
             key = key.replace(symbol, letter)

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from server.bots.duel import arrangements, duel, format_report
+from server.bots.duel import arrangements, duel, format_report, play_sets
 from server.cli import main
+from server.engine.registry import playable
 
 
 def _without_times(report: dict[str, object]) -> dict[str, object]:
@@ -70,3 +71,17 @@ def test_the_duel_command_prints_json(capsys: pytest.CaptureFixture[str]) -> Non
 def test_the_duel_command_refuses_unknown_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", "--game", "dreierles", "--a", "meister", "--b", "random"]) == 2
     assert "unknown level 'meister'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", playable())
+def test_reusing_a_deal_sets_decisions_changes_no_result(game: str) -> None:
+    """The arrangements of a deal set that reach the same position get the decision made
+    there once: every deal set, contract and decision comes out as when each is asked."""
+    reused = play_sets(game, "einsteiger", "random", 4, seed=3)
+    asked = play_sets(game, "einsteiger", "random", 4, seed=3, reuse=False)
+    assert reused.values == asked.values
+    assert reused.contracts == asked.contracts
+    assert {side: len(ms) for side, ms in reused.move_ms.items()} == {
+        side: len(ms) for side, ms in asked.move_ms.items()
+    }
+    assert asked.reused == 0 < reused.reused
