@@ -19,7 +19,6 @@ Views number the copies of a card in the order the table saw them and actions na
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -61,15 +60,18 @@ def strong(hand: int) -> bool:
 def _played(info: Mapping[str, Any], hand: int) -> int:
     """The cards played so far as indices: per kind as many copies as were played, never
     one the seat holds."""
-    counts: Counter[str] = Counter()
-    for _, text in info["actions"]:
-        words = text.split()
-        if len(words) == 2 and words[0] == "play":
-            counts[words[1]] += 1
+    counts: dict[str, int] = {}
+    for _, text in info["actions"]:  # "play <kind>" (a playout step reads them all: plainly)
+        if text.startswith("play ") and (kind := text[5:]) and " " not in kind:
+            counts[kind] = counts.get(kind, 0) + 1
     gone = 0
     for kind, count in counts.items():
-        for card in [c for c in COPIES[kind] if not (hand >> c) & 1][:count]:
-            gone |= 1 << card
+        for card in COPIES[kind]:
+            if not count:
+                break
+            if not (hand >> card) & 1:
+                gone |= 1 << card
+                count -= 1
     return gone
 
 
