@@ -42,8 +42,11 @@ def test_einsteiger_beats_random_in_duplicate_deals(game: str) -> None:
     report = duel(game, "einsteiger", "random", 200, seed=5)
     assert report["mean"] > 0
     # a random player's Kontra, Re, Kontra… chains multiply a Doppen deal's value by up to
-    # thousands: 200 deal sets are too few for its interval (docs/bots.md), not for the others'
-    if game != "doppen":
+    # thousands: its mean has no finite value and no interval (docs/bots.md); its median's
+    # interval, from the order of the values alone, is what says that the Einsteiger wins
+    if game == "doppen":
+        assert report["median_low"] > 0
+    else:
         assert report["ci_low"] > 0
 
 
