@@ -13,10 +13,13 @@ moves a seat takes the first in the order of its legal moves, so the search is a
 function of the position.
 
 There is no game knowledge here: the engine plays every line (``Deal.apply``) and scores
-every end (``Deal.outcome``). A deal cannot take a move back, so each branch after the first
-plays on a copy replayed from the deal's cards and history (:class:`Copier`); the search
-counts its work in the units of the searching player's budget and gives up (``None``) where
-a position has more lines than :data:`MAX_NODES`, leaving it to the playout.
+every end (``Deal.outcome``). A deal cannot take a move back by its rules, so the search
+goes back to a position by a snapshot of the deal's state (:mod:`server.engine.snapshot`;
+it used to play each branch but the last on a copy replayed from the cards and the history,
+:class:`Copier`, which is still how a playout gets its world, and the work is counted as
+then). The search counts its work in the units of the searching player's budget and gives
+up (``None``) where a position has more lines than :data:`MAX_NODES`, leaving it to the
+playout.
 
 >>> tricks_left([0b1, 0b10, 0b100])
 1
@@ -27,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.engine import snapshot
 from server.engine.base import Deal
 
 #: The positions one search may visit before it gives up (the playout goes on instead).
@@ -81,16 +85,20 @@ class Solution:
     cost: float
 
 
-def solve(deal: Deal, copier: Copier, max_nodes: int = MAX_NODES) -> Solution | None:
+def solve(deal: Deal, max_nodes: int = MAX_NODES) -> Solution | None:
     """Play ``deal`` (changed in place: it ends at the end of the chosen line) to its end
     with every seat choosing what is best for its own settlement; ``None`` where the
     search would visit more than ``max_nodes`` positions (``deal`` is then unchanged)."""
-    search = _Search(copier, max_nodes)
+    search = _Search(max_nodes)
     start = len(deal.history)
+    root = snapshot.take(deal)
+    search.count_copy(deal)  # the search's own start (the work of a copy, see _Search)
     try:
-        values, line = search.best(search.copy(deal))
+        values, line = search.best(deal)
     except TooLarge:
         return None
+    finally:
+        snapshot.restore(root)
     for seat, move in line:
         deal.apply(move, seat)
     assert len(deal.history) == start + len(line)
@@ -99,10 +107,15 @@ def solve(deal: Deal, copier: Copier, max_nodes: int = MAX_NODES) -> Solution | 
 
 
 class _Search:
-    """One search: the copier, the node limit and the work counted."""
+    """One search: the node limit and the work counted.
 
-    def __init__(self, copier: Copier, max_nodes: int) -> None:
-        self.copier = copier
+    Every line is tried on the deal itself, which goes back to the position before each
+    further branch by a snapshot (:mod:`server.engine.snapshot`). The work is counted as
+    it was measured when each branch but the last played on a copy replayed from the
+    history (:data:`COPY_COST`, :data:`COPY_ACTION_COST`): the budget's units, and with
+    them every decision, stay what they were; the snapshot is only faster."""
+
+    def __init__(self, max_nodes: int) -> None:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.cost = 0.0
@@ -131,18 +144,20 @@ class _Search:
         best_values: tuple[float, ...] | None = None
         best_line: list[tuple[int, int]] = []
         last = len(moves) - 1
+        here = snapshot.take(deal)
         for index, move in enumerate(moves):
-            # the last branch plays on this deal; the others on copies
-            child = deal if index == last else self.copy(deal)
-            child.apply(move, seat)
+            if index:
+                snapshot.restore(here)
+            if index != last:
+                self.count_copy(deal)
+            deal.apply(move, seat)
             self.cost += MOVE_COST
-            values, rest = self.best(child)
+            values, rest = self.best(deal)
             if best_values is None or values[seat] > best_values[seat]:
                 best_values, best_line = values, [(seat, move), *rest]
         assert best_values is not None
         return best_values, line + best_line
 
-    def copy(self, deal: Deal) -> Deal:
-        """A copy of ``deal`` (its work counted)."""
+    def count_copy(self, deal: Deal) -> None:
+        """Count the work of a copy of ``deal`` replayed from its history."""
         self.cost += COPY_COST + COPY_ACTION_COST * len(deal.history)
-        return self.copier.copy(deal)

@@ -169,7 +169,7 @@ class Playouts:
                 raise SamplingError("a playout reached a position nobody is to move in")
             core = trick_core(deal)
             if core is not None and tricks_left(core.hands) <= self.exact:
-                solution = solve(deal, self.copier)
+                solution = solve(deal)
                 if solution is not None:  # the deal is at its end
                     cost += solution.cost
                     break

@@ -235,6 +235,9 @@ class Rules(ABC, Generic[DealT]):
 
     #: ``(seat, count)`` per packet in dealing order (:data:`TALON` for the talon).
     dealing: ClassVar[tuple[tuple[int, int], ...]] = ()
+    #: One game's rules serve all its deals: a deal's snapshot shares them
+    #: (:mod:`server.engine.snapshot`).
+    snapshot_shared: ClassVar[bool] = True
 
     def deal_cards(self, order: Sequence[int]) -> Dealt:
         """Distribute a shuffled pack (``order``, a permutation of card indices) as the

@@ -1,0 +1,88 @@
+"""A restored snapshot is the deal it was taken of: at random positions of random deals of
+every playable game with random house rules (take-backs and calls out of turn among them),
+random lines are played on the deal and the snapshot restored, again and again; after
+each restore every seat's view, the legal moves of every seat, the history and a random
+continuation to the end (its views and its outcome) are those of a copy replayed from the
+history."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.engine import snapshot
+from server.engine.base import Deal
+from server.engine.registry import get_rules, playable
+
+
+def _state(deal: Deal) -> tuple[object, ...]:
+    seats = range(deal.rules.seats)
+    return (
+        list(deal.history),
+        str(deal.phase),
+        deal.to_move,
+        deal.finished,
+        [deal.view(seat) for seat in seats],
+        [list(deal.legal_moves_for(seat)) for seat in seats],
+        deal.outcome() if deal.finished else None,
+    )
+
+
+def _replayed(deal: Deal) -> Deal:
+    copy: Deal = deal.rules.new_deal(deal.dealt, deal.options, deal.seat_names, deal.dealer)
+    for seat, move in deal.history:
+        copy.apply(move, seat)
+    return copy
+
+
+def _play_on(deal: Deal, rng: random.Random, moves: int) -> list[tuple[int | None, int]]:
+    line: list[tuple[int | None, int]] = []
+    while not deal.finished and len(line) < moves:
+        seat, move = deal.random_action(rng)
+        deal.apply(move, seat)
+        line.append((seat, move))
+    return line
+
+
+@pytest.mark.parametrize("game", playable())
+def test_a_restored_snapshot_is_the_deal_it_was_taken_of(game: str) -> None:
+    rules = get_rules(game)
+    rng = random.Random(31)
+    restored = 0
+    for _ in range(10):
+        options = {option.name: rng.choice(option.choices) for option in rules.options}
+        deal = rules.new_deal(rules.shuffle_and_deal(rng), options)
+        while not deal.finished:
+            if rng.random() < 0.25:
+                taken = snapshot.take(deal)
+                expected = _state(deal)
+                for attempt in range(3):
+                    # a line of some moves or to the end, then back
+                    _play_on(deal, rng, rng.choice((1, 3, 10_000)))
+                    snapshot.restore(taken)
+                    assert _state(deal) == expected, (game, attempt)
+                    restored += 1
+                # the restored deal plays on exactly like a replayed copy
+                copy = _replayed(deal)
+                line_rng = random.Random(restored)
+                twin = random.Random(restored)
+                while not deal.finished:
+                    seat, move = deal.random_action(line_rng)
+                    assert copy.random_action(twin) == (seat, move)
+                    deal.apply(move, seat)
+                    copy.apply(move, seat)
+                    assert _state(deal) == _state(copy)
+                snapshot.restore(taken)
+                assert _state(deal) == expected
+            seat, move = deal.random_action(rng)
+            deal.apply(move, seat)
+    assert restored > 100
+
+
+def test_a_value_the_snapshot_does_not_know_is_refused() -> None:
+    rules = get_rules("dreierles")
+    deal = rules.new_deal(rules.shuffle_and_deal(random.Random(1)))
+    deal.__dict__["stray"] = bytearray(b"state")
+    with pytest.raises(TypeError, match="bytearray"):
+        snapshot.take(deal)
