@@ -512,6 +512,19 @@ async def _load_room_out(
     return _room_out(room, await rooms.members(db, room.id), waiting)
 
 
+async def _room_now(
+    db: Db, room_id: int, user_id: int, tables: Tables | None = None, *, fresh: bool = False
+) -> RoomOut:
+    """The room as its member ``user_id`` sees it after a change (``fresh``: read again
+    from the database, after a commit another session made), and the transaction ended."""
+    room = await rooms.room_for_member(db, room_id, user_id)
+    if fresh:
+        await db.refresh(room)
+    out = await _load_room_out(db, room, tables, user_id if tables is not None else None)
+    await db.commit()
+    return out
+
+
 def _invite_not_found() -> NotFoundError:
     return NotFoundError(
         "invite_not_found",
@@ -735,20 +748,14 @@ async def give_fair_seed(room_id: RowId, body: FairSeedRequest, db: Db, user: Cu
 async def reorder_seats(room_id: RowId, body: SeatsRequest, db: Db, user: CurrentUser) -> RoomOut:
     """Set the seat order (host only, while the room is open)."""
     await rooms.reorder_seats(db, room_id, user.id, body.order)
-    room = await rooms.room_for_member(db, room_id, user.id)
-    out = await _load_room_out(db, room)
-    await db.commit()
-    return out
+    return await _room_now(db, room_id, user.id)
 
 
 @router.delete("/rooms/{room_id}/members/{member_id}", response_model=RoomOut)
 async def remove_member(room_id: RowId, member_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
     """Remove a member (host only, never the host, while the room is open)."""
     await rooms.remove_member(db, room_id, user.id, member_id)
-    room = await rooms.room_for_member(db, room_id, user.id)
-    out = await _load_room_out(db, room)
-    await db.commit()
-    return out
+    return await _room_now(db, room_id, user.id)
 
 
 @router.post("/rooms/{room_id}/computers", response_model=RoomOut, status_code=201)
@@ -756,20 +763,14 @@ async def add_computer(room_id: RowId, body: ComputerRequest, db: Db, user: Curr
     """Seat a computer player of ``level`` (``einsteiger``, ``stark``) on the next free
     seat (host only, while the room is open and has a free seat)."""
     await rooms.add_computer(db, room_id, user.id, body.level)
-    room = await rooms.room_for_member(db, room_id, user.id)
-    out = await _load_room_out(db, room)
-    await db.commit()
-    return out
+    return await _room_now(db, room_id, user.id)
 
 
 @router.delete("/rooms/{room_id}/computers/{computer_id}", response_model=RoomOut)
 async def remove_computer(room_id: RowId, computer_id: RowId, db: Db, user: CurrentUser) -> RoomOut:
     """Take a computer player out of the room (host only, while the room is open)."""
     await rooms.remove_computer(db, room_id, user.id, computer_id)
-    room = await rooms.room_for_member(db, room_id, user.id)
-    out = await _load_room_out(db, room)
-    await db.commit()
-    return out
+    return await _room_now(db, room_id, user.id)
 
 
 @router.post("/rooms/{room_id}/start", response_model=StartOut)
@@ -802,10 +803,7 @@ async def practice(
         await rooms.add_computer(db, room.id, user.id, body.level)
     await db.commit()
     match_id = await tables.start_match(room.id)
-    room = await rooms.room_for_member(db, room.id, user.id)
-    await db.refresh(room)
-    out = await _load_room_out(db, room, tables, user.id)
-    await db.commit()
+    out = await _room_now(db, room.id, user.id, tables, fresh=True)
     return PracticeOut(room=out, match_id=match_id)
 
 
@@ -830,10 +828,7 @@ async def rematch(room_id: RowId, request: Request, db: Db, user: CurrentUser) -
     everybody = await rooms.rematch_vote(db, room_id, user.id)
     await db.commit()
     match_id = await tables.start_match(room_id) if everybody else None
-    room = await rooms.room_for_member(db, room_id, user.id)
-    await db.refresh(room)
-    out = await _load_room_out(db, room, tables, user.id)
-    await db.commit()
+    out = await _room_now(db, room_id, user.id, tables, fresh=True)
     if not everybody:  # the finished match's table shows the offer (a new one greets anew)
         await push_requests(tables, out)
     return RematchResult(room=out, match_id=match_id)
@@ -873,10 +868,7 @@ async def _end_vote(
     tables = _tables(request)
     if everybody:
         await end_match(tables, db, room_id)
-    room = await rooms.room_for_member(db, room_id, user_id)
-    await db.refresh(room)
-    out = await _load_room_out(db, room, tables, user_id)
-    await db.commit()
+    out = await _room_now(db, room_id, user_id, tables, fresh=True)
     if not everybody:  # an ended match's table got its final snapshot instead
         await push_requests(tables, out)
     return EndVoteResult(room=out, ended=everybody)
@@ -913,9 +905,6 @@ async def decline_end(room_id: RowId, request: Request, db: Db, user: CurrentUse
     withdrawn = await rooms.decline_end(db, room_id, user.id)
     await db.commit()
     tables = _tables(request)
-    room = await rooms.room_for_member(db, room_id, user.id)
-    await db.refresh(room)
-    out = await _load_room_out(db, room, tables, user.id)
-    await db.commit()
+    out = await _room_now(db, room_id, user.id, tables, fresh=True)
     await push_requests(tables, out, user.id if withdrawn else None)
     return EndVoteResult(room=out, ended=False)
