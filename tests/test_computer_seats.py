@@ -182,3 +182,32 @@ def test_the_room_page_says_the_computer_players_pace_where_they_sit(guest: Gues
     page = host.get(f"/rooms/{room['id']}").text
     assert 'data-rule="computer-pace"' in page and "0,8–1,5 s" in page
     assert "0.8–1.5 s" in host.get(f"/rooms/{room['id']}?lang=en").text
+
+
+def test_one_person_hosts_a_bounded_number_of_running_matches(guest: Guest) -> None:
+    """A script starting practice matches without end is stopped at the limit with a coded
+    error that stores nothing; ending one makes room for the next."""
+    limit = 25  # server.store.rooms.MAX_RUNNING_HOSTED
+    me_ = guest("Dauerübende")
+    started = []
+    for _ in range(limit):
+        answer = me_.post("/api/practice", json={"game": "dreierles"})
+        assert answer.status_code == 201, answer.text
+        started.append(answer.json()["room"]["id"])
+    before = me_.get("/api/rooms").json()
+    refused = error(me_.post("/api/practice", json={"game": "dreierles"}), 409, "too_many_matches")
+    assert "25" in refused["message"]
+    # an ordinary room of hers cannot start either, and stays open
+    room = create(me_, game="dreierles")
+    for _ in range(2):
+        assert add(me_, room, "einsteiger").status_code == 201
+    error(me_.post(f"/api/rooms/{room['id']}/start"), 409, "too_many_matches")
+    assert room_of(me_, room)["status"] == "open"
+    after = me_.get("/api/rooms").json()
+    assert [r["id"] for r in after["rooms"] if r["id"] != room["id"]] == [
+        r["id"] for r in before["rooms"]
+    ]
+    # one ended: the next starts
+    ended = me_.post(f"/api/rooms/{started[0]}/end")
+    assert ended.status_code == 200 and ended.json()["ended"], ended.text
+    assert me_.post(f"/api/rooms/{room['id']}/start").status_code == 200

@@ -792,11 +792,13 @@ async def practice(
     """A practice room, started at once: the caller and computer players of ``level`` on
     the other seats (as many as the game's smallest table needs), with the game's default
     rules; the answer is the room and its running match. Raises ``unknown_game``,
-    ``game_not_playable`` or ``unknown_level``; nothing is stored then."""
+    ``game_not_playable``, ``unknown_level`` or ``too_many_matches``; nothing is stored
+    then."""
     tables = _runtime(request)
     info = rooms.game_info(body.game)
     if body.level not in rooms.COMPUTER_LEVELS:
         raise rooms.unknown_level(body.level)
+    await rooms.check_running_hosted(db, user.id)
     name = PRACTICE_NAMES.get(user.language, PRACTICE_NAMES["de"]).format(game=info.title)
     room = await rooms.create_room(db, user, name=name, game=body.game)
     for _ in range(min(rooms.players_to_start(body.game)) - 1):

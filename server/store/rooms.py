@@ -837,17 +837,40 @@ async def remove_computer(
     await _renumber(session, room_id)
 
 
+#: How many running matches one person may host at once (started and not over). No
+#: evening among friends comes near it; a script that starts practice matches without
+#: end would fill the tables and the pool of computer players' thinking.
+MAX_RUNNING_HOSTED = 25
+
+
+async def check_running_hosted(session: AsyncSession, host_id: int) -> None:
+    """Raise ``too_many_matches`` (409) if ``host_id`` hosts :data:`MAX_RUNNING_HOSTED`
+    running matches already."""
+    running = await session.scalar(
+        select(func.count())
+        .select_from(Room)
+        .where(Room.host_id == host_id, Room.status == "playing")
+    )
+    if (running or 0) >= MAX_RUNNING_HOSTED:
+        raise ConflictError(
+            "too_many_matches",
+            f"You host {MAX_RUNNING_HOSTED} running matches already; end one of them first.",
+            f"Du leitest schon {MAX_RUNNING_HOSTED} laufende Partien; beende zuerst eine davon.",
+        )
+
+
 async def check_can_start(session: AsyncSession, room_id: int, actor_id: int) -> list[Member]:
     """Check that ``actor_id`` may start the match now; return the players in seat order.
 
-    Raises room_not_found (not a member), not_host, room_not_open or not_enough_players.
-    Starting itself (creating the match, setting the room's status) is the table
-    runtime's job.
+    Raises room_not_found (not a member), not_host, room_not_open, too_many_matches or
+    not_enough_players. Starting itself (creating the match, setting the room's status) is
+    the table runtime's job.
     """
     room = await room_for_member(session, room_id, actor_id)
     _check_host(room, actor_id)
     if room.status != "open":
         raise _not_open(room)
+    await check_running_hosted(session, actor_id)
     players = await players_in_order(session, room_id)
     allowed = players_to_start(room.game)
     if len(players) not in allowed:
