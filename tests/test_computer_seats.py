@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from server.store.rooms import MAX_RUNNING_HOSTED
 from tests.support import Guest
 from tests.support import api_error as error
 from tests.test_rooms import create, join, me, token_of
@@ -187,7 +188,7 @@ def test_the_room_page_says_the_computer_players_pace_where_they_sit(guest: Gues
 def test_one_person_hosts_a_bounded_number_of_running_matches(guest: Guest) -> None:
     """A script starting practice matches without end is stopped at the limit with a coded
     error that stores nothing; ending one makes room for the next."""
-    limit = 25  # server.store.rooms.MAX_RUNNING_HOSTED
+    limit = MAX_RUNNING_HOSTED
     me_ = guest("Dauerübende")
     started = []
     for _ in range(limit):
@@ -196,7 +197,7 @@ def test_one_person_hosts_a_bounded_number_of_running_matches(guest: Guest) -> N
         started.append(answer.json()["room"]["id"])
     before = me_.get("/api/rooms").json()
     refused = error(me_.post("/api/practice", json={"game": "dreierles"}), 409, "too_many_matches")
-    assert "25" in refused["message"]
+    assert str(limit) in refused["message"]
     # an ordinary room of hers cannot start either, and stays open
     room = create(me_, game="dreierles")
     for _ in range(2):
