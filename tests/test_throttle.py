@@ -14,7 +14,7 @@ from starlette.requests import HTTPConnection
 
 from server.api.errors import ApiError
 from server.api.throttle import AuthLimits, Buckets, LoginThrottle, Rate, client_key
-from server.store.passwords import PasswordPool, PasswordsBusy
+from server.store.passwords import KNOWN_PER_WORKER, PasswordPool, PasswordsBusy
 
 
 class Clock:
@@ -176,6 +176,24 @@ def test_the_pool_refuses_at_once_when_full() -> None:
         pool.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_known_browser_has_places_of_its_own_in_a_full_pool() -> None:
+    """A flood of logins fills the places everybody may take; a login from a known browser
+    (its device cookie) still gets one of the places kept for it, and only those."""
+    pool = PasswordPool(workers=1, waiting=2, hasher=GatedHasher())
+    taken = [pool.reserve() for _ in range(3)]
+    with pytest.raises(PasswordsBusy):
+        pool.reserve()
+    known = [pool.reserve(known=True) for _ in range(KNOWN_PER_WORKER)]
+    with pytest.raises(PasswordsBusy):
+        pool.reserve(known=True)
+    with pytest.raises(PasswordsBusy):
+        pool.reserve()
+    for place in taken + known:
+        place.release()
+    assert pool.in_flight == 0
+    pool.shutdown()
 
 
 def test_an_unbounded_pool_queues() -> None:

@@ -117,11 +117,12 @@ Limits = Annotated[AuthLimits, Depends(get_auth_limits)]
 
 
 @contextmanager
-def _place(limits: AuthLimits) -> Iterator[Reservation]:
+def _place(limits: AuthLimits, known: bool = False) -> Iterator[Reservation]:
     """A place in the app's password pool for this request, taken before the database is
-    touched; a full pool answers 503 ``busy`` at once."""
+    touched; a full pool answers 503 ``busy`` at once (``known``: a login from a browser
+    that logged in as the name before, which has places of its own)."""
     try:
-        place = limits.passwords.reserve()
+        place = limits.passwords.reserve(known)
     except PasswordsBusy as exc:
         raise busy(exc.retry_after) from None
     with place:
@@ -194,7 +195,7 @@ async def login(
     client = client_key(request)
     known = limits.devices.trusted(request.cookies.get(DEVICE_COOKIE), body.login)
     device = await limits.aadmit_login(body.login, client, known)
-    with _place(limits) as place:
+    with _place(limits, known=device is not None) as place:
         ahead = limits.passwords.in_flight
         found = await accounts.find_credentials(db, body.login)
         await db.commit()  # no connection is held while argon2 works

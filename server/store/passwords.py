@@ -47,6 +47,10 @@ def default_workers() -> int:
 
 #: Hashes that may wait for a thread, per thread, before new ones are refused.
 WAITING_PER_WORKER = 8
+#: Places per thread beyond those that only a login from a known browser may take (its
+#: device cookie, :mod:`server.api.devices`): a flood that fills the pool with logins for
+#: names without an account still leaves the owner's own browser a place.
+KNOWN_PER_WORKER = 2
 
 
 class PasswordWork(Protocol):
@@ -109,11 +113,15 @@ class PasswordPool:
         """Roughly when the jobs in flight now will be done, in seconds."""
         return max(1.0, math.ceil(self._in_flight / self.workers * self.seconds_per_job))
 
-    def reserve(self) -> Reservation:
+    def reserve(self, known: bool = False) -> Reservation:
         """Take a place for one request's password work (use it as a context manager);
-        raise :class:`PasswordsBusy` when ``workers + waiting`` places are taken."""
+        raise :class:`PasswordsBusy` when ``workers + waiting`` places are taken, or, for
+        a login from a known browser (``known``), :data:`KNOWN_PER_WORKER` more per thread."""
         with self._lock:
-            if self.bounded and self._in_flight >= self.workers + self.waiting:
+            limit = self.workers + self.waiting
+            if known:
+                limit += self.workers * KNOWN_PER_WORKER
+            if self.bounded and self._in_flight >= limit:
                 raise PasswordsBusy(self.retry_after())
             self._in_flight += 1
         return Reservation(self)
