@@ -898,11 +898,11 @@ async def http_case(world: World, case: HttpCase, cookies: dict[str, str | None]
     if case.content is not None or "Content-Length" in case.headers:
         status, content, ctype = await asyncio.to_thread(raw_request, world.base_url, case, cookie)
     else:
-        async with httpx.AsyncClient(base_url=world.base_url, timeout=10) as http:
+        jar = {COOKIE: cookie} if cookie else None
+        async with httpx.AsyncClient(base_url=world.base_url, timeout=10, cookies=jar) as http:
             response = await http.request(
-                case.method, case.path, json=case.json_body, headers=case.headers,
-                cookies={COOKIE: cookie} if cookie else None,
-            )  # fmt: skip
+                case.method, case.path, json=case.json_body, headers=case.headers
+            )
             status, content = response.status_code, response.content
             ctype = response.headers.get("content-type", "")
     if status == 0:
