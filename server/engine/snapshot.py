@@ -118,18 +118,11 @@ def take(deal: object) -> Snapshot:
         cls = type(item)
         if cls in atomic:
             return
-        if cls is list:
-            if id(item) not in seen:
-                seen.add(id(item))
-                containers.append((item, item[:]))
-                for element in item:
-                    if type(element) not in atomic:
-                        value(element)
-        elif cls is dict:
+        if cls is list or cls is dict:
             if id(item) not in seen:
                 seen.add(id(item))
                 containers.append((item, item.copy()))
-                for element in item.values():
+                for element in item if cls is list else item.values():
                     if type(element) not in atomic:
                         value(element)
         elif cls is set:

@@ -23,3 +23,27 @@ def random_positions(game: str, deals: int, seed: int) -> Iterator[Deal]:
                 break
             seat, move = deal.random_action(rng)
             deal.apply(move, seat)
+
+
+def deal_state(deal: Deal) -> tuple[object, ...]:
+    """What a deal is, as far as anybody can tell: its history, phase and turn, every
+    seat's view and legal moves, and the outcome once it is over (two deals with the same
+    state are the same deal to every player and to the table)."""
+    seats = range(deal.rules.seats)
+    return (
+        list(deal.history),
+        str(deal.phase),
+        deal.to_move,
+        deal.finished,
+        [deal.view(seat) for seat in seats],
+        [list(deal.legal_moves_for(seat)) for seat in seats],
+        deal.outcome() if deal.finished else None,
+    )
+
+
+def replayed(deal: Deal) -> Deal:
+    """A new deal of the same cards and options with ``deal``'s history applied (checked)."""
+    copy: Deal = deal.rules.new_deal(deal.dealt, deal.options, deal.seat_names, deal.dealer)
+    for seat, move in deal.history:
+        copy.apply(move, seat)
+    return copy

@@ -11,21 +11,8 @@ import random
 
 import pytest
 
-from server.engine.base import Deal
 from server.engine.registry import get_rules, playable
-
-
-def _state(deal: Deal) -> tuple[object, ...]:
-    seats = range(deal.rules.seats)
-    return (
-        list(deal.history),
-        str(deal.phase),
-        deal.to_move,
-        deal.finished,
-        [deal.view(seat) for seat in seats],
-        [list(deal.legal_moves_for(seat)) for seat in seats],
-        deal.outcome() if deal.finished else None,
-    )
+from tests.engine.positions import deal_state, replayed
 
 
 @pytest.mark.parametrize("game", playable())
@@ -39,21 +26,19 @@ def test_a_copy_replayed_without_checks_is_the_same_deal(game: str) -> None:
         deal = rules.new_deal(dealt, options)
         while not deal.finished:
             if rng.random() < 0.3:
-                checked = rules.new_deal(dealt, deal.options, deal.seat_names, deal.dealer)
-                for seat, move in deal.history:
-                    checked.apply(move, seat)
+                checked = replayed(deal)
                 copy = rules.new_deal(dealt, deal.options, deal.seat_names, deal.dealer)
                 copy.replay_checked(deal.history)
-                assert _state(copy) == _state(checked) == _state(deal)
+                assert deal_state(copy) == deal_state(checked) == deal_state(deal)
                 # both play on alike to the end; the original is left as it was
-                before = _state(deal)
+                before = deal_state(deal)
                 moves = random.Random(compared)
                 while not copy.finished:
                     seat, move = copy.random_action(moves)
                     copy.apply(move, seat)
                     checked.apply(move, seat)
-                    assert _state(copy) == _state(checked)
-                assert _state(deal) == before
+                    assert deal_state(copy) == deal_state(checked)
+                assert deal_state(deal) == before
                 compared += 1
             seat, move = deal.random_action(rng)
             deal.apply(move, seat)

@@ -14,26 +14,7 @@ import pytest
 from server.engine import snapshot
 from server.engine.base import Deal
 from server.engine.registry import get_rules, playable
-
-
-def _state(deal: Deal) -> tuple[object, ...]:
-    seats = range(deal.rules.seats)
-    return (
-        list(deal.history),
-        str(deal.phase),
-        deal.to_move,
-        deal.finished,
-        [deal.view(seat) for seat in seats],
-        [list(deal.legal_moves_for(seat)) for seat in seats],
-        deal.outcome() if deal.finished else None,
-    )
-
-
-def _replayed(deal: Deal) -> Deal:
-    copy: Deal = deal.rules.new_deal(deal.dealt, deal.options, deal.seat_names, deal.dealer)
-    for seat, move in deal.history:
-        copy.apply(move, seat)
-    return copy
+from tests.engine.positions import deal_state, replayed
 
 
 def _play_on(deal: Deal, rng: random.Random, moves: int) -> list[tuple[int | None, int]]:
@@ -56,15 +37,15 @@ def test_a_restored_snapshot_is_the_deal_it_was_taken_of(game: str) -> None:
         while not deal.finished:
             if rng.random() < 0.25:
                 taken = snapshot.take(deal)
-                expected = _state(deal)
+                expected = deal_state(deal)
                 for attempt in range(3):
                     # a line of some moves or to the end, then back
                     _play_on(deal, rng, rng.choice((1, 3, 10_000)))
                     snapshot.restore(taken)
-                    assert _state(deal) == expected, (game, attempt)
+                    assert deal_state(deal) == expected, (game, attempt)
                     restored += 1
                 # the restored deal plays on exactly like a replayed copy
-                copy = _replayed(deal)
+                copy = replayed(deal)
                 line_rng = random.Random(restored)
                 twin = random.Random(restored)
                 while not deal.finished:
@@ -72,9 +53,9 @@ def test_a_restored_snapshot_is_the_deal_it_was_taken_of(game: str) -> None:
                     assert copy.random_action(twin) == (seat, move)
                     deal.apply(move, seat)
                     copy.apply(move, seat)
-                    assert _state(deal) == _state(copy)
+                    assert deal_state(deal) == deal_state(copy)
                 snapshot.restore(taken)
-                assert _state(deal) == expected
+                assert deal_state(deal) == expected
             seat, move = deal.random_action(rng)
             deal.apply(move, seat)
     assert restored > 100
