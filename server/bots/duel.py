@@ -162,16 +162,16 @@ def play_deal(
             first[seat] = info_for(deal, seat)["hand_dealt"]
         key: DecisionKey = (level, decision_seed, tuple(deal.history))
         known = decisions.made.get(key) if decisions is not None else None
-        if known is None:
+        if known is not None and decisions is not None:
+            text, ms = known
+            decisions.reused += 1
+        else:
             info = info_for(deal, seat, hand_dealt=first[seat])
             start = clock()
             text = choose(info, level, decision_seed)
             ms = (clock() - start) * 1000
             if decisions is not None:
                 decisions.made[key] = (text, ms)
-        else:
-            text, ms = known
-            decisions.reused += 1  # type: ignore[union-attr]
         stats.move_ms[side].append(ms)
         deal.act(seat, text)
         step += 1
