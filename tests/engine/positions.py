@@ -47,3 +47,11 @@ def replayed(deal: Deal) -> Deal:
     for seat, move in deal.history:
         copy.apply(move, seat)
     return copy
+
+
+def house_rule_deals(game: str, deals: int, rng: random.Random) -> Iterator[Deal]:
+    """``deals`` new deals of ``game``, each with every house rule chosen at random."""
+    rules = get_rules(game)
+    for _ in range(deals):
+        options = {option.name: rng.choice(option.choices) for option in rules.options}
+        yield rules.new_deal(rules.shuffle_and_deal(rng), options)

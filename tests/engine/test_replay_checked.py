@@ -12,7 +12,7 @@ import random
 import pytest
 
 from server.engine.registry import get_rules, playable
-from tests.engine.positions import deal_state, replayed
+from tests.engine.positions import deal_state, house_rule_deals, replayed
 
 
 @pytest.mark.parametrize("game", playable())
@@ -20,10 +20,8 @@ def test_a_copy_replayed_without_checks_is_the_same_deal(game: str) -> None:
     rules = get_rules(game)
     rng = random.Random(23)
     compared = 0
-    for _ in range(12):
-        options = {option.name: rng.choice(option.choices) for option in rules.options}
-        dealt = rules.shuffle_and_deal(rng)
-        deal = rules.new_deal(dealt, options)
+    for deal in house_rule_deals(game, 12, rng):
+        dealt = deal.dealt
         while not deal.finished:
             if rng.random() < 0.3:
                 checked = replayed(deal)

@@ -14,7 +14,7 @@ import pytest
 from server.engine import snapshot
 from server.engine.base import Deal
 from server.engine.registry import get_rules, playable
-from tests.engine.positions import deal_state, replayed
+from tests.engine.positions import deal_state, house_rule_deals, replayed
 
 
 def _play_on(deal: Deal, rng: random.Random, moves: int) -> list[tuple[int | None, int]]:
@@ -28,12 +28,9 @@ def _play_on(deal: Deal, rng: random.Random, moves: int) -> list[tuple[int | Non
 
 @pytest.mark.parametrize("game", playable())
 def test_a_restored_snapshot_is_the_deal_it_was_taken_of(game: str) -> None:
-    rules = get_rules(game)
     rng = random.Random(31)
     restored = 0
-    for _ in range(10):
-        options = {option.name: rng.choice(option.choices) for option in rules.options}
-        deal = rules.new_deal(rules.shuffle_and_deal(rng), options)
+    for deal in house_rule_deals(game, 10, rng):
         while not deal.finished:
             if rng.random() < 0.25:
                 taken = snapshot.take(deal)
