@@ -9,6 +9,7 @@ sheet shows five columns whole beside the table at 1366 px.
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from tests.browser.table_driver import (
     next_mover,
     play_until,
     press,
+    register_by_api,
     resize,
     wait_for_turn,
 )
@@ -214,6 +216,13 @@ _SEAT_PROBLEMS = """() => {
       if (r.width < 4 || !within(r, own)) out.push(`${who}: ${mark.textContent} outside the seat`);
       else if (!hit || !mark.contains(hit)) out.push(`${who}: ${mark.textContent} covered`);
     }
+    for (const mark of seat.querySelectorAll('.computer-mark')) {
+      // every line of its text and its icon, not only its box (text may overflow a box)
+      const range = document.createRange();
+      range.selectNodeContents(mark);
+      if (![...range.getClientRects()].every((r) => r.width === 0 || within(r, own)))
+        out.push(`${who}: ${mark.textContent.trim()} outside the seat`);
+    }
     for (const badge of seat.querySelectorAll('.badge')) {
       const r = badge.getBoundingClientRect();
       if (!within(r, own)) out.push(`${who}: badge ${badge.textContent} outside the seat`);
@@ -227,7 +236,8 @@ _SEAT_PROBLEMS = """() => {
 
 
 def seat_problems(page: Page) -> list[str]:
-    """What hides a seat's countdown or marks or lets a badge run out (should be none)."""
+    """What hides a seat's countdown or marks or lets a badge or a computer player's mark
+    run out (should be none)."""
     found: list[str] = page.evaluate(_SEAT_PROBLEMS)
     return found
 
@@ -329,6 +339,78 @@ def test_on_a_phone_seats_keep_their_marks_and_the_result_fits(
         resize(page, size)
         page.screenshot(path=artifacts / f"fit-result-{size['width']}x{size['height']}.png")
         assert result_problems(page) == [], size
+
+
+#: The final trick's caption ("Stich an …") not shown whole in the result.
+_CAPTION_CUT = """() => {
+  const caption = document.querySelector('#result-trick .trick-caption');
+  if (!caption) return 'no caption';
+  const cut = caption.scrollWidth > caption.clientWidth + 1
+    || caption.scrollHeight > caption.clientHeight + 1;
+  return cut ? caption.textContent : '';
+}"""
+
+
+#: Whether the caption's last word (the winner's number or name) is on the same line as
+#: "Computer" / the name's start: the caption's text after "Stich an " lies on one line.
+_NAME_WHOLE = """(caption) => {
+  const text = caption.firstChild;
+  const start = caption.textContent.indexOf('Stich an ') + 'Stich an '.length;
+  const range = document.createRange();
+  range.setStart(text, start);
+  range.setEnd(text, caption.textContent.length);
+  const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return lines.size === 1;
+}"""
+
+
+def test_on_a_phone_computer_players_keep_their_marks_in_their_seats(
+    new_person: NewPerson, module_server: LiveServer, artifacts: Path
+) -> None:
+    """One person and three computer players at Doppelkopf on a 360 px phone: each seat's
+    "Computer (stark)" or "Computer (Einsteiger)" stays inside the seat at every move of a
+    whole deal, and the result names the final trick's winner whole ("Stich an Computer 2"),
+    upright and sideways."""
+    base = module_server.base_url
+    page = new_person(viewport=PHONE)
+    register_by_api(page, base, "Ida")
+    body = {"name": "Übung", "game": "doppelkopf", "rounds": 1, "computer_pause_ms": [0, 0]}
+    created = page.request.post(f"{base}/api/rooms", data=body)
+    assert created.status == 201, created.text()
+    room = created.json()["id"]
+    for level in ("stark", "einsteiger", "stark"):
+        seated = page.request.post(f"{base}/api/rooms/{room}/computers", data={"level": level})
+        assert seated.status == 201, seated.text()
+    started = page.request.post(f"{base}/api/rooms/{room}/start")
+    assert started.status == 200, started.text()
+    page.goto(f"{base}/rooms/{room}/table")
+    expect(page.locator("#seats .seat.computer .computer-mark")).to_have_count(3)
+    ida = Person("Ida", page)
+    result = page.locator("#result-dialog")
+    rng = random.Random(30)
+    checked = 0
+    deadline = time.monotonic() + 120
+    while not result.is_visible():
+        assert time.monotonic() < deadline, "the deal did not end"
+        assert seat_problems(page) == []
+        checked += 1
+        if checked == 4:
+            page.screenshot(path=artifacts / "fit-computers-seats-360.png")
+        if ida.my_turn() and (options := ida.options()):
+            move(ida, next((o for o in options if o == "Gesund"), rng.choice(options)))
+        else:
+            time.sleep(0.1)
+    assert checked >= 12
+    page.screenshot(path=artifacts / "fit-computers-result-360.png")
+    caption = page.locator("#result-trick .trick-caption")
+    expect(caption).to_have_text(re.compile("^Stich an (Ida|Computer\u00a0\\d)$"))
+    for size in PHONES:
+        resize(page, size)
+        shot = f"fit-computers-result-{size['width']}x{size['height']}.png"
+        page.screenshot(path=artifacts / shot)
+        assert page.evaluate(_CAPTION_CUT) == "", size
+        # the winner's name is never split over two lines
+        assert caption.evaluate(_NAME_WHOLE), size
 
 
 #: The score sheet's columns a person cannot read whole: a header or a cell outside the

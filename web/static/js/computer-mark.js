@@ -58,7 +58,8 @@ export function computerMarkText(level) {
  */
 export function computerMark(level) {
   const mark = el("span", "computer-mark");
-  mark.append(computerIcon(), " ", el("span", "computer-label", computerMarkText(level)));
+  // a no-break space: the icon never stands alone at the end of a line
+  mark.append(computerIcon(), "\u00a0", el("span", "computer-label", computerMarkText(level)));
   return mark;
 }
 

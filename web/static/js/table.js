@@ -855,7 +855,9 @@ function layTrick(target, trick, done) {
     target.append(slot);
   });
   if (done && trick.winner !== null && trick.winner !== undefined) {
-    target.append(el("p", "trick-caption", t("table.trick_to", { player: seatName(trick.winner) })));
+    // the name kept whole on its line (no-break spaces): "Stich an / Computer 3" where it wraps
+    const winner = seatName(trick.winner).replace(/ /g, "\u00a0");
+    target.append(el("p", "trick-caption", t("table.trick_to", { player: winner })));
   }
 }
 
