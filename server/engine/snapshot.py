@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import types
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Snapshot", "restore", "take"]
@@ -64,17 +66,30 @@ _ATOMIC: frozenset[type] = frozenset(
         type,
     }
 )
-#: Per class: ``None`` (shared) or the names of its slots (walked).
-_KINDS: dict[type, tuple[str, ...] | None] = {}
+#: Per class: ``None`` (shared) or the names of its slots and one getter of them all
+#: (walked).
+_KINDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None] = {}
 
 
-def _kind(cls: type) -> tuple[str, ...] | None:
-    """How a value of ``cls`` is treated: ``None`` shared, else its slots' names (walked,
-    with its ``__dict__``); ``TypeError`` for a kind of value this module does not know."""
+def _slots_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """One call that reads all of ``names`` into a tuple (``AttributeError`` if one is
+    unset: the caller then reads them one by one)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda item: (one(item),)
+    return lambda item: ()
+
+
+def _kind(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None:
+    """How a value of ``cls`` is treated: ``None`` shared, else its slots' names and their
+    getter (walked, with its ``__dict__``); ``TypeError`` for a kind of value this module
+    does not know."""
     known = _KINDS.get(cls, _MISSING)
     if known is not _MISSING:
         return known  # type: ignore[no-any-return]
-    kind: tuple[str, ...] | None
+    kind: tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None
     if (
         issubclass(cls, enum.Enum)
         or getattr(cls, "snapshot_shared", False)
@@ -87,7 +102,7 @@ def _kind(cls: type) -> tuple[str, ...] | None:
             for name in klass.__dict__.get("__slots__", ()):
                 if name not in ("__dict__", "__weakref__") and name not in names:
                     names.append(name)
-        kind = tuple(names)
+        kind = (tuple(names), _slots_getter(tuple(names)))
     else:
         raise TypeError(f"a deal's state holds a {cls.__qualname__}, which a snapshot cannot keep")
     _KINDS[cls] = kind
@@ -102,56 +117,65 @@ class Snapshot:
     def __init__(self) -> None:
         #: (list, dict or set, its contents)
         self._containers: list[tuple[Any, Any]] = []
-        #: (object, its slots' values, a copy of its ``__dict__`` or None)
-        self._objects: list[tuple[Any, list[tuple[str, Any]], dict[str, Any] | None]] = []
+        #: (object, its slots' names and values (``_MISSING`` unset), a copy of its
+        #: ``__dict__`` or None)
+        self._objects: list[tuple[Any, tuple[tuple[str, Any], ...], dict[str, Any] | None]] = []
 
 
 def take(deal: object) -> Snapshot:
-    """A snapshot of ``deal``'s state now."""
+    """A snapshot of ``deal``'s state now.
+
+    The walk is written out as one loop over a stack (a search takes a snapshot at every
+    position where it branches); what it remembers does not depend on the order."""
     snapshot = Snapshot()
     containers = snapshot._containers
     objects = snapshot._objects
     seen: set[int] = set()
     atomic = _ATOMIC
-
-    def value(item: Any) -> None:
+    kinds = _KINDS
+    missing = _MISSING
+    stack: list[Any] = [deal]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        item = pop()
         cls = type(item)
-        if cls in atomic:
-            return
-        if cls is list or cls is dict:
-            if id(item) not in seen:
-                seen.add(id(item))
-                containers.append((item, item.copy()))
+        if cls is list or cls is dict or cls is set:
+            key = id(item)
+            if key in seen:
+                continue
+            seen.add(key)
+            containers.append((item, item.copy()))
+            if cls is not set:
                 for element in item if cls is list else item.values():
                     if type(element) not in atomic:
-                        value(element)
-        elif cls is set:
-            if id(item) not in seen:
-                seen.add(id(item))
-                containers.append((item, item.copy()))
-        elif _kind(cls) is not None:
-            state(item)
-
-    def state(item: Any) -> None:
-        if id(item) in seen:
-            return
-        seen.add(id(item))
-        slots = []
-        for name in _kind(type(item)) or ():
-            slot = getattr(item, name, _MISSING)
-            slots.append((name, slot))
-            if slot is not _MISSING and type(slot) not in atomic:
-                value(slot)
+                        push(element)
+            continue
+        kind = kinds.get(cls, missing)
+        if kind is missing:
+            kind = _kind(cls)
+        if kind is None:
+            continue
+        key = id(item)
+        if key in seen:
+            continue
+        seen.add(key)
+        names, getter = kind
+        try:
+            values = getter(item)
+        except AttributeError:  # a slot not set yet
+            values = tuple([getattr(item, name, missing) for name in names])
+        for slot in values:
+            if type(slot) not in atomic and slot is not missing:
+                push(slot)
         attributes = getattr(item, "__dict__", None)
         copied = None
         if attributes is not None:
             copied = attributes.copy()
             for attribute in copied.values():
                 if type(attribute) not in atomic:
-                    value(attribute)
-        objects.append((item, slots, copied))
-
-    state(deal)
+                    push(attribute)
+        objects.append((item, tuple(zip(names, values, strict=True)), copied))
     return snapshot
 
 
@@ -164,17 +188,18 @@ def restore(snapshot: Snapshot) -> None:
         else:
             container.clear()
             container.update(contents)
+    missing = _MISSING
     for item, slots, copied in snapshot._objects:
         for name, slot in slots:
-            if slot is _MISSING:
+            if slot is missing:
                 if hasattr(item, name):
                     object.__delattr__(item, name)
-            elif getattr(item, name, _MISSING) is not slot:
+            elif getattr(item, name, missing) is not slot:
                 object.__setattr__(item, name, slot)
         if copied is not None:
             attributes = item.__dict__
             for name in [name for name in attributes if name not in copied]:
                 del attributes[name]
             for name, attribute in copied.items():
-                if attributes.get(name, _MISSING) is not attribute:
+                if attributes.get(name, missing) is not attribute:
                     attributes[name] = attribute

@@ -64,3 +64,39 @@ def test_a_value_the_snapshot_does_not_know_is_refused() -> None:
     deal.__dict__["stray"] = bytearray(b"state")
     with pytest.raises(TypeError, match="bytearray"):
         snapshot.take(deal)
+
+
+class _Slotted:
+    """An object of the engine's kind with slots, some of them set later (or never)."""
+
+    __module__ = "server.engine.test_state"  # the snapshot walks the engine's own objects
+    __slots__ = ("cards", "later", "leader")
+    later: list[int]
+
+    def __init__(self) -> None:
+        self.cards = [1, 2]
+        self.leader = 0
+
+
+def test_slots_set_after_the_snapshot_are_unset_again_and_their_objects_come_back() -> None:
+    rules = get_rules("dreierles")
+    deal = rules.new_deal(rules.shuffle_and_deal(random.Random(1)))
+    slotted = _Slotted()
+    deal.__dict__["extra"] = slotted
+    cards = slotted.cards
+    taken = snapshot.take(deal)
+    slotted.later = [9]  # a slot unset at the snapshot
+    slotted.cards = [3]  # a new list in place of the old one
+    cards.append(5)  # and the old one changed
+    deal.__dict__["newer"] = 1  # an attribute made after the snapshot
+    snapshot.restore(taken)
+    assert not hasattr(slotted, "later")
+    assert slotted.cards is cards and cards == [1, 2]
+    assert slotted.leader == 0 and "newer" not in deal.__dict__
+    # and once every slot is set, the same again
+    slotted.later = [7]
+    taken = snapshot.take(deal)
+    slotted.later.append(8)
+    del slotted.leader
+    snapshot.restore(taken)
+    assert slotted.later == [7] and slotted.leader == 0
