@@ -22,7 +22,7 @@ duels nearly all of it). Results go into docs/bots.md.
 **Long runs keep their progress** with ``--progress DIR``: each finished run of a duel is
 merged at once into ``DIR/<game>-<a>-<b>.json`` (written to a new file and renamed, so an
 interrupted run loses at most the runs still being played; with the levels' versions,
-``server.bots.players.VERSIONS``: a file kept for another version is refused), and a later
+``server.bots.players.version_of``: a file kept for another version is refused), and a later
 call with the same seed, chunk and directory plays only the runs that are missing. The file
 keeps what the report needs: every deal set's value, the contract counts, and each level's
 decision times as a histogram of 2 % wide bins (its percentiles are the upper edge of their
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.bots import choose
 from server.bots.duel import DuelStats, merge, play_sets, report
 from server.bots.info import info_for
-from server.bots.players import VERSIONS
+from server.bots.players import version_of
 from server.engine.registry import get_rules, playable
 
 
@@ -108,7 +108,7 @@ class Progress:
     def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
         self.path = path
         # the levels' versions: the runs of a level that plays otherwise now are not merged
-        versions = {"a": VERSIONS[a], "b": VERSIONS[b]}
+        versions = {"a": version_of(a, game), "b": version_of(b, game)}
         key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk, "versions": versions}
         self.data: dict[str, Any] = {
             **key,

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.bots.players import VERSIONS
+from server.bots.players import version_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +65,9 @@ def test_a_duel_kept_in_a_progress_directory_continues_where_it_stopped(tmp_path
     # the file says which versions of the levels played; runs of another version are
     # refused (a file kept before versions were written counts as version 1)
     path = kept / "dreierles-einsteiger-random.json"
-    assert stored["versions"] == {"a": VERSIONS["einsteiger"], "b": VERSIONS["random"]}
+    assert stored["versions"] == {
+        "a": version_of("einsteiger", "dreierles"), "b": version_of("random", "dreierles")
+    }  # fmt: skip
     path.write_text(json.dumps({**stored, "versions": {"a": 99, "b": 1}}))
     older = subprocess.run(
         [sys.executable, "bench/bots.py", "--games", "dreierles", "--pairs", "einsteiger:random",

@@ -14,12 +14,12 @@ the rule-based replies say "gut").
 
 The worlds are the player's own: the real deal is never reached, only the information set.
 Everything is a pure function of the information set and the ``random.Random`` given:
-the effort is a budget of work counted in playout steps (:data:`STEP_BUDGET`), never a
-clock. The number of worlds is what the budget allows for the actions and the length of
-the rest of the deal, at most :data:`MAX_WORLDS`; where it allows fewer than
-:data:`MIN_WORLDS` (the first actions of a long deal with many choices), or no world can be
-sampled (the sampler's known gaps), the player makes the rule-based player's choice
-instead.
+the effort is a budget of work counted in playout steps (:data:`STEP_BUDGET`, or the
+game's own, :func:`budget_of`), never a clock. The number of worlds is what the budget
+allows for the actions and the length of the rest of the deal, at most
+:data:`MAX_WORLDS`; where it allows fewer than :data:`MIN_WORLDS` (the first actions of a
+long deal with many choices), or no world can be sampled (the sampler's known gaps), the
+player makes the rule-based player's choice instead.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from server.bots.sampler import Sampler, SamplingError, World, trick_core
 from server.engine.base import JSON, Deal
 
 #: The work one decision may do, in units of one card played from the cards alone in a
-#: playout (about 16 µs of one core of the reference machine; docs/bots.md).
+#: playout (about 16 µs of one core of the reference machine; docs/bots.md). A game's
+#: module may set its own (``STARK_BUDGET``, :func:`budget_of`): a unit's work costs more
+#: time in some games than in others.
 STEP_BUDGET = 6000
 #: The most worlds a decision samples.
 MAX_WORLDS = 24
@@ -282,16 +284,28 @@ def candidates_of(game: str) -> Callable[[Mapping[str, Any], list[str]], list[st
     return narrow
 
 
+def budget_of(game: str) -> int:
+    """The work one decision of ``game`` may do: its module's ``STARK_BUDGET``, else
+    :data:`STEP_BUDGET`. The units count the same steps in every game, but a step costs
+    more time where the rules do more per card (parties that change during the tricks,
+    extra points, a larger state to copy); a game whose decisions would pass the time
+    limit at :data:`STEP_BUDGET` gets a smaller budget, measured (docs/bots.md)."""
+    module = importlib.import_module(game_module_name(game))
+    budget: int = getattr(module, "STARK_BUDGET", STEP_BUDGET)
+    return budget
+
+
 def stark_player(info: Mapping[str, Any], rng: random.Random) -> str:
     """The searching player (see the module text)."""
     legal = list(dict.fromkeys(legal_actions(info)))
-    policy = policy_of(str(info["game"]))
-    narrow = candidates_of(str(info["game"]))
+    game = str(info["game"])
+    policy = policy_of(game)
+    narrow = candidates_of(game)
     if narrow is not None:
         legal = narrow(info, legal) or legal
     if len(legal) == 1:
         return legal[0]
-    choice = search(info, legal, policy, rng)
+    choice = search(info, legal, policy, rng, budget=budget_of(game))
     return choice if choice is not None else policy(info, rng)
 
 

@@ -204,3 +204,32 @@ def test_many_bids_are_screened_in_the_first_world() -> None:
         assert any(seen[0][a] == best_first for a in kept)
         screened += 1
     assert screened == 6
+
+
+@pytest.mark.parametrize("game", playable())
+def test_stark_searches_with_its_games_budget(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision gets the budget of its game (``STARK_BUDGET``, else the common one),
+    never more than the common one; a game on the common budget plays as version 3."""
+    from server.bots import search as search_module
+    from server.bots.players import VERSIONS, game_module_name, version_of
+
+    budgets: list[int] = []
+
+    def spy(*args: object, budget: int = search_module.STEP_BUDGET, **kwargs: object) -> None:
+        budgets.append(budget)
+        return None  # the rule-based choice, at once
+
+    monkeypatch.setattr(search_module, "search", spy)
+    for number in range(4):
+        deal = position(game, 500 + number, 20 + 3 * number)
+        seat = deal.to_move
+        assert seat is not None
+        if len(legal_actions(info_for(deal, seat))) > 1:
+            choose(info_for(deal, seat), "stark", number)
+    module = __import__(game_module_name(game), fromlist=["_"])
+    expected = getattr(module, "STARK_BUDGET", search_module.STEP_BUDGET)
+    assert budgets and set(budgets) == {expected} == {search_module.budget_of(game)}
+    assert 0 < expected <= search_module.STEP_BUDGET
+    common = expected == search_module.STEP_BUDGET
+    assert version_of("stark", game) == (3 if common else VERSIONS["stark"])
+    assert version_of("einsteiger", game) == VERSIONS["einsteiger"]

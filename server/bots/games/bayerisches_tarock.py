@@ -25,6 +25,11 @@ from server.bots.games.trickplay import CardPlan, own_moves, plan_sides
 from server.engine.cards import GERMAN
 from server.engine.tricks import TrickRules, suit_trump_rules, trumpless_rules
 
+#: The searching player's budget here (``server.bots.search.budget_of``, docs/bots.md): at
+#: 6,000 units its decisions took 126 / 177 ms of CPU (p50 / p95) in five deal sets against
+#: the Einsteiger, 145 / 206 ms over 160 deal sets of the full duel; at 4,500, 93 / 138 ms
+#: (the machine of 2026-11-28, two duels at once).
+STARK_BUDGET = 4_500
 RANKS = ("A", "10", "K", "O", "U", "9", "8", "7", "6")
 BETTEL_RANKS = ("A", "K", "O", "U", "10", "9", "8", "7", "6")
 SUITS = GERMAN.suits

@@ -27,6 +27,10 @@ from server.bots.games.trickplay import Trick, choose_card, own_moves
 from server.engine.cards import DOPPELKOPF
 from server.engine.games.doppelkopf.contracts import CONTRACTS, trick_rules
 
+#: The searching player's budget here (``server.bots.search.budget_of``, docs/bots.md): at
+#: 6,000 units its decisions took 176 / 250 ms of CPU (p50 / p95) in five deal sets against
+#: the Einsteiger; at 3,400, 84 / 137 ms (the machine of 2026-11-28, two duels at once).
+STARK_BUDGET = 3_400
 NORMAL = CONTRACTS["normal"]
 HIGH = DOPPELKOPF.kind_mask["H10"] | DOPPELKOPF.kind_mask["CQ"] | DOPPELKOPF.kind_mask["SQ"]
 #: The copies of each kind as card indices, in order.

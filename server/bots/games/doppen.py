@@ -38,6 +38,10 @@ from server.bots.games.tarockhand import (
 from server.bots.games.trickplay import CardPlan, own_moves
 from server.engine.cards import TAROCK
 
+#: The searching player's budget here (``server.bots.search.budget_of``, docs/bots.md): at
+#: 6,000 units its decisions took 112 / 190 ms of CPU (p50 / p95) in five deal sets against
+#: the Einsteiger; at 4,500, 89 / 149 ms (the machine of 2026-11-28, two duels at once).
+STARK_BUDGET = 4_500
 #: Actions that show the sampler their player holds cards: a bird is announced by the
 #: player who holds it.
 HOLDS = {"announce pagat": ("T1",), "announce uhu": ("T2",)}
