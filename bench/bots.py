@@ -13,11 +13,13 @@ Two parts, for every playable game (``--games`` to choose):
 - **legality** (``--decisions`` for the rule-based level, ``--stark-decisions`` for the
   searching one): deals played at random, every position with a choice handed to the
   level; every answer must be a legal action of the seat (a failure is printed and the
-  exit status is 1), and the slowest decision is reported (CPU time).
+  exit status is 1), and the decisions' CPU time is reported (median, 95th percentile,
+  slowest). The sweep is played in runs of ``--legality-chunk`` decisions spread over the
+  processes like the duels (run ``k`` from the seed ``--seed`` + ``k``; ``0``: one run).
 
-The full run of issue 30 (2,000 deal sets per game and pair, 100,000 rule-based decisions
-per game) is ``make bench-bots``; it takes hours on two cores (the searching player's
-duels nearly all of it). Results go into docs/bots.md.
+The full run of issue 30 (2,000 deal sets per game and pair, 100,000 decisions per game
+and level) is ``make bench-bots``; it takes a day and more on two cores (the searching
+player's duels and sweep nearly all of it). Results go into docs/bots.md.
 
 **Long runs keep their progress** with ``--progress DIR``: each finished run of a duel is
 merged at once into ``DIR/<game>-<a>-<b>.json`` (written to a new file and renamed, so an
@@ -27,6 +29,9 @@ call with the same seed, chunk and directory plays only the runs that are missin
 keeps what the report needs: every deal set's value, the contract counts, and each level's
 decision times as a histogram of 2 % wide bins (its percentiles are the upper edge of their
 bin, at most 2 % above the exact value and never above the maximum, which is exact).
+The legality sweep keeps its runs so too, in ``DIR/<game>-<level>-legality.json``: the
+decisions, the illegal answers, the time histogram and a digest of each run's answers
+(the same seed asks the same positions and gets the same answers).
 ``--budget-seconds`` stops handing out new runs after that much wall time; the report then
 covers the runs done so far.
 """
@@ -34,12 +39,14 @@ covers the runs done so far.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -102,30 +109,25 @@ def histogram_percentile(histogram: dict[str, int], share: float) -> float:
     return bin_edge(max(int(i) for i in histogram))  # pragma: no cover - rank <= total
 
 
-class Progress:
-    """A duel's results kept in a file, merged one finished run at a time."""
+class Kept:
+    """Results merged one finished run at a time, kept in a file (``path``; ``None``: in
+    memory only). A file kept for another ``key`` (another seed, chunk or version) is
+    refused rather than mixed in."""
 
-    def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
+    #: what the file holds (for the refusal)
+    kind = "run"
+
+    def __init__(self, path: Path | None, key: dict[str, Any], empty: dict[str, Any]) -> None:
         self.path = path
-        # the levels' versions: the runs of a level that plays otherwise now are not merged
-        versions = {"a": version_of(a, game), "b": version_of(b, game)}
-        key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk, "versions": versions}
-        self.data: dict[str, Any] = {
-            **key,
-            "runs_done": [],
-            "values": [],
-            "contracts": {},
-            "histogram": {"a": {}, "b": {}},
-            "max_ms": {"a": 0.0, "b": 0.0},
-            "decisions": {"a": 0, "b": 0},
-        }
-        if path.exists():
+        self.data: dict[str, Any] = {**key, "runs_done": [], **empty}
+        if path is not None and path.exists():
             stored = json.loads(path.read_text())
-            stored.setdefault("versions", {"a": 1, "b": 1})  # kept before versions were
+            if "a" in key:
+                stored.setdefault("versions", {"a": 1, "b": 1})  # kept before versions were
             clash = {k: (stored.get(k), v) for k, v in key.items() if stored.get(k) != v}
             if clash:
                 raise SystemExit(
-                    f"{path} holds another duel: {clash} (stored, asked); "
+                    f"{path} holds another {self.kind}: {clash} (stored, asked); "
                     "move it aside to start this one"
                 )
             self.data = stored
@@ -134,26 +136,85 @@ class Progress:
         """Whether run ``run`` is already merged."""
         return run in self.data["runs_done"]
 
-    def add(self, run: int, stats: DuelStats) -> None:
+    def add(self, run: int, result: Any) -> None:
         """Merge one finished run and write the file (new file, then rename)."""
+        self.data["runs_done"] = sorted({*self.data["runs_done"], run})
+        self.merge(result)
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.path.with_suffix(".tmp")
+        fresh.write_text(json.dumps(self.data, sort_keys=True, separators=(",", ":")) + "\n")
+        os.replace(fresh, self.path)
+
+    def merge(self, result: Any) -> None:  # pragma: no cover - every kind has its own
+        """Count one run's result into :attr:`data`."""
+        raise NotImplementedError
+
+
+def add_times(histogram: dict[str, int], times: list[float]) -> None:
+    """Count decision times (ms) into a histogram of :func:`time_bin` bins."""
+    for ms in times:
+        index = str(time_bin(ms))
+        histogram[index] = histogram.get(index, 0) + 1
+
+
+def run_kept(
+    pool: ProcessPoolExecutor,
+    jobs: list[tuple[int, Any]],
+    kept: Kept,
+    work: Callable[[Any], Any],
+    label: str,
+    deadline: float,
+    workers: int,
+) -> None:
+    """Play the runs ``jobs`` (``(k, job)``) that ``kept`` lacks, ``workers`` at a time,
+    merging each as it finishes; none is handed out after ``deadline``."""
+    waiting = [(k, job) for k, job in jobs if not kept.done(k)]
+    running: dict[Future[Any], int] = {}
+    while waiting or running:
+        while waiting and len(running) < workers and time.monotonic() < deadline:
+            k, job = waiting.pop(0)
+            running[pool.submit(work, job)] = k
+        if not running:
+            break
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            kept.add(running.pop(future), future.result())
+            print(f"  {label}: {len(kept.data['runs_done'])} of {len(jobs)} runs",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+
+class Progress(Kept):
+    """A duel's results kept in a file, merged one finished run at a time."""
+
+    kind = "duel"
+
+    def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
+        # the levels' versions: the runs of a level that plays otherwise now are not merged
+        versions = {"a": version_of(a, game), "b": version_of(b, game)}
+        key = {"game": game, "a": a, "b": b, "seed": seed, "chunk": chunk, "versions": versions}
+        super().__init__(path, key, {
+            "values": [],
+            "contracts": {},
+            "histogram": {"a": {}, "b": {}},
+            "max_ms": {"a": 0.0, "b": 0.0},
+            "decisions": {"a": 0, "b": 0},
+        })  # fmt: skip
+
+    def merge(self, result: Any) -> None:
+        """Count one run's deal sets, contracts and decision times."""
+        stats: DuelStats = result
         data = self.data
-        data["runs_done"] = sorted({*data["runs_done"], run})
         data["values"].extend(round(v, 6) for v in stats.values)
         for contract, row in stats.contracts.items():
             into = data["contracts"].setdefault(contract, dict.fromkeys(row, 0))
             for key, count in row.items():
                 into[key] = into.get(key, 0) + count
         for side, times in stats.move_ms.items():
-            hist = data["histogram"][side]
-            for ms in times:
-                index = str(time_bin(ms))
-                hist[index] = hist.get(index, 0) + 1
+            add_times(data["histogram"][side], times)
             data["max_ms"][side] = round(max([data["max_ms"][side], *times]), 3)
             data["decisions"][side] += len(times)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fresh = self.path.with_suffix(".tmp")
-        fresh.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
-        os.replace(fresh, self.path)
 
     def report(self) -> dict[str, Any]:
         """The duel's report over the runs merged so far."""
@@ -196,32 +257,22 @@ def duel_report(
     if progress is None:
         return report(game, a, b, seed, merge(list(pool.map(_run, [job for _, job in jobs]))))
     kept = Progress(progress / f"{game}-{a}-{b}.json", game, a, b, seed, chunk)
-    waiting = [(k, job) for k, job in jobs if not kept.done(k)]
-    running: dict[Future[DuelStats], int] = {}
-    while waiting or running:
-        while waiting and len(running) < workers and time.monotonic() < deadline:
-            k, job = waiting.pop(0)
-            running[pool.submit(_run, job)] = k
-        if not running:
-            break
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        for future in finished:
-            kept.add(running.pop(future), future.result())
-            print(f"  {game} {a}:{b}: {len(kept.data['runs_done'])} of {len(jobs)} runs",
-                  file=sys.stderr, flush=True)  # fmt: skip
+    run_kept(pool, jobs, kept, _run, f"{game} {a}:{b}", deadline, workers)
     return kept.report()
 
 
 def legality(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]:
-    """``decisions`` decisions of ``level`` at positions of deals played at random: how
-    many were illegal, and the slowest (CPU ms)."""
+    """``decisions`` decisions of ``level`` at positions of deals played at random (from
+    ``seed``): which answers were illegal, each decision's CPU time (ms), and a digest of
+    the answers (the same seed gives the same positions and answers)."""
     rules = get_rules(game)
     rng = random.Random(seed)
-    asked = illegal = 0
-    slowest = 0.0
-    while asked < decisions:
+    digest = hashlib.sha256()
+    times: list[float] = []
+    illegal: list[str] = []
+    while len(times) < decisions:
         deal = rules.new_deal(rules.shuffle_and_deal(rng))
-        while not deal.finished and asked < decisions:
+        while not deal.finished and len(times) < decisions:
             seat = deal.to_move
             assert seat is not None
             legal = [t for t in deal.legal_texts(seat) if t != "takeback"]
@@ -229,24 +280,85 @@ def legality(game: str, level: str, decisions: int, seed: int) -> dict[str, Any]
                 info = info_for(deal, seat)
                 start = time.process_time()
                 text = choose(info, level, rng.randrange(1 << 30))
-                slowest = max(slowest, (time.process_time() - start) * 1000)
-                asked += 1
+                times.append((time.process_time() - start) * 1000)
+                digest.update(f"{seat} {text}\n".encode())
                 if text not in legal:
-                    illegal += 1
-                    print(f"ILLEGAL {game} {level}: {text!r} not in {legal}", file=sys.stderr)
+                    illegal.append(f"{game} {level}: {text!r} not in {legal}")
+                    print(f"ILLEGAL {illegal[-1]}", file=sys.stderr, flush=True)
             seat_move = deal.random_action(rng)
             deal.apply(seat_move[1], seat_move[0])
     return {
         "game": game,
         "level": level,
-        "decisions": asked,
+        "seed": seed,
+        "times": times,
         "illegal": illegal,
-        "slowest_ms": round(slowest, 1),
+        "digest": digest.hexdigest()[:16],
     }
 
 
 def _legality_job(job: tuple[str, str, int, int]) -> dict[str, Any]:
     return legality(*job)
+
+
+class Sweep(Kept):
+    """A legality sweep's results kept in a file, merged one finished run at a time."""
+
+    kind = "sweep"
+
+    def __init__(self, path: Path | None, game: str, level: str, seed: int, chunk: int) -> None:
+        key = {"game": game, "level": level, "seed": seed, "chunk": chunk,
+               "version": version_of(level, game)}  # fmt: skip
+        super().__init__(path, key, {"illegal": [], "histogram": {}, "max_ms": 0.0,
+                                     "decisions": 0, "digests": {}})  # fmt: skip
+
+    def merge(self, result: dict[str, Any]) -> None:
+        """Count one run's decisions, times and illegal answers."""
+        data = self.data
+        data["illegal"].extend(result["illegal"])
+        data["digests"][str(result["seed"])] = result["digest"]
+        times = result["times"]
+        add_times(data["histogram"], times)
+        data["max_ms"] = round(max([data["max_ms"], *times]), 3)
+        data["decisions"] += len(times)
+
+    def report(self) -> dict[str, Any]:
+        """The sweep over the runs merged so far."""
+        data = self.data
+        hist, top = data["histogram"], data["max_ms"]
+        return {
+            "game": data["game"],
+            "level": data["level"],
+            "decisions": data["decisions"],
+            "illegal": len(data["illegal"]),
+            "p50_ms": round(min(histogram_percentile(hist, 0.5), top), 3),
+            "p95_ms": round(min(histogram_percentile(hist, 0.95), top), 3),
+            "slowest_ms": round(top, 1),
+            "runs": len(data["runs_done"]),
+            "digests": data["digests"],
+        }
+
+
+def sweep_report(
+    pool: ProcessPoolExecutor,
+    game: str,
+    level: str,
+    decisions: int,
+    chunk: int,
+    seed: int,
+    progress: Path | None,
+    deadline: float = math.inf,
+    workers: int = 1,
+) -> dict[str, Any]:
+    """The legality sweep of ``decisions`` decisions of ``level`` in runs of ``chunk`` (run
+    ``k`` from the seed ``seed`` + ``k``; with ``progress``: kept in that directory, only
+    the missing runs played)."""
+    jobs = [(k, (game, level, min(chunk, decisions - start), seed + k))
+            for k, start in enumerate(range(0, decisions, chunk))]  # fmt: skip
+    name = f"{game}-{level}-legality.json"
+    kept = Sweep(progress / name if progress else None, game, level, seed, chunk)
+    run_kept(pool, jobs, kept, _legality_job, f"{game} {level} legality", deadline, workers)
+    return kept.report()
 
 
 def main() -> int:
@@ -260,6 +372,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--decisions", type=int, default=10_000)
     parser.add_argument("--stark-decisions", type=int, default=200)
+    parser.add_argument(
+        "--legality-chunk", type=int, default=1000,
+        help="decisions per run of the legality sweep (run k from the seed --seed + k; "
+        "0: all in one run from --seed)",
+    )  # fmt: skip
     parser.add_argument("--json", help="write the results to this file too")
     parser.add_argument(
         "--progress", type=Path, help="keep each duel's finished runs in this directory and "
@@ -304,19 +421,20 @@ def main() -> int:
                     f"{mb['p50']:.2f} / {mb['p95']:.2f} / {mb['max']:.1f} |",
                     flush=True,
                 )
-        jobs = []
-        for game in games:
-            if args.decisions:
-                jobs.append((game, "einsteiger", args.decisions, args.seed))
-            if args.stark_decisions:
-                jobs.append((game, "stark", args.stark_decisions, args.seed))
-        print("\n| game | level | decisions | illegal | slowest (CPU ms) |")
+        sweeps = [(game, level, count) for game in games
+                  for level, count in (("einsteiger", args.decisions),
+                                       ("stark", args.stark_decisions)) if count]  # fmt: skip
+        print("\n| game | level | decisions | illegal | CPU p50 / p95 / slowest ms |")
         print("|---|---|---|---|---|")
-        for row in pool.map(_legality_job, jobs):
+        for game, level, count in sweeps:
+            row = sweep_report(
+                pool, game, level, count, args.legality_chunk or count, args.seed,
+                args.progress, deadline, max(1, args.jobs),
+            )  # fmt: skip
             results["legality"].append(row)
             print(
                 f"| {row['game']} | {row['level']} | {row['decisions']} | {row['illegal']} "
-                f"| {row['slowest_ms']} |",
+                f"| {row['p50_ms']:.2f} / {row['p95_ms']:.2f} / {row['slowest_ms']} |",
                 flush=True,
             )
     if args.json:

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from server.bots.players import version_of
 
@@ -89,3 +90,39 @@ def test_the_bots_benchmark_examples_hold() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout
     assert "0 failed" in done.stdout
+
+
+def test_a_legality_sweep_kept_in_a_progress_directory_continues_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    def run(decisions: int, *extra: str) -> dict[str, Any]:
+        out = tmp_path / f"out-{decisions}-{len(extra)}.json"
+        done = subprocess.run(
+            [sys.executable, "bench/bots.py", "--games", "doppen", "--pairs", "",
+             "--decisions", str(decisions), "--stark-decisions", "0", "--legality-chunk",
+             "25", "--jobs", "2", "--json", str(out), *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "| doppen | einsteiger |" in done.stdout
+        row: dict[str, Any] = json.loads(out.read_text())["legality"][0]
+        return row
+
+    kept = tmp_path / "kept"
+    first = run(50, "--progress", str(kept))
+    assert (first["decisions"], first["illegal"], first["runs"]) == (50, 0, 2)
+    stored = json.loads((kept / "doppen-einsteiger-legality.json").read_text())
+    assert stored["runs_done"] == [0, 1] and stored["decisions"] == 50
+    assert sum(stored["histogram"].values()) == 50
+    assert 0 < first["p50_ms"] <= first["p95_ms"] <= first["slowest_ms"] + 0.05
+    more = run(100, "--progress", str(kept))  # plays runs 2 and 3 only
+    assert (more["decisions"], more["runs"]) == (100, 4)
+    fresh = run(100)  # the same positions and answers in one go
+    assert fresh["digests"] == more["digests"] and len(set(fresh["digests"].values())) == 4
+    # a sweep kept for another chunk is refused, not mixed in
+    clash = subprocess.run(
+        [sys.executable, "bench/bots.py", "--games", "doppen", "--pairs", "", "--decisions",
+         "50", "--stark-decisions", "0", "--legality-chunk", "10", "--progress", str(kept)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert clash.returncode != 0 and "holds another sweep" in clash.stderr
