@@ -361,19 +361,41 @@ def sweep_report(
     return kept.report()
 
 
+def counted(least: int) -> Callable[[str], int]:
+    """An argument type: a whole number of at least ``least``.
+
+    >>> counted(1)("3"), counted(0)("0")
+    (3, 0)
+    >>> counted(1)("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 0 is less than 1
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is less than {least}")
+        return value
+
+    return parse
+
+
 def main() -> int:
     """Run the benchmark and print its tables (and JSON with ``--json``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(playable()))
     parser.add_argument("--pairs", default="einsteiger:random,stark:einsteiger")
-    parser.add_argument("--sets", type=int, default=100, help="deal sets per game and pair")
-    parser.add_argument("--chunk", type=int, default=10, help="deal sets per run")
-    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--sets", type=counted(0), default=100, help="deal sets per game and pair")
+    parser.add_argument("--chunk", type=counted(1), default=10, help="deal sets per run")
+    parser.add_argument("--jobs", type=counted(1), default=2, help="processes")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--decisions", type=int, default=10_000)
-    parser.add_argument("--stark-decisions", type=int, default=200)
+    parser.add_argument("--decisions", type=counted(0), default=10_000)
+    parser.add_argument("--stark-decisions", type=counted(0), default=200)
     parser.add_argument(
-        "--legality-chunk", type=int, default=1000,
+        "--legality-chunk", type=counted(0), default=1000,
         help="decisions per run of the legality sweep (run k from the seed --seed + k; "
         "0: all in one run from --seed)",
     )  # fmt: skip

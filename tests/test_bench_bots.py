@@ -126,3 +126,17 @@ def test_a_legality_sweep_kept_in_a_progress_directory_continues_where_it_stoppe
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert clash.returncode != 0 and "holds another sweep" in clash.stderr
+
+
+def test_the_bots_benchmark_refuses_counts_it_cannot_play() -> None:
+    for argument, value, says in (
+        ("--chunk", "0", "0 is less than 1"),
+        ("--legality-chunk", "-5", "-5 is less than 0"),
+        ("--stark-decisions", "many", "'many' is not a whole number"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "bench/bots.py", "--games", "dreierles", argument, value],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2 and says in done.stderr, (argument, done.stderr)
+        assert done.stdout == ""  # refused before anything was played
