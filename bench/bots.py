@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -116,14 +116,14 @@ class Kept:
 
     #: what the file holds (for the refusal)
     kind = "run"
+    #: keys a file kept by an older version of this script may lack, and their values then
+    defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, path: Path | None, key: dict[str, Any], empty: dict[str, Any]) -> None:
         self.path = path
         self.data: dict[str, Any] = {**key, "runs_done": [], **empty}
         if path is not None and path.exists():
-            stored = json.loads(path.read_text())
-            if "a" in key:
-                stored.setdefault("versions", {"a": 1, "b": 1})  # kept before versions were
+            stored = {**self.defaults, **json.loads(path.read_text())}
             clash = {k: (stored.get(k), v) for k, v in key.items() if stored.get(k) != v}
             if clash:
                 raise SystemExit(
@@ -189,6 +189,7 @@ class Progress(Kept):
     """A duel's results kept in a file, merged one finished run at a time."""
 
     kind = "duel"
+    defaults: ClassVar[dict[str, Any]] = {"versions": {"a": 1, "b": 1}}  # kept before versions
 
     def __init__(self, path: Path, game: str, a: str, b: str, seed: int, chunk: int) -> None:
         # the levels' versions: the runs of a level that plays otherwise now are not merged
@@ -401,8 +402,8 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--json", help="write the results to this file too")
     parser.add_argument(
-        "--progress", type=Path, help="keep each duel's finished runs in this directory and "
-        "play only the missing ones (a long run can be stopped and continued)"
+        "--progress", type=Path, help="keep each duel's and sweep's finished runs in this "
+        "directory and play only the missing ones (a long run can be stopped and continued)"
     )  # fmt: skip
     parser.add_argument(
         "--budget-seconds", type=float, default=math.inf,
@@ -413,7 +414,7 @@ def main() -> int:
     games = [g for g in args.games.split(",") if g]
     pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",") if pair]
     results: dict[str, Any] = {"duels": [], "legality": []}
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         print(
             "| game | a | b | deal sets | mean a − b | 95 % CI | median | 95 % CI "
             "| a CPU p50 / p95 / max ms | b CPU p50 / p95 / max ms |"
@@ -431,7 +432,7 @@ def main() -> int:
                     args.seed,
                     args.progress,
                     deadline,
-                    max(1, args.jobs),
+                    args.jobs,
                 )
                 results["duels"].append(r)
                 ma, mb = r["move_ms"]["a"], r["move_ms"]["b"]
@@ -451,7 +452,7 @@ def main() -> int:
         for game, level, count in sweeps:
             row = sweep_report(
                 pool, game, level, count, args.legality_chunk or count, args.seed,
-                args.progress, deadline, max(1, args.jobs),
+                args.progress, deadline, args.jobs,
             )  # fmt: skip
             results["legality"].append(row)
             print(
