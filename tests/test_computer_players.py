@@ -105,9 +105,12 @@ def test_a_person_and_three_computer_players_play_a_deal(play_server: tuple[str,
     base, db_url = play_server
 
     async def scenario() -> None:
+        # without Schmeißen: the searching player throws a hand of five Neunen in, and this
+        # deal is to be played out
         (anna,), room, _ = await make_room(
-            base, "doppelkopf", ["Anna"], computer_pause_ms=[0, 0], rounds=2
-        )
+            base, "doppelkopf", ["Anna"], computer_pause_ms=[0, 0], rounds=2,
+            options={"schmeissen": "aus"},
+        )  # fmt: skip
         await seat_computers(anna, room, ["einsteiger", "stark", "einsteiger"])
         await start(anna, room)
         snapshot = await anna.connect(room)
@@ -118,7 +121,6 @@ def test_a_person_and_three_computer_players_play_a_deal(play_server: tuple[str,
             i < 0 for i in match["player_ids"][1:]
         )
         made = await play_until_deal_end(anna, random.Random(3))
-        assert made == 12 + 1  # her reservation and her twelve cards
         # the table waits for Anna only: the computer players are never waited for
         assert anna.between is not None and anna.between["waiting"] == [anna.user_id]
         deals = await logged(db_url)
@@ -126,6 +128,12 @@ def test_a_person_and_three_computer_players_play_a_deal(play_server: tuple[str,
         assert sum(1 for _seat, text, _id in first if text.startswith("play ")) == 48
         computers = [(seat, text) for seat, text, client_id in first
                      if (client_id or "").startswith("computer:")]  # fmt: skip
+        # hers: the reservation and twelve cards (and her part of an Armut, if one is played)
+        hers = [(seat, text) for seat, text, client_id in first
+                if not (client_id or "").startswith("computer:")]  # fmt: skip
+        assert len({seat for seat, _text in hers}) == 1 and hers[0][1] == "gesund"
+        assert sum(1 for _seat, text in hers if text.startswith("play ")) == 12
+        assert len(hers) == made
         assert len(computers) == len(first) - made  # every other move is a computer's
         assert check_decisions(deals[:1]) == len(computers)
         # Anna's "Weiter": the next deal is shown

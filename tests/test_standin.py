@@ -207,7 +207,9 @@ def test_a_player_asks_for_a_standin_and_ends_it(play_server: tuple[str, str]) -
     rng = random.Random(9)
 
     async def scenario() -> None:
-        anna, bert, room = await two_people_two_computers(base, standin_level="stark")
+        # four deals: the searching stand-in may throw a weak hand in (Schmeißen, an Armut
+        # nobody takes), which ends a deal, and with it a match of one deal, at once
+        anna, bert, room = await two_people_two_computers(base, standin_level="stark", rounds=4)
         await start(anna, room)
         await anna.connect(room)
         await bert.connect(room)
@@ -232,7 +234,9 @@ def test_a_player_asks_for_a_standin_and_ends_it(play_server: tuple[str, str]) -
             async with asyncio.timeout(30):
                 while True:
                     told = await bert.next_message()
-                    seen.append(f"{told['type']}:{told.get('id')}:{told.get('v')}")
+                    seen.append(
+                        f"{told['type']}:{told.get('id')}:{told.get('v')}:{told.get('code', '')}"
+                    )
                     if told["type"] == "standin" and told.get("id") == "zurueck":
                         break
         except TimeoutError:
