@@ -105,7 +105,7 @@ def test_a_person_and_three_computer_players_play_a_deal(play_server: tuple[str,
     base, db_url = play_server
 
     async def scenario() -> None:
-        # without Schmeißen: the searching player throws a hand of five Neunen in, and this
+        # without Schmeißen: the searching player throws five Neunen or Könige in, and this
         # deal is to be played out
         (anna,), room, _ = await make_room(
             base, "doppelkopf", ["Anna"], computer_pause_ms=[0, 0], rounds=2,

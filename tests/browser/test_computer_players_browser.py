@@ -22,7 +22,7 @@ def test_one_person_plays_a_doppelkopf_deal_with_three_computer_players(
     base = module_server.base_url
     page = new_person(viewport=DESKTOP)
     register_by_api(page, base, "Anna")
-    # without Schmeißen: the searching player throws five Neunen in, and the deal is to be played
+    # no Schmeißen: the searching player throws five Neunen or Könige in; this deal is played
     body = {"name": "Übungsabend", "game": "doppelkopf", "rounds": 2,
             "computer_pause_ms": [0, 0], "options": {"schmeissen": "aus"}}  # fmt: skip
     created = page.request.post(f"{base}/api/rooms", data=body)

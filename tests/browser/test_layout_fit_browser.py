@@ -374,7 +374,7 @@ def test_on_a_phone_computer_players_keep_their_marks_in_their_seats(
     base = module_server.base_url
     page = new_person(viewport=PHONE)
     register_by_api(page, base, "Ida")
-    # without Schmeißen: the searching player throws five Neunen in, and the deal is to be played
+    # no Schmeißen: the searching player throws five Neunen or Könige in; this deal is played
     body = {"name": "Übung", "game": "doppelkopf", "rounds": 1, "computer_pause_ms": [0, 0],
             "options": {"schmeissen": "aus"}}  # fmt: skip
     created = page.request.post(f"{base}/api/rooms", data=body)
