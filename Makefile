@@ -144,7 +144,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/gc_pause.py
 
 # `make bench-bots`: the computer players' duplicate duels (2,000 deal sets per game and
-# pair) and the legality sweep (100,000 decisions per game and level); a day and more on two cores.
+# pair) and the legality sweep (100,000 decisions per game and level); about half a day on two cores.
 bench-bots: $(DEV_STAMP)
 	$(BIN)/python bench/bots.py --sets 2000 --decisions 100000 --stark-decisions 100000 \
 		--progress $(or $(PROGRESS),var/bench-bots) \

@@ -18,7 +18,7 @@ Two parts, for every playable game (``--games`` to choose):
   processes like the duels (run ``k`` from the seed ``--seed`` + ``k``; ``0``: one run).
 
 The full run of issue 30 (2,000 deal sets per game and pair, 100,000 decisions per game
-and level) is ``make bench-bots``; it takes a day and more on two cores (the searching
+and level) is ``make bench-bots``; it takes about half a day on two cores (the searching
 player's duels and sweep nearly all of it). Results go into docs/bots.md.
 
 **Long runs keep their progress** with ``--progress DIR``: each finished run of a duel is
